@@ -31,8 +31,9 @@ const op = fc.record({
 });
 
 type Holdings = Record<Side, bigint>[];
+type Op = { kind: string; user: number; side: Side; amount: bigint; fraction: number };
 
-function play(start: MarketState, ops: fc.RecordValue<typeof op>[]) {
+function play(start: MarketState, ops: Op[]) {
   let m = start;
   let vault = start.collateral;
   const holders: Holdings = [0, 1, 2].map(() => ({ YES: 0n, NO: 0n }));
