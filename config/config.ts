@@ -1,0 +1,117 @@
+/**
+ * The daemon's one configuration schema. `loadConfig(env)` validates every key and throws a
+ * `ConfigError` listing all the bad ones; `src/main.ts` prints it and exits non-zero.
+ * Every key is documented in README.md and .env.example.
+ */
+import path from 'node:path';
+import { address, bool, int, list, oneOf, str, url, type Parser } from './fields.js';
+
+export const ROLES = ['api', 'worker', 'indexer', 'matcher', 'ledger'] as const;
+export type Role = (typeof ROLES)[number];
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  logLevel: LogLevel;
+  /** undefined → pretty when stdout is a terminal, JSON otherwise. */
+  logPretty: boolean | undefined;
+  /** undefined → the daemon starts a private redis-server under DATA_DIR/redis. */
+  redisUrl: string | undefined;
+  queuePrefix: string;
+  /** undefined → SQLite at DATA_DIR/pmx.db; postgres://… → PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** undefined → generated once into DATA_DIR/admin-token (mode 0600). */
+  adminToken: string | undefined;
+  roles: Role[];
+  rateLimit: { readPerMinute: number; writePerMinute: number };
+  txBuildTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  indexIntervalMs: number;
+  chain: {
+    kind: 'embedded' | 'rpc';
+    rpcUrl: string | undefined;
+    wsUrl: string | undefined;
+    commitment: 'processed' | 'confirmed' | 'finalized';
+    ledgerRpcPort: number;
+    usdcMint: string | undefined;
+    marketProgramId: string | undefined;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  function read<T>(key: string, parse: Parser<T>, fallback: T): T;
+  function read<T>(key: string, parse: Parser<T>): T | undefined;
+  function read<T>(key: string, parse: Parser<T>, fallback?: T): T | undefined {
+    const raw = env[key];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    try {
+      return parse(raw.trim());
+    } catch (error) {
+      problems.push(`${key}: ${(error as Error).message}`);
+      return fallback;
+    }
+  }
+
+  const dataDir = path.resolve(read('DATA_DIR', str, './data'));
+  const chainKind = read('CHAIN', oneOf('embedded', 'rpc'), 'embedded');
+  const config: Config = {
+    host: read('HOST', str, '127.0.0.1'),
+    port: read('PORT', int(0, 65535), 8080),
+    dataDir,
+    logLevel: read('LOG_LEVEL', oneOf<LogLevel>('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info'),
+    logPretty: read('LOG_PRETTY', bool),
+    redisUrl: read('REDIS_URL', url('redis', 'rediss')),
+    queuePrefix: read('QUEUE_PREFIX', str, 'pmx'),
+    databaseUrl: read('DATABASE_URL', url('postgres', 'postgresql', 'sqlite')),
+    adminToken: read('ADMIN_TOKEN', str),
+    roles: read('ROLES', list(ROLES), [...ROLES]),
+    rateLimit: {
+      readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
+      writePerMinute: read('RATE_LIMIT_WRITE_PER_MIN', int(1, 1_000_000), 300),
+    },
+    txBuildTimeoutMs: read('TX_BUILD_TIMEOUT_MS', int(100, 120_000), 10_000),
+    shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', int(100, 120_000), 8_000),
+    heartbeatIntervalMs: read('HEARTBEAT_INTERVAL_MS', int(1_000, 3_600_000), 5_000),
+    indexIntervalMs: read('INDEX_INTERVAL_MS', int(1_000, 3_600_000), 30_000),
+    chain: {
+      kind: chainKind,
+      rpcUrl: read('RPC_URL', url('http', 'https')),
+      wsUrl: read('WS_URL', url('ws', 'wss')),
+      commitment: read('COMMITMENT', oneOf('processed', 'confirmed', 'finalized'), 'confirmed'),
+      ledgerRpcPort: read('LEDGER_RPC_PORT', int(0, 65534), 8899),
+      usdcMint: read('USDC_MINT', address),
+      marketProgramId: read('MARKET_PROGRAM_ID', address),
+    },
+  };
+
+  if (config.adminToken !== undefined && config.adminToken.length < 16) {
+    problems.push('ADMIN_TOKEN: must be at least 16 characters');
+  }
+  if (chainKind === 'rpc' && config.chain.rpcUrl === undefined) {
+    problems.push('RPC_URL: required when CHAIN=rpc');
+  }
+  if (chainKind === 'rpc' && config.chain.usdcMint === undefined) {
+    problems.push('USDC_MINT: required when CHAIN=rpc (mainnet: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Whether this process runs the given role (ROLES=all is the default). */
+export function hasRole(config: Config, role: Role): boolean {
+  return config.roles.includes(role);
+}

@@ -1,0 +1,10 @@
+/**
+ * The ordered list of migrations. Listed explicitly (no directory scanning) so that a bundled or
+ * compiled daemon carries exactly the migrations it was built with.
+ */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};

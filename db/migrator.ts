@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
+import type { Logger } from 'pino';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema to the newest migration; Kysely's lock makes concurrent starts safe. */
+export async function migrateToLatest(db: Kysely<Database>, log?: Logger): Promise<string[]> {
+  const migrator = new Migrator({ db: db as Kysely<unknown>, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  for (const r of results) {
+    if (r.status === 'Success') log?.info({ migration: r.migrationName }, 'migration applied');
+    if (r.status === 'Error') log?.error({ migration: r.migrationName }, 'migration failed');
+  }
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

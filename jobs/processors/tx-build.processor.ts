@@ -1,0 +1,26 @@
+/**
+ * Runs a registered transaction builder and turns a DomainError into a result value so that the
+ * waiting HTTP request can answer with it (see jobs/tx-build.client.ts).
+ */
+import { isDomainError } from '../../src/domain/errors.js';
+import type { Processor } from '../processor.js';
+import type { TxBuildOutcome } from '../tx-build.client.js';
+
+export type TxBuilder = (params: Record<string, unknown>) => Promise<unknown>;
+export type TxBuilderRegistry = ReadonlyMap<string, TxBuilder>;
+
+export function txBuildProcessor(builders: TxBuilderRegistry): Processor<'tx.build'> {
+  return async ({ kind, params }, _job, log): Promise<TxBuildOutcome> => {
+    const builder = builders.get(kind);
+    if (!builder) {
+      return { ok: false, error: { kind: 'invalid', code: 'UNKNOWN_BUILDER', message: `No transaction builder named ${kind}`, extra: {} } };
+    }
+    try {
+      return { ok: true, value: await builder(params) };
+    } catch (error) {
+      if (isDomainError(error)) return { ok: false, error: error.toJSON() };
+      log.error({ err: error, kind }, 'transaction builder crashed');
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Every error leaves in the envelope of the route's family: domain errors with their status,
+ * Fastify's own client errors (schema validation, malformed JSON, body too large, 429) as 4xx,
+ * unknown routes as 404, and anything unexpected as a masked 500 logged with the request id.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDomainError, type ErrorKind } from '../domain/errors.js';
+import { errorEnvelope } from './envelopes.js';
+import { familyOf } from './families.js';
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, extra?: Record<string, unknown>) {
+  return reply.status(status).send(errorEnvelope(familyOf(request.url), { code, message, extra }));
+}
+
+function validationMessage(error: FastifyError): string {
+  const context = error.validationContext ?? 'request';
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = `${context}${first.instancePath ?? ''}`.replace(/\//g, '.');
+  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
+  return missing ? `${context}.${missing} is required` : `${where} ${first.message ?? 'is invalid'}`;
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDomainError(error)) {
+      return send(request, reply, STATUS_BY_KIND[error.kind], error.code, error.message, error.extra);
+    }
+    if (error.validation) return send(request, reply, 400, 'VALIDATION_ERROR', validationMessage(error));
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+      const message = status === 400 && /JSON/i.test(error.message) ? `Malformed JSON body: ${error.message}` : error.message;
+      return send(request, reply, status, code, message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(request, reply, 500, 'INTERNAL_ERROR', `Internal server error (request ${request.id})`);
+  });
+}
+
+/** Unknown routes: 404 in the envelope of the family the path's prefix belongs to. */
+export async function notFoundHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  return send(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?', 1)[0]}`);
+}

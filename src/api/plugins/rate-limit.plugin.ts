@@ -1,0 +1,42 @@
+/**
+ * Rate limits per route and client (spec "Limits"): reads 600/min, writes 300/min by default,
+ * counted in Redis so the limits hold across API processes. Over the limit: 429 with
+ * `Retry-After` (seconds) in the family's envelope. A route may carry `config.rateLimitKey` to
+ * count per API key instead of per IP (Family A with keys configured).
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { DomainError } from '../../domain/errors.js';
+
+export interface RateLimitOptions {
+  redis: Redis;
+  readPerMinute: number;
+  writePerMinute: number;
+  nameSpace: string;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export function clientKey(request: FastifyRequest): string {
+  const apiKeyId = (request as FastifyRequest & { apiKeyId?: string }).apiKeyId;
+  return apiKeyId ? `key:${apiKeyId}` : `ip:${request.ip}`;
+}
+
+export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    redis: options.redis,
+    nameSpace: `${options.nameSpace}:ratelimit:`,
+    timeWindow: 60_000,
+    skipOnError: true, // Redis away: serve rather than fail every request; /ready reports Redis
+    max: (request) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute),
+    keyGenerator: (request) => `${request.method}:${request.routeOptions.url ?? '*'}:${clientKey(request)}`,
+    errorResponseBuilder: (_request, context) =>
+      new DomainError(
+        'rate_limited',
+        'RATE_LIMITED',
+        `Rate limit of ${context.max} requests per minute on this route exceeded; retry after ${context.after}`,
+      ),
+  });
+}

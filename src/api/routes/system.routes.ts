@@ -1,0 +1,47 @@
+/** Liveness and readiness. /health says the process serves; /ready says its dependencies do. */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+
+export interface CheckResult {
+  ok: boolean;
+  detail?: string;
+  latencyMs?: number;
+}
+
+export type ReadinessProbe = () => Promise<Record<string, CheckResult>>;
+
+const Check = Type.Object({ ok: Type.Boolean(), detail: Type.Optional(Type.String()), latencyMs: Type.Optional(Type.Number()) });
+
+export async function systemRoutes(app: FastifyInstance, opts: { readiness: ReadinessProbe; version: string }): Promise<void> {
+  const startedAt = new Date().toISOString();
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness: the process is up and serving HTTP',
+        response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), startedAt: Type.String(), uptimeSeconds: Type.Number() }) },
+      },
+    },
+    async () => ({ status: 'ok' as const, version: opts.version, startedAt, uptimeSeconds: Math.round(process.uptime()) }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: database, Redis, queue workers (heartbeat) and chain',
+        response: {
+          200: Type.Object({ ready: Type.Boolean(), checks: Type.Record(Type.String(), Check) }),
+          503: Type.Object({ ready: Type.Boolean(), checks: Type.Record(Type.String(), Check) }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const checks = await opts.readiness();
+      const ready = Object.values(checks).every((c) => c.ok);
+      return reply.status(ready ? 200 : 503).send({ ready, checks });
+    },
+  );
+}

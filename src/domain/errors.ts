@@ -1,0 +1,45 @@
+/**
+ * Domain errors: a stable machine code, a human message, a category the API maps to an HTTP
+ * status, and optional extra fields the family's envelope carries (e.g. `marketStatus`).
+ * Services and processors throw these; only `src/api` turns them into responses.
+ */
+export type ErrorKind =
+  | 'invalid' // 400
+  | 'unauthorized' // 401
+  | 'payment_required' // 402
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'rate_limited' // 429
+  | 'unavailable'; // 503
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  toJSON(): SerializedDomainError {
+    return { kind: this.kind, code: this.code, message: this.message, extra: this.extra };
+  }
+
+  static fromJSON(value: SerializedDomainError): DomainError {
+    return new DomainError(value.kind, value.code, value.message, value.extra);
+  }
+}
+
+export interface SerializedDomainError {
+  kind: ErrorKind;
+  code: string;
+  message: string;
+  extra: Record<string, unknown>;
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}
