@@ -1,0 +1,62 @@
+/**
+ * Executes builtin instructions (System, SPL Token, ATA, Memo, Compute Budget, Ed25519) inside
+ * LiteSVM on behalf of a transaction that also contains reference-program instructions. They run
+ * as an internal transaction whose fee payer is a ledger-held account, so the user is not charged
+ * a second fee; that payer's balance is put back afterwards. Signature verification is off in
+ * LiteSVM (the ledger verified the outer signatures itself), so signer slots hold unique filler.
+ */
+import { randomBytes } from 'node:crypto';
+import { getTransactionDecoder } from '@solana/kit';
+import { TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
+import { readAccount, writeAccount } from './svm-accounts.js';
+import { isFailed, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
+
+export interface InnerRunResult {
+  logs: string[];
+  unitsConsumed: number;
+  /** The failing instruction's index within `instructions`, and its error (as in InstructionError). */
+  failure: { index: number; inner: unknown; err: TransactionErr } | null;
+}
+
+const decoder = getTransactionDecoder();
+let fillerCounter = 0n;
+const fillerSeed = randomBytes(32);
+
+function fillerSignature(): Uint8Array {
+  const sig = Buffer.alloc(64);
+  fillerSeed.copy(sig, 0);
+  sig.writeBigUInt64LE(++fillerCounter, 32);
+  sig.writeBigUInt64LE(BigInt(Date.now()), 40);
+  return sig;
+}
+
+/** Rewrites `invoke [n]` depths so inner logs nest under the calling program. */
+export function nestLogs(logs: string[], extraDepth: number): string[] {
+  if (extraDepth === 0) return logs;
+  return logs.map((l) => l.replace(/ invoke \[(\d+)\]$/, (_m, d: string) => ` invoke [${Number(d) + extraDepth}]`));
+}
+
+export function runInner(svm: LiteSVM, payer: Keypair, instructions: TransactionInstruction[]): InnerRunResult {
+  const payerAddr = payer.publicKey.toBase58();
+  const payerBefore = readAccount(svm, payerAddr);
+  const message = new TransactionMessage({
+    payerKey: payer.publicKey,
+    recentBlockhash: svm.latestBlockhash(),
+    instructions,
+  }).compileToLegacyMessage();
+  const sigs = Array.from({ length: message.header.numRequiredSignatures }, fillerSignature);
+  const tx = new VersionedTransaction(message, sigs);
+  const result = svm.sendTransaction(decoder.decode(tx.serialize()));
+  writeAccount(svm, payerAddr, payerBefore);
+  const meta = isFailed(result) ? result.meta() : result;
+  const logs = meta.logs();
+  const unitsConsumed = Number(meta.computeUnitsConsumed());
+  if (!isFailed(result)) return { logs, unitsConsumed, failure: null };
+  const err = mapLiteSvmError(result);
+  if (typeof err === 'object' && 'InstructionError' in err) {
+    const [index, inner] = err.InstructionError as [number, unknown];
+    return { logs, unitsConsumed, failure: { index, inner, err } };
+  }
+  return { logs, unitsConsumed, failure: { index: 0, inner: 'GenericError', err } };
+}

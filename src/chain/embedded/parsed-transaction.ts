@@ -1,0 +1,75 @@
+/**
+ * A submitted transaction, decoded once from its wire bytes (legacy or v0 message) into what the
+ * ledger needs: signatures, message bytes to verify, static keys with signer/writable flags and
+ * compiled instructions. Address lookup tables are not supported by the embedded cluster.
+ */
+import { VersionedTransaction } from '@solana/web3.js';
+import bs58 from 'bs58';
+import { ChainError } from '../chain-errors.js';
+import { verifyEd25519 } from './signature-verifier.js';
+
+export interface CompiledIx {
+  programIndex: number;
+  accounts: number[];
+  data: Uint8Array;
+}
+
+export interface ParsedTransaction {
+  raw: Uint8Array;
+  signature: string;
+  signatures: string[];
+  messageBytes: Uint8Array;
+  version: 'legacy' | 0;
+  accountKeys: string[];
+  numSigners: number;
+  writable: boolean[];
+  instructions: CompiledIx[];
+  recentBlockhash: string;
+  /** The decoded transaction, for handing to LiteSVM without re-parsing. */
+  tx: VersionedTransaction;
+}
+
+export function parseTransaction(raw: Uint8Array): ParsedTransaction {
+  let tx: VersionedTransaction;
+  try {
+    tx = VersionedTransaction.deserialize(raw);
+  } catch (e) {
+    throw new ChainError('INVALID_TRANSACTION', `failed to deserialize transaction: ${(e as Error).message}`);
+  }
+  const msg = tx.message;
+  if (msg.version === 0 && msg.addressTableLookups.length > 0) {
+    throw new ChainError('INVALID_TRANSACTION', 'address lookup tables are not supported by the embedded cluster');
+  }
+  const numSigners = msg.header.numRequiredSignatures;
+  if (tx.signatures.length !== numSigners || numSigners === 0) {
+    throw new ChainError('INVALID_TRANSACTION', 'transaction signature count does not match the message header');
+  }
+  const accountKeys = msg.staticAccountKeys.map((k) => k.toBase58());
+  const signatures = tx.signatures.map((s) => bs58.encode(s));
+  return {
+    raw,
+    signature: signatures[0]!,
+    signatures,
+    messageBytes: msg.serialize(),
+    version: msg.version === 'legacy' ? 'legacy' : 0,
+    accountKeys,
+    numSigners,
+    writable: accountKeys.map((_, i) => msg.isAccountWritable(i)),
+    instructions: msg.compiledInstructions.map((ix) => ({
+      programIndex: ix.programIdIndex,
+      accounts: ix.accountKeyIndexes,
+      data: ix.data,
+    })),
+    recentBlockhash: msg.recentBlockhash,
+    tx,
+  };
+}
+
+/** True when every required signer produced a valid Ed25519 signature over the message. */
+export function signaturesValid(p: ParsedTransaction): boolean {
+  const keys = p.tx.message.staticAccountKeys;
+  for (let i = 0; i < p.numSigners; i++) {
+    if (!verifyEd25519(p.messageBytes, p.tx.signatures[i]!, keys[i]!.toBytes())) return false;
+  }
+  return true;
+}

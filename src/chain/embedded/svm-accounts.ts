@@ -1,0 +1,59 @@
+/**
+ * Conversions between LiteSVM's @solana/kit account shape and the runtime's own shape, plus the
+ * read/write/compare helpers that snapshots, journaling and handlers share.
+ */
+import { address, lamports as toLamports, type EncodedAccount } from '@solana/kit';
+import { PublicKey } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
+import type { RuntimeAccount } from './program-runtime.js';
+
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+/** An account's state as the ledger stores, snapshots and journals it. */
+export interface StoredAccount {
+  owner: string;
+  lamports: bigint;
+  data: Uint8Array;
+  executable: boolean;
+}
+
+export function readAccount(svm: LiteSVM, addr: string): StoredAccount | null {
+  const acc = svm.getAccount(address(addr));
+  if (!acc.exists) return null;
+  // LiteSVM keeps zero-lamport accounts around after a close; a real cluster purges them.
+  if (acc.lamports === 0n && acc.data.length === 0) return null;
+  return { owner: acc.programAddress, lamports: acc.lamports, data: acc.data, executable: acc.executable };
+}
+
+export function writeAccount(svm: LiteSVM, addr: string, acc: StoredAccount | null): void {
+  const state = acc ?? { owner: SYSTEM_PROGRAM, lamports: 0n, data: new Uint8Array(0), executable: false };
+  const encoded: EncodedAccount = {
+    address: address(addr),
+    programAddress: address(state.owner),
+    lamports: toLamports(state.lamports),
+    data: state.data as EncodedAccount['data'],
+    executable: state.executable,
+    space: BigInt(state.data.length),
+  };
+  svm.setAccount(encoded);
+}
+
+export function sameAccount(a: StoredAccount | null, b: StoredAccount | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.lamports === b.lamports &&
+    a.owner === b.owner &&
+    a.executable === b.executable &&
+    Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(b.data)
+  );
+}
+
+export function toRuntimeAccount(acc: StoredAccount | null): RuntimeAccount | null {
+  if (!acc) return null;
+  return {
+    owner: new PublicKey(acc.owner),
+    lamports: acc.lamports,
+    data: Buffer.from(acc.data),
+    executable: acc.executable,
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * SPL token account decoding for meta.preTokenBalances / postTokenBalances and jsonParsed output.
+ * Reads the fixed layout directly (mint 0..32, owner 32..64, amount 64..72) rather than through
+ * @solana/spl-token so the ledger's hot path stays allocation-light.
+ */
+import bs58 from 'bs58';
+import type { StoredAccount } from './svm-accounts.js';
+
+export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
+export const TOKEN_ACCOUNT_SIZE = 165;
+export const MINT_SIZE = 82;
+
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  amount: bigint;
+  decimals: number;
+}
+
+export interface DecodedTokenAccount {
+  mint: string;
+  owner: string;
+  amount: bigint;
+  delegate: string | null;
+  state: 'uninitialized' | 'initialized' | 'frozen';
+  isNative: boolean;
+  delegatedAmount: bigint;
+  closeAuthority: string | null;
+}
+
+export interface DecodedMint {
+  mintAuthority: string | null;
+  supply: bigint;
+  decimals: number;
+  isInitialized: boolean;
+  freezeAuthority: string | null;
+}
+
+export function isTokenProgram(owner: string): boolean {
+  return owner === TOKEN_PROGRAM || owner === TOKEN_2022_PROGRAM;
+}
+
+function optionKey(data: Buffer, offset: number): string | null {
+  return data.readUInt32LE(offset) === 1 ? bs58.encode(data.subarray(offset + 4, offset + 36)) : null;
+}
+
+export function decodeTokenAccount(acc: StoredAccount | null): DecodedTokenAccount | null {
+  if (!acc || !isTokenProgram(acc.owner) || acc.data.length < TOKEN_ACCOUNT_SIZE) return null;
+  const d = Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength);
+  const state = d[108];
+  if (state === 0 || state === undefined) return null;
+  return {
+    mint: bs58.encode(d.subarray(0, 32)),
+    owner: bs58.encode(d.subarray(32, 64)),
+    amount: d.readBigUInt64LE(64),
+    delegate: optionKey(d, 72),
+    state: state === 2 ? 'frozen' : 'initialized',
+    isNative: d.readUInt32LE(109) === 1,
+    delegatedAmount: d.readBigUInt64LE(121),
+    closeAuthority: optionKey(d, 129),
+  };
+}
+
+export function decodeMint(acc: StoredAccount | null): DecodedMint | null {
+  // Token-2022 mints with extensions are longer; the base layout is the same.
+  if (!acc || !isTokenProgram(acc.owner) || acc.data.length < MINT_SIZE || acc.data.length === TOKEN_ACCOUNT_SIZE) return null;
+  const d = Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength);
+  if (d[45] !== 1) return null;
+  return {
+    mintAuthority: optionKey(d, 0),
+    supply: d.readBigUInt64LE(36),
+    decimals: d[44] ?? 0,
+    isInitialized: true,
+    freezeAuthority: optionKey(d, 46),
+  };
+}
+
+/** Formats a raw amount as the cluster's uiTokenAmount object. */
+export function uiTokenAmount(amount: bigint, decimals: number): {
+  amount: string; decimals: number; uiAmount: number | null; uiAmountString: string;
+} {
+  const s = amount.toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, s.length - decimals);
+  const frac = decimals > 0 ? s.slice(s.length - decimals).replace(/0+$/, '') : '';
+  const uiAmountString = frac ? `${whole}.${frac}` : whole;
+  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
+}
+
+/** Token balances of the transaction's token accounts, given a reader for current state. */
+export function collectTokenBalances(
+  accountKeys: string[],
+  read: (address: string) => StoredAccount | null,
+): TokenBalance[] {
+  const out: TokenBalance[] = [];
+  const decimals = new Map<string, number>();
+  accountKeys.forEach((key, accountIndex) => {
+    const acc = read(key);
+    const tok = decodeTokenAccount(acc);
+    if (!tok || !acc) return;
+    let dec = decimals.get(tok.mint);
+    if (dec === undefined) {
+      dec = decodeMint(read(tok.mint))?.decimals ?? 0;
+      decimals.set(tok.mint, dec);
+    }
+    out.push({ accountIndex, mint: tok.mint, owner: tok.owner, programId: acc.owner, amount: tok.amount, decimals: dec });
+  });
+  return out;
+}

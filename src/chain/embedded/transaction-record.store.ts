@@ -1,0 +1,160 @@
+/**
+ * The ledger's durable record, in one SQLite file (WAL): every landed transaction with its meta,
+ * an address → signature index for getSignaturesForAddress, and the account journal: the
+ * post-state of every account each transaction changed, written in the same SQLite transaction
+ * as its record, before the signature is reported. With synchronous=NORMAL a committed WAL frame
+ * survives kill -9 (it is in the OS page cache); only a power loss can drop the last few.
+ */
+import Database from 'better-sqlite3';
+import type { StoredAccount } from './svm-accounts.js';
+import type { TokenBalance } from './token-balances.js';
+import type { TransactionErr } from './tx-errors.js';
+
+export interface TransactionRecord {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  raw: Uint8Array;
+  err: TransactionErr | null;
+  logs: string[];
+  fee: bigint;
+  unitsConsumed: number;
+  accountKeys: string[];
+  signers: string[];
+  writable: boolean[];
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS transactions (
+  seq INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE, slot INTEGER NOT NULL,
+  block_time INTEGER NOT NULL, raw BLOB NOT NULL, err TEXT, meta TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS address_signatures (
+  address TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (address, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS account_journal (
+  jseq INTEGER PRIMARY KEY AUTOINCREMENT, address TEXT NOT NULL, owner TEXT, lamports TEXT,
+  executable INTEGER, data BLOB);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
+
+const big = (_k: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
+
+export class TransactionRecordStore {
+  readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(path: string, private readonly journaling: boolean) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+    this.stmts = {
+      insertTx: this.db.prepare('INSERT INTO transactions (signature, slot, block_time, raw, err, meta) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertAddr: this.db.prepare('INSERT OR IGNORE INTO address_signatures (address, seq) VALUES (?, ?)'),
+      insertJournal: this.db.prepare('INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES (?, ?, ?, ?, ?)'),
+      has: this.db.prepare('SELECT 1 FROM transactions WHERE signature = ?').pluck(),
+      get: this.db.prepare('SELECT * FROM transactions WHERE signature = ?'),
+      getMeta: this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      maxSlot: this.db.prepare('SELECT MAX(slot) FROM transactions').pluck(),
+      maxJseq: this.db.prepare('SELECT MAX(jseq) FROM account_journal').pluck(),
+    };
+  }
+
+  /** Records a landed transaction and journals the accounts it changed, atomically. */
+  readonly record = (rec: TransactionRecord, changed: Map<string, StoredAccount | null>): void => {
+    this.db.transaction(() => {
+      const meta = JSON.stringify({ ...rec, raw: undefined, signature: undefined, slot: undefined, blockTime: undefined, err: undefined }, big);
+      const info = this.stmts.insertTx.run(rec.signature, rec.slot, rec.blockTime, Buffer.from(rec.raw), rec.err === null ? null : JSON.stringify(rec.err), meta);
+      const seq = Number(info.lastInsertRowid);
+      for (const key of new Set(rec.accountKeys)) this.stmts.insertAddr.run(key, seq);
+      if (this.journaling) this.journalAccounts(changed);
+    })();
+  };
+
+  /** Journals account states written outside a transaction (bootstrap funding, the internal payer). */
+  journalAccounts(changed: Map<string, StoredAccount | null>): void {
+    if (!this.journaling) return;
+    for (const [address, acc] of changed) {
+      this.stmts.insertJournal.run(address, acc?.owner ?? null, acc ? acc.lamports.toString() : null, acc?.executable ? 1 : 0, acc ? Buffer.from(acc.data) : null);
+    }
+  }
+
+  has(signature: string): boolean {
+    return this.stmts.has.get(signature) !== undefined;
+  }
+
+  get(signature: string): TransactionRecord | null {
+    const row = this.stmts.get.get(signature) as { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string } | undefined;
+    return row ? rowToRecord(row) : null;
+  }
+
+  signaturesForAddress(address: string, opts: { limit: number; before?: string; until?: string }): { signature: string; slot: number; blockTime: number; err: TransactionErr | null; memo: null }[] {
+    const seqOf = (sig?: string): number | null => (sig ? ((this.db.prepare('SELECT seq FROM transactions WHERE signature = ?').pluck().get(sig) as number | undefined) ?? null) : null);
+    const before = seqOf(opts.before) ?? Number.MAX_SAFE_INTEGER;
+    const until = seqOf(opts.until) ?? 0;
+    const rows = this.db
+      .prepare(`SELECT t.signature, t.slot, t.block_time, t.err FROM address_signatures a JOIN transactions t ON t.seq = a.seq
+                WHERE a.address = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`)
+      .all(address, before, until, opts.limit) as { signature: string; slot: number; block_time: number; err: string | null }[];
+    return rows.map((r) => ({ signature: r.signature, slot: r.slot, blockTime: r.block_time, err: r.err ? (JSON.parse(r.err) as TransactionErr) : null, memo: null }));
+  }
+
+  journalSince(jseq: number): { jseq: number; address: string; account: StoredAccount | null }[] {
+    const rows = this.db.prepare('SELECT * FROM account_journal WHERE jseq > ? ORDER BY jseq').all(jseq) as { jseq: number; address: string; owner: string | null; lamports: string | null; executable: number; data: Buffer | null }[];
+    return rows.map((r) => ({
+      jseq: r.jseq,
+      address: r.address,
+      account: r.owner === null ? null : { owner: r.owner, lamports: BigInt(r.lamports ?? '0'), executable: r.executable === 1, data: new Uint8Array(r.data ?? Buffer.alloc(0)) },
+    }));
+  }
+
+  lastJseq(): number {
+    return (this.stmts.maxJseq.get() as number | null) ?? 0;
+  }
+
+  pruneJournal(uptoJseq: number): void {
+    this.db.prepare('DELETE FROM account_journal WHERE jseq <= ?').run(uptoJseq);
+  }
+
+  maxSlot(): number {
+    return (this.stmts.maxSlot.get() as number | null) ?? 0;
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.stmts.getMeta.get(key) as string | undefined;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function rowToRecord(row: { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string }): TransactionRecord {
+  const m = JSON.parse(row.meta) as Record<string, unknown>;
+  const bigs = (v: unknown): bigint[] => (v as string[]).map((x) => BigInt(x));
+  const toks = (v: unknown): TokenBalance[] => (v as (TokenBalance & { amount: string })[]).map((t) => ({ ...t, amount: BigInt(t.amount) }));
+  return {
+    signature: row.signature,
+    slot: row.slot,
+    blockTime: row.block_time,
+    raw: new Uint8Array(row.raw),
+    err: row.err ? (JSON.parse(row.err) as TransactionErr) : null,
+    logs: m.logs as string[],
+    fee: BigInt(m.fee as string),
+    unitsConsumed: m.unitsConsumed as number,
+    accountKeys: m.accountKeys as string[],
+    signers: m.signers as string[],
+    writable: m.writable as boolean[],
+    preBalances: bigs(m.preBalances),
+    postBalances: bigs(m.postBalances),
+    preTokenBalances: toks(m.preTokenBalances),
+    postTokenBalances: toks(m.postTokenBalances),
+  };
+}
