@@ -1,0 +1,7 @@
+/**
+ * Every feature the daemon runs, in start order. Adding a capability = writing its feature
+ * factory and listing it here (and its jobs in jobs/catalog.ts).
+ */
+import type { FeatureFactory } from './feature.js';
+
+export const FEATURE_FACTORIES: FeatureFactory[] = [];
