@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ROLES, hasRole, loadConfig } from '../../config/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('loadConfig accepted a bad configuration');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+    expect(config.roles).toEqual([...ROLES]);
+    for (const role of ROLES) expect(hasRole(config, role)).toBe(true);
+    expect(config.logLevel).toBe('info');
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.rateLimit).toEqual({ readPerMinute: 600, writePerMinute: 300 });
+    expect(config.chain.kind).toBe('embedded');
+  });
+
+  it('treats blank values as unset and parses valid ones', () => {
+    const config = loadConfig({
+      PORT: '  ',
+      DATA_DIR: '/tmp/pmx-x',
+      ROLES: 'api, worker',
+      REDIS_URL: 'redis://127.0.0.1:6390',
+      LOG_PRETTY: 'false',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe('/tmp/pmx-x');
+    expect(config.roles).toEqual(['api', 'worker']);
+    expect(hasRole(config, 'ledger')).toBe(false);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6390');
+    expect(config.logPretty).toBe(false);
+  });
+
+  it('lists every bad key in one ConfigError', () => {
+    const problems = problemsOf({ PORT: 'abc', ROLES: 'foo', REDIS_URL: 'http://x', LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(4);
+    const keys = problems.map((p) => p.split(':', 1)[0]).sort();
+    expect(keys).toEqual(['LOG_LEVEL', 'PORT', 'REDIS_URL', 'ROLES']);
+    expect(problems.find((p) => p.startsWith('PORT'))).toContain('abc');
+    expect(problems.find((p) => p.startsWith('ROLES'))).toContain('foo');
+    const error = (() => {
+      try {
+        loadConfig({ PORT: 'abc', ROLES: 'foo' });
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toMatch(/PORT[\s\S]*ROLES/);
+  });
+
+  it('rejects out-of-range ports and short admin tokens', () => {
+    expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT: must be between/);
+    expect(problemsOf({ ADMIN_TOKEN: 'short' })).toEqual(['ADMIN_TOKEN: must be at least 16 characters']);
+  });
+
+  it('requires RPC_URL and USDC_MINT when CHAIN=rpc', () => {
+    const problems = problemsOf({ CHAIN: 'rpc' });
+    expect(problems.map((p) => p.split(':', 1)[0]).sort()).toEqual(['RPC_URL', 'USDC_MINT']);
+    expect(problemsOf({ CHAIN: 'rpc', RPC_URL: 'https://api.mainnet-beta.solana.com' })).toEqual([
+      expect.stringMatching(/^USDC_MINT: required when CHAIN=rpc/),
+    ]);
+    const config = loadConfig({
+      CHAIN: 'rpc',
+      RPC_URL: 'https://api.mainnet-beta.solana.com',
+      USDC_MINT: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    });
+    expect(config.chain).toMatchObject({ kind: 'rpc', rpcUrl: 'https://api.mainnet-beta.solana.com' });
+  });
+});
