@@ -34,7 +34,7 @@ export async function recordBeat(
     .onConflict((oc) =>
       oc.column('node_id').doUpdateSet((eb) => ({
         last_beat_at: at.toISOString(),
-        beats: eb('daemon_nodes.beats', '+', 1),
+        beats: eb('daemon_nodes.beats', '+', 1n), // 1n, not 1: SQLite would add a bound double and round past 2^53
       })),
     )
     .execute();
