@@ -42,6 +42,11 @@ export class LedgerQueries {
     return this.clock.unixTimestamp();
   }
 
+  /** The hash of block 0, stable for the life of the ledger's data dir. */
+  get genesisHash(): string {
+    return this.clock.blockhashAt(0);
+  }
+
   getLatestBlockhash(): { blockhash: string; lastValidBlockHeight: number } {
     return this.clock.latest();
   }
@@ -95,6 +100,11 @@ export class LedgerQueries {
 
   minimumBalanceForRentExemption(dataLength: number): bigint {
     return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+  }
+
+  /** Landed transactions since genesis (failed ones included, as on a real cluster). */
+  get transactionCount(): number {
+    return this.store.transactionCount();
   }
 
   getTransaction(signature: string): TransactionRecord | null {

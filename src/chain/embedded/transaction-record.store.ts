@@ -119,6 +119,10 @@ export class TransactionRecordStore {
     this.db.prepare('DELETE FROM account_journal WHERE jseq <= ?').run(uptoJseq);
   }
 
+  transactionCount(): number {
+    return (this.db.prepare('SELECT MAX(seq) FROM transactions').pluck().get() as number | null) ?? 0;
+  }
+
   maxSlot(): number {
     return (this.stmts.maxSlot.get() as number | null) ?? 0;
   }

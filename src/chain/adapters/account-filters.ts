@@ -1,0 +1,16 @@
+// getProgramAccounts filters (dataSize, memcmp with base58 bytes), as Solana JSON-RPC applies them.
+import bs58 from 'bs58';
+import type { ProgramAccountFilter } from '../chain-client.js';
+
+export function matchesFilters(data: Uint8Array, filters: ProgramAccountFilter[]): boolean {
+  for (const f of filters) {
+    if (f.dataSize !== undefined && data.length !== f.dataSize) return false;
+    if (f.memcmp) {
+      const bytes = bs58.decode(f.memcmp.bytes);
+      const { offset } = f.memcmp;
+      if (offset + bytes.length > data.length) return false;
+      for (let i = 0; i < bytes.length; i++) if (data[offset + i] !== bytes[i]) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,42 @@
+/**
+ * Retry with exponential backoff for calls to a real cluster: 429, 5xx and network failures are
+ * retried; everything else is mapped to a ChainError at once. Final failures carry the
+ * ChainError code a job needs to decide whether to try again later.
+ */
+import { ChainError } from '../chain-errors.js';
+
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4000 };
+
+export function classifyError(e: unknown): ChainError {
+  if (e instanceof ChainError) return e;
+  const msg = (e as Error)?.message ?? String(e);
+  const cause = String((e as { cause?: { code?: string } })?.cause?.code ?? '');
+  if (/\b429\b|Too Many Requests|rate limit/i.test(msg)) return new ChainError('RATE_LIMITED', msg, e);
+  if (/\b50[0-4]\b|Service Unavailable|Bad Gateway|Node is (unhealthy|behind)/i.test(msg)) return new ChainError('NODE_UNAVAILABLE', msg, e);
+  if (/timed? ?out|ETIMEDOUT|AbortError/i.test(msg + cause)) return new ChainError('TIMEOUT', msg, e);
+  if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|network/i.test(msg + cause)) return new ChainError('NODE_UNAVAILABLE', msg, e);
+  return new ChainError('UNKNOWN', msg, e);
+}
+
+const TRANSPORT_CODES = new Set(['RATE_LIMITED', 'NODE_UNAVAILABLE', 'TIMEOUT']);
+
+export async function withRetry<T>(fn: () => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+  let last: ChainError | undefined;
+  for (let attempt = 0; attempt < policy.attempts; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      last = classifyError(e);
+      if (!TRANSPORT_CODES.has(last.code) || attempt === policy.attempts - 1) throw last;
+      const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random() / 2)));
+    }
+  }
+  throw last ?? new ChainError('UNKNOWN', 'retry loop exhausted');
+}

@@ -1,0 +1,101 @@
+/**
+ * Transaction methods of the JSON-RPC endpoint: send (with a node's preflight), simulate,
+ * statuses, history and airdrops, with a real node's error codes and messages.
+ */
+import bs58 from 'bs58';
+import { ChainError } from '../chain-errors.js';
+import { SOLANA_CORE_VERSION } from './json-rpc.account-methods.js';
+import type { EmbeddedLedger } from './ledger.js';
+import { encodeTransaction } from './rpc-transaction.encoding.js';
+import {
+  configParam, invalidParams, keyParam, RpcError, RPC_NODE_UNHEALTHY, RPC_SEND_TX_PREFLIGHT_FAILURE,
+  RPC_SIGNATURE_VERIFICATION_FAILURE, RPC_UNSUPPORTED_TX_VERSION, type RpcMethod,
+} from './rpc-error.js';
+
+const MAX_AIRDROP_LAMPORTS = 100n * 1_000_000_000n;
+
+function decodeWire(encoded: unknown, encoding: unknown): Uint8Array {
+  if (typeof encoded !== 'string') throw invalidParams('expected an encoded transaction string');
+  try {
+    return encoding === 'base64' ? new Uint8Array(Buffer.from(encoded, 'base64')) : bs58.decode(encoded);
+  } catch {
+    throw invalidParams(`invalid ${String(encoding ?? 'base58')} encoding`);
+  }
+}
+
+/** Maps a ledger rejection to what a real node answers to sendTransaction. */
+export function sendErrorToRpc(e: unknown): RpcError {
+  if (!(e instanceof ChainError)) return new RpcError(-32603, `Internal error: ${(e as Error)?.message ?? String(e)}`);
+  if (e.code === 'SIGNATURE_VERIFICATION_FAILED') return new RpcError(RPC_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
+  if (e.code === 'NODE_UNAVAILABLE') return new RpcError(RPC_NODE_UNHEALTHY, 'Node is unhealthy');
+  const detail = e.detail as { err?: unknown; logs?: string[] } | undefined;
+  if (detail?.err !== undefined) {
+    return new RpcError(RPC_SEND_TX_PREFLIGHT_FAILURE, e.message, { err: detail.err, logs: detail.logs ?? [], accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null });
+  }
+  return invalidParams(e.message);
+}
+
+export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMethod> {
+  const ctx = () => ({ slot: ledger.slot, apiVersion: SOLANA_CORE_VERSION });
+  return {
+    sendTransaction: async ([encoded, cfg]) => {
+      const c = configParam(cfg);
+      const raw = decodeWire(encoded, c.encoding);
+      try {
+        return (await ledger.sendRawTransaction(raw, { preflight: c.skipPreflight !== true })).signature;
+      } catch (e) {
+        // Without preflight a node forwards the transaction and it silently never lands; only
+        // signature verification happens at ingress.
+        const detail = e instanceof ChainError ? (e.detail as { err?: unknown } | undefined) : undefined;
+        if (c.skipPreflight === true && detail?.err !== undefined) return bs58.encode(raw.subarray(1, 65));
+        throw sendErrorToRpc(e);
+      }
+    },
+    simulateTransaction: ([encoded, cfg]) => {
+      const c = configParam(cfg);
+      const raw = decodeWire(encoded, c.encoding);
+      const replace = c.replaceRecentBlockhash === true;
+      let out;
+      try {
+        out = ledger.simulateTransaction(raw, { sigVerify: c.sigVerify === true, replaceRecentBlockhash: replace });
+      } catch (e) {
+        throw sendErrorToRpc(e);
+      }
+      const value: Record<string, unknown> = { err: out.err, logs: out.logs, accounts: null, unitsConsumed: out.unitsConsumed, returnData: null, innerInstructions: null };
+      if (replace) value.replacementBlockhash = ledger.getLatestBlockhash();
+      return { context: ctx(), value };
+    },
+    getSignatureStatuses: ([sigs]) => {
+      if (!Array.isArray(sigs) || sigs.length > 256) throw invalidParams('expected an array of at most 256 signatures');
+      return {
+        context: ctx(),
+        value: sigs.map((s) => {
+          const st = typeof s === 'string' ? ledger.getSignatureStatus(s) : null;
+          return st ? { ...st, status: st.err === null ? { Ok: null } : { Err: st.err } } : null;
+        }),
+      };
+    },
+    getTransaction: ([sig, cfg]) => {
+      const c = typeof cfg === 'string' ? { encoding: cfg } : configParam(cfg);
+      if (typeof sig !== 'string') throw invalidParams('expected a signature');
+      const rec = ledger.getTransaction(sig);
+      if (!rec) return null;
+      const isV0 = (rec.raw[1 + 64 * rec.signers.length]! & 0x80) !== 0;
+      if (isV0 && c.maxSupportedTransactionVersion === undefined) {
+        throw new RpcError(RPC_UNSUPPORTED_TX_VERSION, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
+      }
+      return encodeTransaction(rec, typeof c.encoding === 'string' ? c.encoding : 'json');
+    },
+    getSignaturesForAddress: ([addr, cfg]) => {
+      const c = configParam(cfg);
+      return ledger
+        .getSignaturesForAddress(keyParam(addr, 'address'), { limit: typeof c.limit === 'number' ? c.limit : 1000, before: c.before as string | undefined, until: c.until as string | undefined })
+        .map((s) => ({ ...s, confirmationStatus: 'finalized' }));
+    },
+    requestAirdrop: async ([pk, lamports]) => {
+      const amount = BigInt(typeof lamports === 'number' ? Math.floor(lamports) : 0);
+      if (amount <= 0n || amount > MAX_AIRDROP_LAMPORTS) throw invalidParams('airdrop amount must be between 1 lamport and 100 SOL');
+      return ledger.airdrop(keyParam(pk), amount);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// JSON-RPC 2.0 errors with Solana's server error codes.
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+export const RPC_INVALID_PARAMS = -32602;
+export const RPC_METHOD_NOT_FOUND = -32601;
+export const RPC_SEND_TX_PREFLIGHT_FAILURE = -32002;
+export const RPC_SIGNATURE_VERIFICATION_FAILURE = -32003;
+export const RPC_NODE_UNHEALTHY = -32005;
+export const RPC_UNSUPPORTED_TX_VERSION = -32015;
+
+export type RpcMethod = (params: unknown[]) => unknown;
+
+export function invalidParams(message: string): RpcError {
+  return new RpcError(RPC_INVALID_PARAMS, `Invalid params: ${message}`);
+}
+
+/** A base58 public key parameter, validated. */
+export function keyParam(v: unknown, name = 'pubkey'): string {
+  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(v)) throw invalidParams(`Invalid ${name}`);
+  return v;
+}
+
+export function configParam(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
