@@ -7,7 +7,7 @@ import type { StoredAccount } from './svm-accounts.js';
 import { decodeMint, decodeTokenAccount, TOKEN_2022_PROGRAM, uiTokenAmount } from './token-balances.js';
 
 /** Rent-exempt accounts report rentEpoch u64::MAX on current clusters. */
-export const RENT_EPOCH_MAX = 18446744073709551615;
+export const RENT_EPOCH_MAX = 2 ** 64 - 1; // serializes as 18446744073709552000, as real nodes appear to JS clients
 
 export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed' | 'base64+zstd';
 
