@@ -2,7 +2,7 @@
  * A real embedded ledger running the market program, wallets funded with real SOL and USDC, and
  * helpers that build, sign and submit real transactions (no mocks).
  */
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 import { EmbeddedLedger, type SendResult } from '../../../src/chain/embedded/ledger.js';
 import {
@@ -12,7 +12,7 @@ import {
   findConfigPda,
   findMarketPda,
   findOutcomeMintPda,
-  getBuyInstruction,
+  getBuyInstructions,
   getCreateMarketInstruction,
   getInitializeInstruction,
   getInitMintsInstruction,
@@ -124,11 +124,7 @@ export class MarketHarness {
 
   /** The buyer's outcome ATA (idempotent) + buy: what the API's buy transaction contains. */
   buyIxs(marketId: bigint, buyer: PublicKey, side: Side, amount: bigint, minOut = 0n): TransactionInstruction[] {
-    const mint = findOutcomeMintPda(marketId, side)[0];
-    return [
-      createAssociatedTokenAccountIdempotentInstruction(buyer, getAssociatedTokenAddressSync(mint, buyer, true), buyer, mint),
-      getBuyInstruction({ marketId, side, owner: buyer, usdcMint: this.usdcMint, amount, minOut }),
-    ];
+    return getBuyInstructions({ marketId, side, owner: buyer, usdcMint: this.usdcMint, amount, minOut });
   }
 
   /** The USDC held by every account in the ledger's view that this harness created or touched. */

@@ -7,6 +7,7 @@ import type { Keypair } from '@solana/web3.js';
 import {
   findMarketPda,
   getCancelMarketInstruction,
+  getCreateMarketInstruction,
   getRedeemInstruction,
   getResolveInstruction,
   getSellInstruction,
@@ -72,6 +73,20 @@ describe('Pool market on the embedded ledger', () => {
 });
 
 describe('cancellation', () => {
+  it('refunds the whole seed when the mints were never initialised', async () => {
+    const id = h.marketCounter() + 1n;
+    const before = h.usdc(creator.publicKey);
+    await h.sendOk([getCreateMarketInstruction({
+      marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, title: 'Broken', description: '', yesTicker: 'Y',
+      noTicker: 'N', resolutionTime: BigInt(h.ledger.unixTimestamp + 86_400), seedAmount: 25n * USDC, tradeFeeBps: 200,
+    })], [creator]);
+    expect(h.usdc(creator.publicKey)).toBe(before - 25n * USDC);
+    await h.sendOk([getCancelMarketInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]);
+    expect(h.usdc(creator.publicKey)).toBe(before);
+    expect(h.usdc(vault(id))).toBe(0n);
+    expect(h.market(id).status).toBe('cancelled');
+  });
+
   it('cannot cancel a market that can still resolve; can cancel a one-sided one after its time', async () => {
     const id = await h.createMarket(creator, { seed: 100n * USDC });
     await h.sendOk(h.buyIxs(id, alice.publicKey, 'YES', 20n * USDC), [alice]);

@@ -6,3 +6,4 @@ export * from './trade.js';
 export * from './redeem.js';
 export * from './creator-actions.js';
 export * from './claim-protocol-fees.js';
+export * from './outcome-account.js';

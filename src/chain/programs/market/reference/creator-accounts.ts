@@ -30,6 +30,7 @@ export function loadCreatorAccounts(ix: ProgramInstruction, ctx: InvocationConte
   const vault = a.expect('vault', market.vault);
   const usdcMint = readTokenAccount(ctx, vault).mint;
   const creatorUsdc = a.key('creatorUsdc');
+  if (creatorUsdc.equals(vault)) fail('InvalidAccount', 'the vault cannot pay itself');
   readTokenAccount(ctx, creatorUsdc, usdcMint, creator);
   return {
     creator,

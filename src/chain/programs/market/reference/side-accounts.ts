@@ -41,6 +41,7 @@ export function loadSideAccounts(
   const usdcMint = readTokenAccount(ctx, vault).mint;
   const outcomeMint = a.expect('outcomeMint', findOutcomeMintPda(market.marketId, side, programId)[0]);
   const ownerUsdc = a.key('ownerUsdc');
+  if (ownerUsdc.equals(vault)) fail('InvalidAccount', 'the vault cannot pay itself');
   readTokenAccount(ctx, ownerUsdc, usdcMint);
   const ownerOutcome = a.key('ownerOutcome');
   const outcomeAccount = readTokenAccount(ctx, ownerOutcome, outcomeMint);
