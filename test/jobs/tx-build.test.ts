@@ -1,0 +1,145 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertProcessorsCover, jobCatalog } from '../../jobs/catalog.js';
+import { txBuildProcessor, type TxBuilder } from '../../jobs/processors/tx-build.processor.js';
+import { JobQueues } from '../../jobs/queues.js';
+import { createRedisConnection } from '../../jobs/redis-connection.js';
+import { TxBuildClient } from '../../jobs/tx-build.client.js';
+import { startWorkers } from '../../jobs/workers.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+const log = pino({ level: 'silent' });
+
+/** Queues, a tx-build client and (optionally) a worker on a prefix of their own. */
+async function harness(builders?: Map<string, TxBuilder>, timeoutMs = 5_000) {
+  const prefix = uniquePrefix('txbuild');
+  const connections: Redis[] = [];
+  const connect = (role: 'blocking' | 'producer') => {
+    const c = createRedisConnection(TEST_REDIS_URL, role);
+    connections.push(c);
+    return c;
+  };
+  const queues = new JobQueues(connect('producer'), prefix);
+  const client = new TxBuildClient(queues, connect('blocking'), timeoutMs);
+  await client.ready();
+  const workers: Worker[] = builders
+    ? startWorkers({ connection: connect('blocking'), prefix, processors: { 'tx.build': txBuildProcessor(builders) }, log })
+    : [];
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  return {
+    queues,
+    client,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await client.close();
+      await queues.close();
+      await Promise.all(connections.map((c) => c.quit()));
+      await deleteKeys(prefix);
+    },
+  };
+}
+
+describe('tx-build request/reply through a real BullMQ worker', () => {
+  const calls = new Map<string, number>();
+  const count = (kind: string) => calls.set(kind, (calls.get(kind) ?? 0) + 1);
+  const builders = new Map<string, TxBuilder>([
+    ['sample.echo', async (params) => (count('sample.echo'), { transaction: `tx-for-${String(params.wallet)}`, amount: params.amount })],
+    ['sample.refuse', async () => {
+      count('sample.refuse');
+      throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed', { marketStatus: 'resolved' });
+    }],
+    ['sample.crash', async () => {
+      count('sample.crash');
+      throw new Error('builder bug');
+    }],
+  ]);
+  let h: Awaited<ReturnType<typeof harness>>;
+  beforeAll(async () => {
+    h = await harness(builders);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("returns the builder's value", async () => {
+    const value = await h.client.request<{ transaction: string; amount: number }>('sample.echo', { wallet: 'W1', amount: 5 });
+    expect(value).toEqual({ transaction: 'tx-for-W1', amount: 5 });
+    const many = await Promise.all([1, 2, 3, 4, 5].map((i) => h.client.request<{ transaction: string }>('sample.echo', { wallet: `W${i}` })));
+    expect(many.map((v) => v.transaction)).toEqual(['tx-for-W1', 'tx-for-W2', 'tx-for-W3', 'tx-for-W4', 'tx-for-W5']);
+  });
+
+  it('brings a DomainError back as the same DomainError, without retrying the job', async () => {
+    const error = await h.client.request('sample.refuse', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ kind: 'conflict', code: 'MARKET_CLOSED', message: 'The market is closed', extra: { marketStatus: 'resolved' } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls.get('sample.refuse')).toBe(1);
+    const [job] = await h.queues.get('tx-build').getJobs(['completed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.refuse'));
+    expect(job?.attemptsMade).toBe(1);
+    expect(await job?.getState()).toBe('completed');
+  });
+
+  it('answers an unknown builder with an invalid DomainError', async () => {
+    const error = await h.client.request('sample.nope', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid', code: 'UNKNOWN_BUILDER' });
+  });
+
+  it('fails the request once when a builder crashes (attempts: 1)', async () => {
+    await expect(h.client.request('sample.crash', {})).rejects.toThrow(/transaction builder failed: builder bug/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls.get('sample.crash')).toBe(1);
+  });
+});
+
+describe('tx-build with no worker running', () => {
+  let h: Awaited<ReturnType<typeof harness>>;
+  beforeAll(async () => {
+    h = await harness(undefined, 300);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('rejects with unavailable/WORKERS_UNAVAILABLE after the timeout and withdraws the job', async () => {
+    const started = Date.now();
+    const error = await h.client.request('sample.echo', { wallet: 'W1' }).catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ kind: 'unavailable', code: 'WORKERS_UNAVAILABLE' });
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3_000);
+    const counts = await h.queues.get('tx-build').getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+  });
+});
+
+describe('job catalog guards', () => {
+  it('assertProcessorsCover names a job without a processor and a processor without a job', () => {
+    const all = Object.keys(jobCatalog);
+    expect(() => assertProcessorsCover(all)).not.toThrow();
+    expect(() => assertProcessorsCover(all.filter((n) => n !== 'tx.build'))).toThrow(/jobs without a processor: tx\.build/);
+    expect(() => assertProcessorsCover([...all, 'ghost.job'])).toThrow(/processors for unknown jobs: ghost\.job/);
+  });
+
+  it('JobQueues.enqueue rejects an invalid payload and adds nothing', async () => {
+    const prefix = uniquePrefix('enqueue');
+    const connection = createRedisConnection(TEST_REDIS_URL, 'producer');
+    const queues = new JobQueues(connection, prefix);
+    try {
+      await expect(queues.enqueue('tx.build', { kind: '', params: {} })).rejects.toThrow(/invalid payload for job tx\.build: \/kind/);
+      await expect(queues.enqueue('tx.build', { kind: 'x' } as never)).rejects.toThrow(/invalid payload for job tx\.build/);
+      await expect(queues.enqueue('system.heartbeat', { scheduledBy: 42 } as never)).rejects.toThrow(/invalid payload for job system\.heartbeat/);
+      expect(await queues.get('tx-build').count()).toBe(0);
+      const job = await queues.enqueue('system.heartbeat', { scheduledBy: 'test' });
+      expect(job.opts.attempts).toBe(jobCatalog['system.heartbeat'].attempts);
+      expect(await queues.get('system').count()).toBe(1);
+    } finally {
+      await queues.close();
+      await connection.quit();
+      await deleteKeys(prefix);
+    }
+  });
+});
