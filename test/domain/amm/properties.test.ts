@@ -141,6 +141,33 @@ describe('AMM properties', () => {
       { numRuns: 500 },
     );
   });
+  it('splitting a trade in two never yields more than the whole trade (rounding cannot be farmed)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 1n << 40n }),
+        fc.bigInt({ min: 1n, max: 1n << 40n }),
+        fc.bigInt({ min: 1n, max: 1n << 36n }),
+        fc.bigInt({ min: 1n, max: 1n << 36n }),
+        side,
+        (y, n, x1, x2, s) => {
+          const r = { yesReserve: y, noReserve: n };
+          const first = ammBuy(r, s, x1);
+          const second = ammBuy(first.next, s, x2);
+          const whole = ammBuy(r, s, x1 + x2);
+          expect(first.tokensOut + second.tokensOut).toBeLessThanOrEqual(whole.tokensOut);
+          try {
+            const sellA = ammSell(whole.next, s, first.tokensOut);
+            const sellB = ammSell(sellA.next, s, second.tokensOut);
+            const sellAll = ammSell(whole.next, s, first.tokensOut + second.tokensOut);
+            expect(sellA.collateralOut + sellB.collateralOut).toBeLessThanOrEqual(sellAll.collateralOut);
+          } catch (e) {
+            if (!(e instanceof AmmError)) throw e;
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('Pool properties', () => {
