@@ -5,10 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import bs58 from 'bs58';
 import {
-  MARKET_ACCOUNT_DISCRIMINATOR,
-  MARKET_ACCOUNT_SIZE,
   MARKET_PROGRAM_ID,
+  configAccountFilters,
+  findMarketPda,
+  marketAccountFilters,
+  type AccountFilter,
   getBuyInstruction,
   getCreateMarketInstruction,
   getInitMintsInstruction,
@@ -63,8 +66,18 @@ describe('market program guards', () => {
     await h.sendOk([getInitMintsInstruction({ marketId: id, creator: creator.publicKey })], [creator]);
     expect(await h.sendErr([getInitMintsInstruction({ marketId: id, creator: creator.publicKey })], [creator])).toBe('MintsAlreadyInitialized');
     expect(await h.sendErr([createIx({ marketId: id })], [creator])).toBe('AlreadyInitialized');
-    const account = h.ledger.getAccount(h.ledger.getProgramAccounts(MARKET_PROGRAM_ID).find((a) => a.account.data.length === MARKET_ACCOUNT_SIZE)!.address)!;
-    expect(account.data.subarray(0, 8).equals(MARKET_ACCOUNT_DISCRIMINATOR)).toBe(true);
+    // the indexer's getProgramAccounts filters select exactly this creator's markets
+    const matches = (data: Buffer, f: AccountFilter) => {
+      if (f.dataSize !== undefined) return data.length === f.dataSize;
+      const bytes = Buffer.from(bs58.decode(f.memcmp!.bytes));
+      return data.subarray(f.memcmp!.offset, f.memcmp!.offset + bytes.length).equals(bytes);
+    };
+    const listed = (filters: AccountFilter[]) =>
+      h.ledger.getProgramAccounts(MARKET_PROGRAM_ID).filter((a) => filters.every((f) => matches(Buffer.from(a.account.data), f)));
+    expect(listed(marketAccountFilters({ creator: creator.publicKey })).map((a) => a.address)).toEqual([findMarketPda(id)[0].toBase58()]);
+    expect(listed(marketAccountFilters({ creator: alice.publicKey }))).toEqual([]);
+    expect(listed(marketAccountFilters({ status: 'active' })).length).toBe(1);
+    expect(listed(configAccountFilters()).length).toBe(1);
   });
 
   it('keeps the counter at the highest id when ids are reserved out of order', async () => {

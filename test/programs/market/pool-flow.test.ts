@@ -3,11 +3,12 @@
  * selling, NoOpposition, pro-rata redemption that empties the pot exactly, and the cancel path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Keypair } from '@solana/web3.js';
+import { Keypair } from '@solana/web3.js';
 import {
   findMarketPda,
   getCancelMarketInstruction,
   getCreateMarketInstruction,
+  getInitMintsInstruction,
   getRedeemInstruction,
   getResolveInstruction,
   getSellInstruction,
@@ -69,6 +70,24 @@ describe('Pool market on the embedded ledger', () => {
     const m = h.market(id);
     expect(m.collateral).toBe(0n);
     expect(h.usdc(vault(id))).toBe(m.creatorFeesAccrued + m.protocolFeesAccrued);
+  });
+});
+
+describe('a Pool creator without a USDC account', () => {
+  it('creates, initialises and resolves a Pool market', async () => {
+    const poor = Keypair.generate();
+    await h.ledger.airdrop(poor.publicKey, 1_000_000_000n);
+    const id = h.marketCounter() + 1n;
+    await h.sendOk([getCreateMarketInstruction({
+      marketId: id, creator: poor.publicKey, usdcMint: h.usdcMint, title: 'No USDC', description: '', yesTicker: 'Y',
+      noTicker: 'N', resolutionTime: BigInt(h.ledger.unixTimestamp + 60), seedAmount: 0n, tradeFeeBps: 400,
+    })], [poor]);
+    await h.sendOk([getInitMintsInstruction({ marketId: id, creator: poor.publicKey })], [poor]);
+    await h.sendOk(h.buyIxs(id, alice.publicKey, 'YES', USDC), [alice]);
+    await h.sendOk(h.buyIxs(id, bob.publicKey, 'NO', USDC), [bob]);
+    h.ledger.warpTime(61);
+    await h.sendOk([resolveIx(id, poor, 'YES')], [poor]);
+    expect(h.market(id).status).toBe('resolved');
   });
 });
 

@@ -5,5 +5,6 @@ export * from './pda.js';
 export * from './accounts.js';
 export * from './market-state.js';
 export * from './errors.js';
+export * from './filters.js';
 export * from './instructions/index.js';
 export { createMarketProgramHandler } from './reference/market.handler.js';

@@ -56,7 +56,8 @@ export const processCreateMarket: Processor = (ix, ctx, programId) => {
   const market = a.expect('market', marketPda);
   const vault = a.expect('vault', getAssociatedTokenAddressSync(usdcMint, market, true));
   const creatorUsdc = a.key('creatorUsdc');
-  readTokenAccount(ctx, creatorUsdc, usdcMint, creator);
+  // Only a seeded (AMM) market debits it: a Pool market's creator needs no USDC account yet.
+  if (args.seedAmount > 0n) readTokenAccount(ctx, creatorUsdc, usdcMint, creator);
 
   createPdaAccount(ctx, creator, market, MARKET_ACCOUNT_SIZE, programId);
   // Idempotent: anyone may create an ATA, so a pre-created vault must not block the market.

@@ -31,15 +31,17 @@ export function loadCreatorAccounts(ix: ProgramInstruction, ctx: InvocationConte
   const usdcMint = readTokenAccount(ctx, vault).mint;
   const creatorUsdc = a.key('creatorUsdc');
   if (creatorUsdc.equals(vault)) fail('InvalidAccount', 'the vault cannot pay itself');
-  readTokenAccount(ctx, creatorUsdc, usdcMint, creator);
   return {
     creator,
     marketKey,
     market,
     vault,
     creatorUsdc,
+    // Checked only when something is paid: resolving a Pool market needs no USDC account.
     payCreator(amount) {
-      if (amount > 0n) ctx.invoke([createTransferInstruction(vault, creatorUsdc, marketKey, amount)], [marketKey]);
+      if (amount === 0n) return;
+      readTokenAccount(ctx, creatorUsdc, usdcMint, creator);
+      ctx.invoke([createTransferInstruction(vault, creatorUsdc, marketKey, amount)], [marketKey]);
     },
   };
 }
