@@ -31,7 +31,21 @@ function redisBinaryExists(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-function stopStaleServer(pidFile: string, log: Logger): void {
+/** Whether `pid` is alive (a zombie awaiting its reaper counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops a server left behind by a killed daemon and waits until it has exited: on its way out it
+ * deletes its pid file and rewrites the AOF, which must not happen under the new server's feet.
+ */
+async function stopStaleServer(pidFile: string, log: Logger): Promise<void> {
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
   if (!Number.isInteger(pid) || pid <= 0) return;
@@ -39,10 +53,14 @@ function stopStaleServer(pidFile: string, log: Logger): void {
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     if (!cmdline.includes('redis-server')) return;
     process.kill(pid, 'SIGTERM');
-    log.warn({ pid }, 'stopped a redis-server left behind by an earlier run');
   } catch {
-    // not running any more (or no /proc): nothing to stop
+    return; // not running any more (or no /proc): nothing to stop
   }
+  const deadline = Date.now() + 5_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 25));
+  log.warn({ pid }, 'stopped a redis-server left behind by an earlier run');
 }
 
 async function waitForPing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -50,6 +68,7 @@ async function waitForPing(url: string, child: ChildProcess, timeoutMs: number):
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
     const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => undefined); // refused while the server boots; connect() rejects too
     try {
       await client.connect();
       if ((await client.ping()) === 'PONG') return;
@@ -68,7 +87,7 @@ export async function startEmbeddedRedis(dataDir: string, log: Logger): Promise<
   const dir = path.join(dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pidFile = path.join(dir, 'redis.pid');
-  stopStaleServer(pidFile, log);
+  await stopStaleServer(pidFile, log);
 
   const port = await findFreePort();
   const args = [

@@ -1,0 +1,96 @@
+/**
+ * Runs the real daemon (`node --import tsx src/main.ts`) as a child process for tests: its own
+ * DATA_DIR and HTTP port, the embedded redis-server (no REDIS_URL), JSON logs captured.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findFreePort } from '../../src/infra/free-port.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Keys of the test environment the daemon must not inherit (it must start its own Redis and SQLite). */
+const STRIPPED = ['REDIS_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'PORT', 'HOST', 'ROLES', 'LOG_LEVEL', 'CHAIN', 'RPC_URL', 'QUEUE_PREFIX'];
+
+export interface DaemonProcess {
+  child: ChildProcess;
+  url: string;
+  dataDir: string;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}): Promise<DaemonProcess> {
+  const port = await findFreePort();
+  const ledgerPort = await findFreePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of STRIPPED) delete env[key];
+  Object.assign(env, {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_PRETTY: 'false',
+    HEARTBEAT_INTERVAL_MS: '1000',
+    LEDGER_RPC_PORT: String(ledgerPort),
+    ...extraEnv,
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, url: `http://127.0.0.1:${port}`, dataDir, output: () => output, exited };
+}
+
+/** Polls `url` until it answers `status`, or throws with the daemon's log after `timeoutMs`. */
+export async function waitForStatus(daemon: DaemonProcess, pathname: string, status: number, timeoutMs: number): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (daemon.child.exitCode !== null) throw new Error(`daemon exited with ${daemon.child.exitCode}:\n${daemon.output()}`);
+    try {
+      const response = await fetch(`${daemon.url}${pathname}`, { signal: AbortSignal.timeout(2_000) });
+      const body: unknown = await response.json().catch(() => undefined);
+      if (response.status === status) return body;
+      last = `${response.status} ${JSON.stringify(body)}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${pathname} did not answer ${status} within ${timeoutMs} ms (last: ${last}):\n${daemon.output().slice(-4000)}`);
+}
+
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether `pid` is a live process (a zombie awaiting its reaper counts as gone). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isRunning(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !isRunning(pid);
+}
+
+export function redisPid(dataDir: string): number {
+  return Number(fs.readFileSync(path.join(dataDir, 'redis', 'redis.pid'), 'utf8').trim());
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/databases.js';
+import { isRunning, redisPid, spawnDaemon, waitForStatus, waitUntilGone, within, type DaemonProcess } from './daemon-process.js';
+
+const STARTUP_MS = 20_000;
+
+describe('the daemon as a real process', () => {
+  const started: DaemonProcess[] = [];
+  const redisPids: number[] = [];
+  afterEach(() => {
+    // Only what this test started: the daemons and the redis-servers they spawned.
+    for (const daemon of started.splice(0)) if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+    for (const pid of redisPids.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  });
+
+  async function start(dataDir: string): Promise<DaemonProcess> {
+    const daemon = await spawnDaemon(dataDir);
+    started.push(daemon);
+    await waitForStatus(daemon, '/health', 200, STARTUP_MS);
+    const pid = redisPid(dataDir);
+    redisPids.push(pid);
+    expect(isRunning(pid)).toBe(true);
+    return daemon;
+  }
+
+  it('serves /health and /ready, keeps the admin token out of the log, and stops cleanly on SIGINT', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const daemon = await start(dataDir);
+
+    const tokenFile = path.join(dataDir, 'admin-token');
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    expect(token.length).toBeGreaterThanOrEqual(16);
+
+    const ready = (await waitForStatus(daemon, '/ready', 200, 15_000)) as { ready: boolean; checks: Record<string, { ok: boolean }> };
+    expect(ready.ready).toBe(true);
+    expect(ready.checks.workers?.ok).toBe(true);
+
+    const admin = await fetch(`${daemon.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${token}` } });
+    expect(admin.status).toBe(200);
+
+    const redis = redisPid(dataDir);
+    daemon.child.kill('SIGINT');
+    const { code } = await within(daemon.exited, 10_000, 'shutdown after SIGINT');
+    expect(code).toBe(0);
+    expect(await waitUntilGone(redis, 2_000)).toBe(true);
+
+    const log = daemon.output();
+    expect(log).toContain(tokenFile);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain('Unhandled error event');
+    expect(log).toMatch(/"msg":"stopped"/);
+  });
+
+  it('after kill -9, a restart on the same DATA_DIR stops the stale redis-server and serves again', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const first = await start(dataDir);
+    const staleRedis = redisPid(dataDir);
+    const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8');
+
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    expect(isRunning(staleRedis)).toBe(true); // left behind, in its own process group
+
+    const second = await start(dataDir);
+    expect(await waitUntilGone(staleRedis, 5_000)).toBe(true);
+    const freshRedis = redisPid(dataDir);
+    expect(freshRedis).not.toBe(staleRedis);
+    expect(second.output()).toContain('stopped a redis-server left behind by an earlier run');
+    expect(fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8')).toBe(token);
+    await waitForStatus(second, '/ready', 200, 15_000);
+
+    second.child.kill('SIGINT');
+    expect((await within(second.exited, 10_000, 'shutdown after SIGINT')).code).toBe(0);
+    expect(await waitUntilGone(freshRedis, 2_000)).toBe(true);
+  });
+});
