@@ -13,6 +13,7 @@ import {
   marketAccountFilters,
   type AccountFilter,
   getBuyInstruction,
+  getClaimProtocolFeesInstruction,
   getCreateMarketInstruction,
   getInitMintsInstruction,
   getInitializeInstruction,
@@ -120,6 +121,19 @@ describe('market program guards', () => {
     expect(h.usdc(alice.publicKey)).toBe(usdcBefore);
     expect(h.tokens(alice.publicKey, id, 'YES')).toBe(0n);
     expect(h.market(id)).toEqual(stateBefore);
+  });
+
+  it('surfaces SPL Token failures and refuses protocol fees to a foreign account', async () => {
+    const id = await h.createMarket(creator, { seed: 50n * USDC });
+    const poor = await h.wallet(USDC);
+    const err = await h.sendErr(h.buyIxs(id, poor.publicKey, 'YES', 2n * USDC), [poor]);
+    expect(err).toBe(JSON.stringify({ InstructionError: [1, { Custom: 1 }] })); // SPL Token InsufficientFunds
+    await h.sendOk(h.buyIxs(id, poor.publicKey, 'YES', USDC / 2n), [poor]);
+    const claim = getClaimProtocolFeesInstruction({
+      marketId: id, caller: alice.publicKey, usdcMint: h.usdcMint, protocolFeeWallet: h.protocolFeeWallet,
+      protocolFeeUsdc: getAssociatedTokenAddressSync(h.usdcMint, alice.publicKey),
+    });
+    expect(await h.sendErr([claim], [alice])).toBe('InvalidAccount');
   });
 
   it('refuses a signer that did not sign', async () => {
