@@ -7,3 +7,4 @@ export * from './pool.js';
 export * from './odds.js';
 export * from './quote.js';
 export * from './payout.js';
+export * from './side.js';

@@ -123,3 +123,10 @@ export function claimProtocolFees(m: MarketState): { amount: bigint; next: Marke
   const amount = m.protocolFeesAccrued - m.protocolFeesClaimed;
   return { amount, next: { ...m, protocolFeesClaimed: m.protocolFeesAccrued } };
 }
+
+/** What `tokens` of `side` would redeem for now: 0 while the market is active (positions view). */
+export function redeemableValue(m: MarketState, side: Side, tokens: bigint): bigint {
+  const supply = side === 'YES' ? m.yesSupply : m.noSupply;
+  if (m.status === 'active' || tokens <= 0n || tokens > supply) return 0n;
+  return redeemPayout(m, side, tokens).payout;
+}

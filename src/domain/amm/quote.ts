@@ -152,3 +152,8 @@ export function quoteSell(m: MarketState, side: Side, tokensIn: bigint): TradeQu
     next,
   };
 }
+
+/** The quote endpoint's dispatch: `action` buy spends USDC, sell spends tokens. */
+export function quoteTrade(m: MarketState, action: TradeAction, side: Side, amount: bigint): TradeQuote {
+  return action === 'buy' ? quoteBuy(m, side, amount) : quoteSell(m, side, amount);
+}
