@@ -6,10 +6,10 @@
  * LiteSVM (the ledger verified the outer signatures itself), so signer slots hold unique filler.
  */
 import { randomBytes } from 'node:crypto';
-import { getTransactionDecoder } from '@solana/kit';
 import { TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { readAccount, writeAccount } from './svm-accounts.js';
+import { nativeSend } from './svm-raw.js';
 import { isFailed, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
 
 export interface InnerRunResult {
@@ -19,7 +19,6 @@ export interface InnerRunResult {
   failure: { index: number; inner: unknown; err: TransactionErr } | null;
 }
 
-const decoder = getTransactionDecoder();
 let fillerCounter = 0n;
 const fillerSeed = randomBytes(32);
 
@@ -47,7 +46,7 @@ export function runInner(svm: LiteSVM, payer: Keypair, instructions: Transaction
   }).compileToLegacyMessage();
   const sigs = Array.from({ length: message.header.numRequiredSignatures }, fillerSignature);
   const tx = new VersionedTransaction(message, sigs);
-  const result = svm.sendTransaction(decoder.decode(tx.serialize()));
+  const result = nativeSend(svm, tx.serialize(), 'legacy');
   writeAccount(svm, payerAddr, payerBefore);
   const meta = isFailed(result) ? result.meta() : result;
   const logs = meta.logs();

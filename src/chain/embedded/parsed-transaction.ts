@@ -50,7 +50,9 @@ export function parseTransaction(raw: Uint8Array): ParsedTransaction {
     raw,
     signature: signatures[0]!,
     signatures,
-    messageBytes: msg.serialize(),
+    // The signed message is the wire bytes after the signature list (compact-u16 count + 64 each):
+    // slicing it avoids re-serializing, and verifies exactly the bytes the client signed.
+    messageBytes: numSigners < 128 ? raw.subarray(1 + 64 * numSigners) : msg.serialize(),
     version: msg.version === 'legacy' ? 'legacy' : 0,
     accountKeys,
     numSigners,

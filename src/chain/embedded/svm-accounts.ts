@@ -2,10 +2,10 @@
  * Conversions between LiteSVM's @solana/kit account shape and the runtime's own shape, plus the
  * read/write/compare helpers that snapshots, journaling and handlers share.
  */
-import { address, lamports as toLamports, type EncodedAccount } from '@solana/kit';
 import { PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import type { RuntimeAccount } from './program-runtime.js';
+import { addressText, nativeGet, nativeSet } from './svm-raw.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
@@ -18,24 +18,18 @@ export interface StoredAccount {
 }
 
 export function readAccount(svm: LiteSVM, addr: string): StoredAccount | null {
-  const acc = svm.getAccount(address(addr));
-  if (!acc.exists) return null;
+  const acc = nativeGet(svm, addr);
+  if (!acc) return null;
+  const lamports = acc.lamports();
+  const data = acc.data();
   // LiteSVM keeps zero-lamport accounts around after a close; a real cluster purges them.
-  if (acc.lamports === 0n && acc.data.length === 0) return null;
-  return { owner: acc.programAddress, lamports: acc.lamports, data: acc.data, executable: acc.executable };
+  if (lamports === 0n && data.length === 0) return null;
+  return { owner: addressText(acc.owner()), lamports, data, executable: acc.executable() };
 }
 
 export function writeAccount(svm: LiteSVM, addr: string, acc: StoredAccount | null): void {
   const state = acc ?? { owner: SYSTEM_PROGRAM, lamports: 0n, data: new Uint8Array(0), executable: false };
-  const encoded: EncodedAccount = {
-    address: address(addr),
-    programAddress: address(state.owner),
-    lamports: toLamports(state.lamports),
-    data: state.data as EncodedAccount['data'],
-    executable: state.executable,
-    space: BigInt(state.data.length),
-  };
-  svm.setAccount(encoded);
+  nativeSet(svm, addr, state.owner, state.lamports, state.data, state.executable);
 }
 
 export function sameAccount(a: StoredAccount | null, b: StoredAccount | null): boolean {

@@ -5,7 +5,6 @@
  * builtins as internal LiteSVM transactions, program instructions through their handler. Every
  * touched account is snapshotted first; any failure restores them all and charges only the fee.
  */
-import { getTransactionDecoder } from '@solana/kit';
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { HandlerContext } from './handler-context.js';
@@ -14,6 +13,7 @@ import { runInner } from './inner-runner.js';
 import type { ParsedTransaction } from './parsed-transaction.js';
 import { ProgramError, type ProgramHandler } from './program-runtime.js';
 import { readAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
+import { nativeSend } from './svm-raw.js';
 import { TouchedAccounts } from './touched-accounts.js';
 import { instructionErr, isFailed, isRecordedError, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
 
@@ -39,8 +39,6 @@ export interface ExecutorDeps {
   payer: Keypair;
   clock: () => { slot: bigint; unixTimestamp: bigint };
 }
-
-const decoder = getTransactionDecoder();
 
 export function executeTransaction(deps: ExecutorDeps, p: ParsedTransaction, mode: ExecutionMode): ExecutionOutcome {
   const touched = new TouchedAccounts(deps.svm);
@@ -71,7 +69,7 @@ interface RunResult {
 }
 
 function runInSvm(deps: ExecutorDeps, p: ParsedTransaction): RunResult {
-  const result = deps.svm.sendTransaction(decoder.decode(p.raw));
+  const result = nativeSend(deps.svm, p.raw, p.version);
   const meta = isFailed(result) ? result.meta() : result;
   return {
     err: isFailed(result) ? mapLiteSvmError(result) : null,

@@ -1,0 +1,110 @@
+// Embedded cluster throughput: signed SPL transfers through the JSON-RPC endpoint (web3.js over
+// HTTP, preflight on, persistence on) against LiteSVM called directly in the same run, plus the
+// per-transaction cost of persistence (in-process ledger with vs without a data dir).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pino from 'pino';
+import { address, getTransactionDecoder, lamports } from '@solana/kit';
+import { Connection, Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import {
+  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction, createTransferInstruction,
+  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
+import { LiteSVM } from 'litesvm';
+import { createChain } from '../src/chain/create-chain.js';
+import { EmbeddedLedger } from '../src/chain/embedded/ledger.js';
+
+const N = 1500;
+const CONCURRENCY = 16;
+
+function sign(blockhash: string, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []): Uint8Array {
+  const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message());
+  tx.sign([payer, ...extra]);
+  return tx.serialize();
+}
+
+/** N distinct signed transfers of alice's USDC to bob (distinct amounts → distinct signatures). */
+function transfers(blockhash: string, mint: PublicKey, alice: Keypair, bob: PublicKey): Uint8Array[] {
+  const from = getAssociatedTokenAddressSync(mint, alice.publicKey);
+  const to = getAssociatedTokenAddressSync(mint, bob);
+  return Array.from({ length: N }, (_, i) => sign(blockhash, alice, [createTransferInstruction(from, to, alice.publicKey, BigInt(i + 1))]));
+}
+
+async function prepareLedger(ledger: EmbeddedLedger): Promise<Uint8Array[]> {
+  const alice = Keypair.generate();
+  const bob = Keypair.generate().publicKey;
+  await ledger.airdrop(alice.publicKey, 100_000_000_000n);
+  await ledger.mintUsdc(alice.publicKey, 10n ** 12n);
+  await ledger.mintUsdc(bob, 1n);
+  return transfers(ledger.getLatestBlockhash().blockhash, new PublicKey(ledger.bootstrapInfo.usdcMint), alice, bob);
+}
+
+function liteSvmDirect(): number {
+  const svm = new LiteSVM();
+  const payer = Keypair.generate();
+  const mint = Keypair.generate();
+  const bob = Keypair.generate().publicKey;
+  svm.airdrop(address(payer.publicKey.toBase58()), lamports(100_000_000_000n));
+  const decoder = getTransactionDecoder();
+  const send = (raw: Uint8Array) => svm.sendTransaction(decoder.decode(raw));
+  send(sign(svm.latestBlockhash(), payer, [
+    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: 1_461_600, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+    createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null),
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, mint.publicKey),
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, bob), bob, mint.publicKey),
+    createMintToInstruction(mint.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, 10n ** 12n),
+  ], [mint]));
+  const txs = transfers(svm.latestBlockhash(), mint.publicKey, payer, bob);
+  const t0 = performance.now();
+  for (const raw of txs) send(raw);
+  return N / ((performance.now() - t0) / 1000);
+}
+
+async function inProcess(dataDir: string | undefined): Promise<{ tps: number; usPerTx: number; snapshotMs: number }> {
+  const ledger = await EmbeddedLedger.open({ dataDir });
+  const txs = await prepareLedger(ledger);
+  const t0 = performance.now();
+  for (const raw of txs) await ledger.sendRawTransaction(raw, { preflight: true });
+  const elapsed = performance.now() - t0;
+  ledger.snapshot();
+  const snapshotMs = ledger.lastSnapshotMs;
+  await ledger.close();
+  return { tps: N / (elapsed / 1000), usPerTx: (elapsed * 1000) / N, snapshotMs };
+}
+
+async function throughJsonRpc(dataDir: string): Promise<number> {
+  const chain = await createChain({ chain: 'embedded', dataDir, ledgerRpcPort: 0, logger: pino({ level: 'silent' }) });
+  const txs = await prepareLedger(chain.ledger!);
+  const conn = new Connection(chain.rpcUrl, 'confirmed');
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < txs.length) await conn.sendRawTransaction(txs[next++]!);
+  }));
+  const tps = N / ((performance.now() - t0) / 1000);
+  await chain.close();
+  return tps;
+}
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'chain-bench-'));
+  try {
+    const direct = liteSvmDirect();
+    const rpc = await throughJsonRpc(join(dir, 'rpc'));
+    const memory = await inProcess(undefined);
+    const disk = await inProcess(join(dir, 'disk'));
+    console.log(`chain.rpc: ${Math.round(rpc).toLocaleString('en-US')} SPL transfers/s through JSON-RPC (web3.js, HTTP, ${CONCURRENCY} in flight, preflight, persisted); ` +
+      `LiteSVM direct ${Math.round(direct).toLocaleString('en-US')} tx/s; ratio ${(direct / rpc).toFixed(1)}x`);
+    console.log(`chain.ledger: in-process ${Math.round(memory.tps).toLocaleString('en-US')} tx/s in memory (${memory.usPerTx.toFixed(0)} µs/tx) vs ` +
+      `${Math.round(disk.tps).toLocaleString('en-US')} tx/s persisted (${disk.usPerTx.toFixed(0)} µs/tx): persistence costs ${(disk.usPerTx - memory.usPerTx).toFixed(0)} µs/tx; ` +
+      `full snapshot ${disk.snapshotMs.toFixed(1)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run();
+}

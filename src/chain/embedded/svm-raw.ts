@@ -1,0 +1,53 @@
+/**
+ * Direct access to LiteSVM's native binding. The public wrapper converts every address through
+ * @solana/kit's base58 codec and re-encodes every transaction; on the ledger's hot path (a dozen
+ * account reads per transaction) that conversion cost more than executing the transaction.
+ * Here addresses are converted once and cached, and wire bytes go to the runtime untouched.
+ */
+import bs58 from 'bs58';
+import type { LiteSVM } from 'litesvm';
+import type { Account as NativeAccount, FailedTransactionMetadata, LiteSvm as NativeSvm, TransactionMetadata } from 'litesvm/dist/internal.js';
+import { Account } from 'litesvm/dist/internal.js';
+
+const CACHE_LIMIT = 50_000;
+const toBytes = new Map<string, Uint8Array>();
+const toText = new Map<string, string>();
+
+export function addressBytes(addr: string): Uint8Array {
+  let b = toBytes.get(addr);
+  if (!b) {
+    b = bs58.decode(addr);
+    if (b.length !== 32) throw new TypeError(`not a 32-byte address: ${addr}`);
+    if (toBytes.size >= CACHE_LIMIT) toBytes.clear();
+    toBytes.set(addr, b);
+  }
+  return b;
+}
+
+export function addressText(bytes: Uint8Array): string {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let s = toText.get(key);
+  if (!s) {
+    s = bs58.encode(bytes);
+    if (toText.size >= CACHE_LIMIT) toText.clear();
+    toText.set(key, s);
+  }
+  return s;
+}
+
+export function native(svm: LiteSVM): NativeSvm {
+  return (svm as unknown as { inner: NativeSvm }).inner;
+}
+
+export function nativeGet(svm: LiteSVM, addr: string): NativeAccount | null {
+  return native(svm).getAccount(addressBytes(addr));
+}
+
+export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: bigint, data: Uint8Array, executable: boolean): void {
+  native(svm).setAccount(addressBytes(addr), new Account(lamports, data, addressBytes(owner), executable, 0n));
+}
+
+/** Executes signed wire bytes as they are (legacy or versioned), without re-encoding. */
+export function nativeSend(svm: LiteSVM, raw: Uint8Array, version: 'legacy' | 0): TransactionMetadata | FailedTransactionMetadata {
+  return version === 'legacy' ? native(svm).sendLegacyTransaction(raw) : native(svm).sendVersionedTransaction(raw);
+}
