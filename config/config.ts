@@ -39,6 +39,19 @@ export interface Config {
     usdcMint: string | undefined;
     marketProgramId: string | undefined;
   };
+  // Family A
+  familyA: {
+    /** x402 network name; undefined → solana-localnet on the embedded cluster, solana-devnet otherwise. */
+    network: string | undefined;
+    creationFeeUsdc: number;
+    creationFeeSol: number;
+    creationWindowSec: number;
+    /** USDC per outcome token for new markets. */
+    targetPrice: number;
+    marketLimit: number;
+    deliveryWaitMs: number;
+    outboundResumeMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -96,6 +109,17 @@ export function loadConfig(env: Env = process.env): Config {
       usdcMint: read('USDC_MINT', address),
       marketProgramId: read('MARKET_PROGRAM_ID', address),
     },
+    // Family A
+    familyA: {
+      network: read('FAMILY_A_NETWORK', oneOf('solana-localnet', 'solana-devnet', 'solana-mainnet')),
+      creationFeeUsdc: read('FAMILY_A_CREATION_FEE_USDC', int(0, 1_000_000), 600),
+      creationFeeSol: read('FAMILY_A_CREATION_FEE_SOL', decimal(0, 1_000), 0.3),
+      creationWindowSec: read('FAMILY_A_CREATION_WINDOW_SEC', int(10, 86_400), 300),
+      targetPrice: read('FAMILY_A_TARGET_PRICE', decimal(0.000001, 1), 0.0005),
+      marketLimit: read('FAMILY_A_MARKET_LIMIT', int(1, 1_000_000_000_000), 100_000),
+      deliveryWaitMs: read('FAMILY_A_DELIVERY_WAIT_MS', int(0, 120_000), 20_000),
+      outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
+    },
   };
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {
@@ -109,6 +133,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+// Family A: a decimal within [min, max] (fees and prices in human units).
+function decimal(min: number, max: number): Parser<number> {
+  return (raw) => {
+    if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new Error(`must be a decimal number with at most 6 decimals, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new Error(`must be between ${min} and ${max}, got ${value}`);
+    return value;
+  };
 }
 
 /** Whether this process runs the given role (ROLES=all is the default). */

@@ -47,9 +47,95 @@ export interface MarketsTable {
   updated_at: string;
 }
 
+// ---- Family A (0002) ----
+
+/** Family A's per-market terms: price, payout limit and the two option wallets. */
+export interface FamilyAMarketsTable {
+  market_id: string;
+  /** Raw USDC (6 decimals) per whole outcome token: 500 = 0.0005 USDC. */
+  target_price_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  market_limit: ColumnType<bigint, bigint | number, bigint | number>;
+  yes_wallet: string;
+  no_wallet: string;
+  creation_fee_usdc_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  creation_fee_lamports: ColumnType<bigint, bigint | number, bigint | number>;
+  payment_deadline: string | null;
+}
+
+export interface FamilyAQuotesTable {
+  id: string;
+  market_id: string;
+  wallet: string;
+  side: 'YES' | 'NO';
+  kind: 'buy' | 'sell';
+  /** buy: raw USDC to pay; sell: raw outcome tokens to transfer. */
+  amount_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  issued_at: string;
+  expires_at: string;
+}
+
+/** Persisted outbound platform transactions, shared by every family (see src/services/outbound). */
+export interface OutboundTransactionsTable {
+  id: string;
+  idempotency_key: string;
+  purpose: string;
+  params: string;
+  status: 'pending' | 'sent' | 'confirmed' | 'failed';
+  signature: string | null;
+  raw_tx: string | null;
+  blockhash: string | null;
+  last_valid_block_height: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  attempts: Int;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every honoured transfer (buy payment, sell transfer, claim transfer, creation fee); signature unique. */
+export interface FamilyAPaymentsTable {
+  id: string;
+  signature: string;
+  kind: 'buy' | 'sell' | 'claim' | 'create';
+  market_id: string;
+  wallet: string;
+  side: 'YES' | 'NO' | null;
+  paid_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  deliver_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  quote_id: string | null;
+  outbound_id: string | null;
+  created_at: string;
+}
+
+export interface FamilyAClaimsTable {
+  id: string;
+  market_id: string;
+  wallet: string;
+  transfer_signature: string;
+  token_amount_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  payout_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  outbound_id: string;
+  claimed_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** sha256 hex of the key; the key itself is shown once at creation and never stored. */
+  key_hash: string;
+  key_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   daemon_nodes: DaemonNodesTable;
   markets: MarketsTable;
+  family_a_markets: FamilyAMarketsTable;
+  family_a_quotes: FamilyAQuotesTable;
+  outbound_transactions: OutboundTransactionsTable;
+  family_a_payments: FamilyAPaymentsTable;
+  family_a_claims: FamilyAClaimsTable;
+  api_keys: ApiKeysTable;
 }
 
 export type { Generated };

@@ -1,0 +1,43 @@
+/** Family A quotes, honoured payments and claims (one query per function; db or trx first). */
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, FamilyAClaimsTable, FamilyAPaymentsTable, FamilyAQuotesTable } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type QuoteRow = Selectable<FamilyAQuotesTable>;
+export type PaymentRow = Selectable<FamilyAPaymentsTable>;
+export type ClaimRow = Selectable<FamilyAClaimsTable>;
+
+export async function insertQuote(db: Db, row: Insertable<FamilyAQuotesTable>): Promise<void> {
+  await db.insertInto('family_a_quotes').values(row).execute();
+}
+
+export async function findQuote(
+  db: Db,
+  key: { marketId: string; wallet: string; side: 'YES' | 'NO'; kind: 'buy' | 'sell'; issuedAt: string },
+): Promise<QuoteRow | undefined> {
+  return db
+    .selectFrom('family_a_quotes')
+    .selectAll()
+    .where('market_id', '=', key.marketId)
+    .where('wallet', '=', key.wallet)
+    .where('side', '=', key.side)
+    .where('kind', '=', key.kind)
+    .where('issued_at', '=', key.issuedAt)
+    .executeTakeFirst();
+}
+
+export async function insertPayment(db: Db, row: Insertable<FamilyAPaymentsTable>): Promise<void> {
+  await db.insertInto('family_a_payments').values(row).execute();
+}
+
+export async function findPaymentBySignature(db: Db, signature: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('family_a_payments').selectAll().where('signature', '=', signature).executeTakeFirst();
+}
+
+export async function insertClaim(db: Db, row: Insertable<FamilyAClaimsTable>): Promise<void> {
+  await db.insertInto('family_a_claims').values(row).execute();
+}
+
+export async function findClaim(db: Db, marketId: string, wallet: string): Promise<ClaimRow | undefined> {
+  return db.selectFrom('family_a_claims').selectAll().where('market_id', '=', marketId).where('wallet', '=', wallet).executeTakeFirst();
+}

@@ -1,0 +1,81 @@
+/** Persisted outbound transactions (one query per function; db or trx first). */
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, OutboundTransactionsTable } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type OutboundRow = Selectable<OutboundTransactionsTable>;
+
+export async function insertOutbound(
+  db: Db,
+  row: { id: string; idempotencyKey: string; purpose: string; params: string; now: string },
+): Promise<void> {
+  await db
+    .insertInto('outbound_transactions')
+    .values({
+      id: row.id, idempotency_key: row.idempotencyKey, purpose: row.purpose, params: row.params, status: 'pending',
+      attempts: 0, created_at: row.now, updated_at: row.now,
+    })
+    .execute();
+}
+
+export async function findOutbound(db: Db, id: string): Promise<OutboundRow | undefined> {
+  return db.selectFrom('outbound_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findOutboundByKey(db: Db, key: string): Promise<OutboundRow | undefined> {
+  return db.selectFrom('outbound_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+/**
+ * Stores freshly built bytes, but only if nobody else did since `expectedSignature` was read:
+ * two workers can never both rebuild (and so both send) one intent. Returns whether it won.
+ */
+export async function storeBuilt(
+  db: Db,
+  id: string,
+  expectedSignature: string | null,
+  built: { signature: string; rawTx: string; blockhash: string; lastValidBlockHeight: number; now: string },
+): Promise<boolean> {
+  let q = db
+    .updateTable('outbound_transactions')
+    .set({
+      signature: built.signature, raw_tx: built.rawTx, blockhash: built.blockhash,
+      last_valid_block_height: BigInt(built.lastValidBlockHeight), updated_at: built.now,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sent']);
+  q = expectedSignature === null ? q.where('signature', 'is', null) : q.where('signature', '=', expectedSignature);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function markOutbound(
+  db: Db,
+  id: string,
+  status: OutboundRow['status'],
+  fields: { lastError?: string | null; now: string; bumpAttempts?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('outbound_transactions')
+    .set((eb) => ({
+      status,
+      updated_at: fields.now,
+      ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
+      ...(fields.bumpAttempts ? { attempts: eb('attempts', '+', 1) } : {}),
+    }))
+    .where('id', '=', id)
+    .where('status', '!=', 'confirmed')
+    .execute();
+}
+
+/** Unfinished intents not touched since `before` (the resume scan). */
+export async function listUnfinishedOutbound(db: Db, before: string, limit: number): Promise<Pick<OutboundRow, 'id' | 'attempts'>[]> {
+  return db
+    .selectFrom('outbound_transactions')
+    .select(['id', 'attempts'])
+    .where('status', 'in', ['pending', 'sent'])
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}

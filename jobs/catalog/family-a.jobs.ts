@@ -1,0 +1,29 @@
+/**
+ * Jobs of Family A and of the shared outbound-transaction mechanism (src/services/outbound):
+ * `outbound.send` drives one persisted platform transaction to confirmation (deliveries, sell
+ * payments, claim payouts, market setup); `outbound.resume` re-enqueues unfinished ones, so a
+ * daemon killed at any point finishes them after restart.
+ */
+import { Type } from 'typebox';
+import { defineJob } from './define-job.js';
+
+export const familyAJobs = {
+  'outbound.send': defineJob({
+    queue: 'platform',
+    payload: Type.Object({ outboundId: Type.String({ minLength: 1 }) }),
+    // Each attempt re-sends the same bytes until their blockhash expires, then rebuilds; the row
+    // (not the job) is the state, so many attempts are cheap and safe.
+    attempts: 12,
+    backoffMs: 500,
+    keepCompleted: 500,
+    keepFailed: 2000,
+  }),
+  'outbound.resume': defineJob({
+    queue: 'platform',
+    payload: Type.Object({ scheduledBy: Type.String() }),
+    attempts: 1,
+    backoffMs: 0,
+    keepCompleted: 20,
+    keepFailed: 100,
+  }),
+};

@@ -1,0 +1,56 @@
+/**
+ * Family A operator endpoints (Authorization: Bearer <admin token>): create and resolve markets
+ * without payment, create/list/revoke Family A API keys.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ok } from '../../envelopes.js';
+import { requireAdmin } from '../../plugins/admin-auth.js';
+import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
+import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
+import { adminCreateMarket, adminResolveMarket, type CreateMarketInput } from '../../../services/family-a/market-admin.service.js';
+
+const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
+
+export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string) {
+  return async function (app: FastifyInstance): Promise<void> {
+    app.addHook('onRequest', requireAdmin(adminToken));
+
+    app.post('/v2/admin/markets', {
+      schema: {
+        tags: ['admin'], summary: 'Create a Family A market (answers once it is live: mints and option wallets exist)',
+        body: Type.Object({
+          name: Type.String({ minLength: 3, maxLength: 200 }),
+          description: Type.String({ minLength: 0, maxLength: 2000 }),
+          endDate: Type.String({ minLength: 10, maxLength: 40 }),
+          slug: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+          category: Type.Optional(Type.String({ maxLength: 64 })),
+          tags: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
+          imageUrls: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 10 })),
+          targetPrice: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
+          marketLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1e12 })),
+        }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => ok(await adminCreateMarket(deps, request.body as CreateMarketInput)));
+
+    app.post('/v2/admin/markets/:slug/resolve', {
+      schema: {
+        tags: ['admin'], summary: 'Resolve a Family A market',
+        params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) }),
+        body: Type.Object({ outcome: Type.Union([Type.Literal('YES'), Type.Literal('NO')]) }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => ok(await adminResolveMarket(deps, (request.params as { slug: string }).slug, (request.body as { outcome: string }).outcome)));
+
+    app.post('/v2/admin/api-keys', {
+      schema: { tags: ['admin'], summary: 'Create a Family A API key (shown once)', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: Envelope } },
+    }, async (request) => ok(await apiKeys.create((request.body as { name: string }).name)));
+
+    app.get('/v2/admin/api-keys', { schema: { tags: ['admin'], summary: 'List Family A API keys (prefixes only)', response: { 200: Envelope } } }, async () => ok(await apiKeys.list()));
+
+    app.delete('/v2/admin/api-keys/:id', {
+      schema: { tags: ['admin'], summary: 'Revoke a Family A API key', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: Envelope } },
+    }, async (request) => ok(await apiKeys.revoke((request.params as { id: string }).id)));
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Family A's routes as one plugin. Its onRequest hook (instance-level, so it runs before the
+ * route-level rate-limit hook that @fastify/rate-limit attaches) resolves `X-API-Key` and sets
+ * `request.apiKeyId`, which makes rate limits count per key. Integer market ids (Family B, see
+ * markets.routes.ts) are exempt from the key.
+ */
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { familyOf } from '../../families.js';
+import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
+import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
+import { adminRoutes } from './admin.routes.js';
+import { marketRoutes } from './markets.routes.js';
+import { tradeRoutes } from './trade.routes.js';
+
+export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string): FastifyPluginAsync[] {
+  const publicRoutes = async (app: FastifyInstance): Promise<void> => {
+    app.addHook('onRequest', async (request) => {
+      if (familyOf(request.url) !== 'A') return;
+      const header = request.headers['x-api-key'];
+      const id = await apiKeys.authenticate(typeof header === 'string' ? header : undefined);
+      if (id) (request as typeof request & { apiKeyId?: string }).apiKeyId = id;
+    });
+    await app.register(marketRoutes(deps));
+    await app.register(tradeRoutes(deps));
+  };
+  return [publicRoutes, adminRoutes(deps, apiKeys, adminToken)];
+}

@@ -1,0 +1,80 @@
+/**
+ * Family A market reads: GET /v2/markets, /v2/markets/search, /v2/markets/{slug},
+ * /v2/markets/{slug}/details.
+ *
+ * Family B shares the prefix with integer ids (/v2/markets/{id}) and Fastify cannot register two
+ * parametric routes on one segment, so this module owns GET /v2/markets/:slug and delegates an
+ * all-digits param to `app.familyBMarketById(id, request, reply)` when Family B has decorated
+ * the ROOT instance with it (`app.decorate('familyBMarketById', handler)`, before or after this
+ * plugin registers: decorations are looked up at request time). Without it an integer id
+ * answers 404 "Market not found" in Family B's envelope. Slugs can never be all digits.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ok } from '../../envelopes.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
+import { listCatalog, marketDetails, marketSummary } from '../../../services/family-a/market-catalog.service.js';
+
+export type FamilyBMarketHandler = (id: number, request: FastifyRequest, reply: FastifyReply, view: 'market' | 'details') => Promise<unknown>;
+
+const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
+const Page = {
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
+};
+const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
+
+async function delegate(request: FastifyRequest, reply: FastifyReply, slug: string, view: 'market' | 'details'): Promise<unknown> {
+  const handler = (request.server as unknown as { familyBMarketById?: FamilyBMarketHandler }).familyBMarketById;
+  if (handler) return handler(Number(slug), request, reply, view);
+  throw new DomainError('not_found', 'NOT_FOUND', 'Market not found');
+}
+
+export function marketRoutes(deps: FamilyADeps) {
+  return async function (app: FastifyInstance): Promise<void> {
+    app.get('/v2/markets', {
+      schema: {
+        tags: ['A'], summary: 'List markets (Family A summaries), newest first',
+        querystring: Type.Object({
+          status: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('active'), Type.Literal('resolved'), Type.Literal('pending')])),
+          q: Type.Optional(Type.String({ maxLength: 200 })),
+          creator: Type.Optional(Type.String({ maxLength: 64 })),
+          published: Type.Optional(Type.Boolean()),
+          ...Page,
+        }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => {
+      const q = request.query as { status?: string; q?: string; creator?: string; published?: boolean; limit: number; offset: number };
+      return ok(await listCatalog(deps, q));
+    });
+
+    app.get('/v2/markets/search', {
+      schema: {
+        tags: ['A'], summary: 'Full-text search over market names and descriptions (case-insensitive, word prefixes)',
+        querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), ...Page }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => {
+      const q = request.query as { q: string; limit: number; offset: number };
+      return ok(await listCatalog(deps, q));
+    });
+
+    app.get('/v2/markets/:slug', {
+      schema: { tags: ['A'], summary: 'One market by slug (an integer id is Family B\'s market)', params: SlugParams, response: { 200: Envelope } },
+    }, async (request, reply) => {
+      const { slug } = request.params as { slug: string };
+      if (/^\d+$/.test(slug)) return delegate(request, reply, slug, 'market');
+      return ok(await marketSummary(deps, slug));
+    });
+
+    app.get('/v2/markets/:slug/details', {
+      schema: { tags: ['A'], summary: 'Market details: mints (cas), option wallets, target price', params: SlugParams, response: { 200: Envelope } },
+    }, async (request, reply) => {
+      const { slug } = request.params as { slug: string };
+      if (/^\d+$/.test(slug)) return delegate(request, reply, slug, 'details');
+      return ok(await marketDetails(deps, slug));
+    });
+  };
+}

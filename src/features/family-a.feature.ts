@@ -1,0 +1,66 @@
+/**
+ * Family A: slug markets paid by x402 (routes, the outbound-transaction jobs they use, and the
+ * resume schedule). Also owns the generic outbound mechanism's jobs until another family needs
+ * its own builders (they register theirs in the same `builders` map).
+ */
+import { outboundResumeProcessor, resumeUnfinished } from '../../jobs/processors/family-a/outbound-resume.processor.js';
+import { outboundSendProcessor } from '../../jobs/processors/family-a/outbound-send.processor.js';
+import { familyARoutes } from '../api/routes/family-a/index.js';
+import { humanToRaw } from '../domain/family-a/money.js';
+import { ApiKeyService } from '../services/family-a/api-keys.service.js';
+import { familyABuilders } from '../services/family-a/family-a.builders.js';
+import type { FamilyADeps, FamilyASettings } from '../services/family-a/family-a.deps.js';
+import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
+import { outboundJobId } from '../services/outbound/outbound-intents.js';
+import { OutboundSender } from '../services/outbound/outbound-sender.js';
+import type { FeatureContext, FeatureFactory } from './feature.js';
+
+export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
+  const a = ctx.config.familyA;
+  return {
+    network: a.network ?? (ctx.chain.ledger ? 'solana-localnet' : 'solana-devnet'),
+    targetPriceRaw: humanToRaw(a.targetPrice, 'FAMILY_A_TARGET_PRICE'),
+    defaultMarketLimit: BigInt(a.marketLimit),
+    creationFeeUsdcRaw: BigInt(a.creationFeeUsdc) * 1_000_000n,
+    creationFeeLamports: BigInt(Math.round(a.creationFeeSol * 1e9)),
+    creationWindowSec: a.creationWindowSec,
+    deliveryWaitMs: a.deliveryWaitMs,
+    quoteTtlMs: 120_000,
+  };
+}
+
+export const familyAFeature: FeatureFactory = (ctx) => {
+  const deps: FamilyADeps = {
+    db: ctx.db,
+    dialect: ctx.dialect,
+    chain: ctx.chain.client,
+    usdcMint: ctx.chain.usdcMint.toBase58(),
+    treasury: ctx.chain.wallets.treasury,
+    keys: FamilyAKeys.load(ctx.config.dataDir),
+    settings: familyASettings(ctx),
+    log: ctx.log.child({ feature: 'family-a' }),
+    dispatchOutbound: async (id) => {
+      await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
+    },
+  };
+  const sender = new OutboundSender(ctx.db, deps.chain, familyABuilders(deps), deps.log);
+  const apiKeys = new ApiKeyService(ctx.db);
+  const resumeIdleMs = 10_000;
+  return {
+    name: 'family-a',
+    processors: {
+      'outbound.send': outboundSendProcessor(sender),
+      'outbound.resume': outboundResumeProcessor(ctx.db, ctx.queues, resumeIdleMs),
+    },
+    routes: familyARoutes(deps, apiKeys, ctx.adminToken),
+    async schedules() {
+      // A restarted daemon resumes at once (idle 0), then the schedule keeps watching.
+      await resumeUnfinished(ctx.db, ctx.queues, 0);
+      await ctx.queues.get('platform').upsertJobScheduler(
+        'outbound-resume',
+        { every: ctx.config.familyA.outboundResumeMs },
+        { name: 'outbound.resume', data: { scheduledBy: 'family-a' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
+      );
+    },
+  };
+};

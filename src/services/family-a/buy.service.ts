@@ -1,0 +1,100 @@
+/**
+ * Family A buy (x402). Step 1 stores a quote and answers 402 with the payment requirements.
+ * Step 2 verifies the caller's USDC payment on chain, then records the payment (signature
+ * unique) and the delivery intent in ONE database transaction before anything is sent, hands the
+ * delivery to the outbound job, and waits a bounded time for its signature.
+ *
+ * Quote failures (decided here, documented in docs/family-a.md): an unknown quote answers 402
+ * QUOTE_NOT_FOUND, an expired one 402 QUOTE_EXPIRED, both with a fresh quote and payment
+ * requirements; the payment is NOT consumed, so it stays visible to an operator for a refund.
+ */
+import { randomUUID } from 'node:crypto';
+import { findPaymentBySignature, findQuote, insertPayment, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { DomainError } from '../../domain/errors.js';
+import { assertBuyAmount, humanToRaw, rawToHuman, tokensForUsdc } from '../../domain/family-a/money.js';
+import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
+import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
+import { parseSide, type Side } from '../../domain/family-a/side.js';
+import { awaitOutbound } from '../outbound/outbound-wait.js';
+import { recordOutboundIntent } from '../outbound/outbound-intents.js';
+import { PURPOSES, type DeliverParams } from './family-a.builders.js';
+import type { FamilyADeps } from './family-a.deps.js';
+import { requireTradable } from './market-catalog.service.js';
+import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+
+export interface BuyBody { wallet: string; amount: number; side: string }
+type Market = Awaited<ReturnType<typeof requireTradable>>;
+
+const LABEL = 'Payment verification failed';
+
+async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Side, amountRaw: bigint, code = 'PAYMENT_REQUIRED', message?: string): Promise<never> {
+  const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
+  await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'buy', amount_raw: amountRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
+  const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
+  throw new DomainError('payment_required', code, message ?? `Payment required: send ${rawToHuman(amountRaw)} USDC to ${payTo}, then repeat this request with X-PAYMENT`, {
+    payment: { x402Version: 1, accepts: [{ network: deps.settings.network, asset: deps.usdcMint, amount: amountRaw.toString(), payTo }], payTo },
+    quote: { side, amount: rawToHuman(amountRaw), ...times },
+    marketSlug: m.slug,
+  });
+}
+
+function readBody(m: Market, body: BuyBody): { wallet: string; side: Side; amountRaw: bigint } {
+  const wallet = assertWallet(body.wallet);
+  const side = parseSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
+  const amountRaw = humanToRaw(body.amount);
+  assertBuyAmount(amountRaw);
+  return { wallet, side, amountRaw };
+}
+
+export async function buyStep1(deps: FamilyADeps, slug: string, body: BuyBody): Promise<never> {
+  const m = await requireTradable(deps, slug);
+  const { wallet, side, amountRaw } = readBody(m, body);
+  return issueQuote(deps, m, wallet, side, amountRaw);
+}
+
+export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, header: string) {
+  const payload = decodePaymentHeader(header);
+  const m = await requireTradable(deps, slug);
+  const { wallet, side, amountRaw } = readBody(m, body);
+  const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
+  if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
+  if (payload.asset !== deps.usdcMint) throw paymentFailed(LABEL, `wrong mint: asset ${payload.asset} is not USDC ${deps.usdcMint}`);
+  if (payload.payTo !== payTo) throw paymentFailed(LABEL, `wrong recipient: payTo ${payload.payTo} is not the ${side} option wallet ${payTo}`);
+  if (await findPaymentBySignature(deps.db, payload.txHash)) {
+    throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+  }
+  const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'buy', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
+  if (!quote) return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_NOT_FOUND', 'No quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
+  if (BigInt(quote.amount_raw) !== amountRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', `amount ${body.amount} differs from the quote's ${rawToHuman(BigInt(quote.amount_raw))}`);
+
+  const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
+  const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
+  if (timing === 'expired') return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_EXPIRED', 'The quote expired before the payment landed (quotes live 120000 ms); a fresh quote follows');
+  if (timing === 'before_quote') throw paymentFailed(LABEL, 'the payment predates the quote');
+  requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw }, LABEL);
+
+  // Tokens for the quoted amount (an overpayment buys nothing extra), floored against the caller.
+  const tokens = tokensForUsdc(amountRaw, BigInt(m.target_price_raw!));
+  const mint = side === 'YES' ? m.yes_mint : m.no_mint;
+  let outboundId: string;
+  try {
+    outboundId = await deps.db.transaction().execute(async (trx) => {
+      const params: DeliverParams = { mint, owner: wallet, amountRaw: tokens.toString() };
+      const id = await recordOutboundIntent(trx, { idempotencyKey: `a-buy-${payload.txHash}`, purpose: PURPOSES.deliverTokens, params });
+      await insertPayment(trx, {
+        id: randomUUID(), signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: amountRaw,
+        deliver_raw: tokens, quote_id: quote.id, outbound_id: id, created_at: new Date().toISOString(),
+      });
+      return id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+    throw error;
+  }
+  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
+  const delivery = await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs);
+  return {
+    slug: m.slug, action: 'buy' as const, side, amount: rawToHuman(amountRaw), tokenAmount: rawToHuman(tokens),
+    paymentTxHash: payload.txHash, tokenTransferTxHash: delivery.signature, deliveryStatus: delivery.status, wallet,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Family A's outbound transactions (see src/services/outbound). Each moves a fixed amount decided
+ * when the intent was recorded; the treasury pays fees and ATA rent. Delivery mints on demand
+ * (mint authority: the treasury), so nothing is pre-minted and the idempotency key of the intent
+ * is what guarantees one delivery per payment.
+ */
+import {
+  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
+  createTransferCheckedInstruction, getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
+import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import { DECIMALS } from '../../domain/family-a/money.js';
+import type { Side } from '../../domain/family-a/side.js';
+import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
+import type { OutboundBuilders } from '../outbound/outbound.types.js';
+import type { FamilyADeps } from './family-a.deps.js';
+
+export const PURPOSES = {
+  setup: 'family-a.setup-market',
+  deliverTokens: 'family-a.deliver-tokens',
+  payUsdc: 'family-a.pay-usdc',
+} as const;
+
+export interface SetupParams { marketId: string }
+export interface DeliverParams { mint: string; owner: string; amountRaw: string }
+/** Paid from the option wallets in `sources` order (a claim drains the winning side first). */
+export interface PayUsdcParams { marketId: string; sources: Side[]; to: string; amountRaw: string }
+
+function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[]): Uint8Array {
+  const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
+  const tx = new VersionedTransaction(message);
+  tx.sign([deps.treasury, ...signers]);
+  return tx.serialize();
+}
+
+const ata = (mint: PublicKey, owner: PublicKey) => getAssociatedTokenAddressSync(mint, owner, true);
+
+export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
+  const usdc = new PublicKey(deps.usdcMint);
+  const payer = deps.treasury.publicKey;
+  return {
+    [PURPOSES.setup]: {
+      async build(params, blockhash) {
+        const { marketId } = params as SetupParams;
+        const ix: TransactionInstruction[] = [];
+        const signers: Keypair[] = [];
+        const platform = deps.keys.platform().publicKey;
+        const rent = await deps.chain.getMinimumBalanceForRentExemption(MINT_SIZE);
+        for (const side of ['YES', 'NO'] as const) {
+          const mint = deps.keys.mint(marketId, side);
+          const option = deps.keys.optionWallet(marketId, side).publicKey;
+          if (!(await deps.chain.getAccount(mint.publicKey.toBase58()))) {
+            ix.push(
+              SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: mint.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+              createInitializeMint2Instruction(mint.publicKey, DECIMALS, payer, null),
+            );
+            signers.push(mint);
+          }
+          // Buyers pay into the option wallet's USDC account; sellers and claimers send tokens
+          // to accounts that must exist for a plain transfer to succeed.
+          ix.push(
+            createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, option), option, usdc),
+            createAssociatedTokenAccountIdempotentInstruction(payer, ata(mint.publicKey, option), option, mint.publicKey),
+            createAssociatedTokenAccountIdempotentInstruction(payer, ata(mint.publicKey, platform), platform, mint.publicKey),
+          );
+        }
+        ix.push(createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc));
+        return sign(deps, blockhash, ix, signers);
+      },
+      async onConfirmed(params) {
+        const { marketId } = params as SetupParams;
+        await setMarketStatus(deps.db, marketId, ['creating'], 'live', new Date().toISOString(), true);
+      },
+    },
+    [PURPOSES.deliverTokens]: {
+      async build(params, blockhash) {
+        const p = params as DeliverParams;
+        const mint = new PublicKey(p.mint);
+        const owner = new PublicKey(p.owner);
+        const dest = ata(mint, owner);
+        return sign(deps, blockhash, [
+          createAssociatedTokenAccountIdempotentInstruction(payer, dest, owner, mint),
+          createMintToInstruction(mint, dest, payer, BigInt(p.amountRaw)),
+        ], []);
+      },
+    },
+    [PURPOSES.payUsdc]: {
+      async build(params, blockhash) {
+        const p = params as PayUsdcParams;
+        const to = new PublicKey(p.to);
+        const dest = ata(usdc, to);
+        const ix: TransactionInstruction[] = [createAssociatedTokenAccountIdempotentInstruction(payer, dest, to, usdc)];
+        const signers: Keypair[] = [];
+        let remaining = BigInt(p.amountRaw);
+        for (const side of p.sources) {
+          if (remaining === 0n) break;
+          const wallet = deps.keys.optionWallet(p.marketId, side);
+          const source = ata(usdc, wallet.publicKey);
+          const [account] = await deps.chain.getTokenAccountsByOwner(wallet.publicKey.toBase58(), { mint: deps.usdcMint });
+          const available = account?.amount ?? 0n;
+          const take = available < remaining ? available : remaining;
+          if (take === 0n) continue;
+          ix.push(createTransferCheckedInstruction(source, usdc, dest, wallet.publicKey, take, DECIMALS));
+          signers.push(wallet);
+          remaining -= take;
+        }
+        // Never a partial payout: fail the attempt; the job retries once the operator funds it.
+        if (remaining > 0n) throw new Error(`option wallets of market ${p.marketId} lack ${remaining} raw USDC for this payout`);
+        return sign(deps, blockhash, ix, signers);
+      },
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Family A sell (public reference): step 1 answers 402 asking for a token transfer to `sendTo`
+ * (the option wallet of the side); step 2 verifies that transfer on chain and pays
+ * tokenAmount × targetPrice USDC (floored) from the market's option wallets, recorded before
+ * sending exactly like a buy delivery.
+ */
+import { randomUUID } from 'node:crypto';
+import { findPaymentBySignature, findQuote, insertPayment, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { DomainError } from '../../domain/errors.js';
+import { humanToRaw, rawToHuman, usdcForTokens } from '../../domain/family-a/money.js';
+import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
+import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
+import { parseSide, type Side } from '../../domain/family-a/side.js';
+import { awaitOutbound } from '../outbound/outbound-wait.js';
+import { recordOutboundIntent } from '../outbound/outbound-intents.js';
+import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
+import type { FamilyADeps } from './family-a.deps.js';
+import { requireTradable } from './market-catalog.service.js';
+import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+
+export interface SellBody { wallet: string; tokenAmount: number; side: string }
+type Market = Awaited<ReturnType<typeof requireTradable>>;
+const LABEL = 'Token transfer verification failed';
+
+function readBody(m: Market, body: SellBody) {
+  const wallet = assertWallet(body.wallet);
+  const side = parseSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
+  const tokensRaw = humanToRaw(body.tokenAmount, 'tokenAmount');
+  const payoutRaw = usdcForTokens(tokensRaw, BigInt(m.target_price_raw!));
+  if (payoutRaw <= 0n) throw new DomainError('invalid', 'VALIDATION_ERROR', 'tokenAmount is too small to pay anything');
+  return { wallet, side, tokensRaw, payoutRaw };
+}
+
+async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Side, tokensRaw: bigint, code = 'PAYMENT_REQUIRED', message = 'Token transfer required to execute sell'): Promise<never> {
+  const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
+  await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'sell', amount_raw: tokensRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
+  const tokenMint = side === 'YES' ? m.yes_mint : m.no_mint;
+  const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
+  const price = BigInt(m.target_price_raw!);
+  throw new DomainError('payment_required', code, message, {
+    payment: { x402Version: 1, network: deps.settings.network, tokenMint, sendTo, tokenAmount: rawToHuman(tokensRaw), tokenAmountAtomic: tokensRaw.toString() },
+    quote: { side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(usdcForTokens(tokensRaw, price)), targetPrice: rawToHuman(price), ...times },
+    marketSlug: m.slug,
+  });
+}
+
+export async function sellStep1(deps: FamilyADeps, slug: string, body: SellBody): Promise<never> {
+  const m = await requireTradable(deps, slug);
+  const { wallet, side, tokensRaw } = readBody(m, body);
+  return issueQuote(deps, m, wallet, side, tokensRaw);
+}
+
+export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody, header: string) {
+  const payload = decodePaymentHeader(header);
+  const m = await requireTradable(deps, slug);
+  const { wallet, side, tokensRaw, payoutRaw } = readBody(m, body);
+  const mint = side === 'YES' ? m.yes_mint : m.no_mint;
+  const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
+  if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
+  if (await findPaymentBySignature(deps.db, payload.txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+  const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'sell', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
+  if (!quote) return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_NOT_FOUND', 'No sell quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
+  if (BigInt(quote.amount_raw) !== tokensRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', "tokenAmount differs from the quote's");
+
+  const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
+  const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
+  if (timing === 'expired') return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_EXPIRED', 'The sell quote expired before the transfer landed; a fresh quote follows');
+  if (timing === 'before_quote') throw paymentFailed(LABEL, 'the transfer predates the quote');
+  requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw }, LABEL);
+
+  const other: Side = side === 'YES' ? 'NO' : 'YES';
+  let outboundId: string;
+  try {
+    outboundId = await deps.db.transaction().execute(async (trx) => {
+      const params: PayUsdcParams = { marketId: m.id, sources: [side, other], to: wallet, amountRaw: payoutRaw.toString() };
+      const id = await recordOutboundIntent(trx, { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params });
+      await insertPayment(trx, {
+        id: randomUUID(), signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw,
+        deliver_raw: payoutRaw, quote_id: quote.id, outbound_id: id, created_at: new Date().toISOString(),
+      });
+      return id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+    throw error;
+  }
+  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
+  const payout = await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs);
+  return {
+    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(payoutRaw),
+    tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: payout.status, wallet,
+  };
+}

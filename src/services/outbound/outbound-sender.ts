@@ -1,0 +1,139 @@
+/**
+ * Drives one persisted outbound transaction to confirmation, safely under retries, duplicates
+ * and crashes:
+ *   1. confirmed already → run the (idempotent) hook, done;
+ *   2. built bytes exist → read the block height FIRST, then the signature status: landed →
+ *      confirm; not landed and height ≤ lastValidBlockHeight → re-send the same bytes; not landed
+ *      and expired → it can never land (anything landing did so before our height read), so
+ *      rebuild;
+ *   3. (re)build with a fresh blockhash, persist the bytes with a compare-and-set on the previous
+ *      signature BEFORE sending (a concurrent worker loses the race and waits instead), send;
+ *   4. wait for `confirmed` or better; on timeout throw so the job retries (step 2 again).
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import bs58 from 'bs58';
+import type { Database } from '../../../db/schema.js';
+import { findOutbound, markOutbound, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
+import type { ChainClient } from '../../chain/chain-client.js';
+import type { OutboundBuilders, OutboundResult } from './outbound.types.js';
+
+export interface OutboundSenderOptions {
+  confirmTimeoutMs?: number;
+  pollMs?: number;
+  maxAttempts?: number;
+}
+
+export class OutboundSender {
+  private readonly confirmTimeoutMs: number;
+  private readonly pollMs: number;
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly chain: ChainClient,
+    private readonly builders: OutboundBuilders,
+    private readonly log: Logger,
+    opts: OutboundSenderOptions = {},
+  ) {
+    this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 15_000;
+    this.pollMs = opts.pollMs ?? 100;
+    this.maxAttempts = opts.maxAttempts ?? 25;
+  }
+
+  async process(id: string): Promise<OutboundResult> {
+    const row = await findOutbound(this.db, id);
+    if (!row) throw new Error(`outbound transaction ${id} not found`);
+    const builder = this.builders[row.purpose];
+    if (!builder) throw new Error(`no outbound builder for purpose ${row.purpose}`);
+    const params: unknown = JSON.parse(row.params);
+    if (row.status === 'failed') return { id, status: 'failed', signature: row.signature };
+    if (row.status === 'confirmed') {
+      await builder.onConfirmed?.(params, row.signature!);
+      return { id, status: 'confirmed', signature: row.signature };
+    }
+    if (row.attempts >= this.maxAttempts) {
+      await markOutbound(this.db, id, 'failed', { now: now(), lastError: `gave up after ${row.attempts} attempts: ${row.last_error ?? ''}` });
+      return { id, status: 'failed', signature: row.signature };
+    }
+    await markOutbound(this.db, id, row.status, { now: now(), bumpAttempts: true });
+
+    let signature = row.signature;
+    if (row.signature && row.raw_tx) {
+      const height = await this.chain.getBlockHeight('confirmed');
+      const landed = await this.landedStatus(row.signature);
+      if (landed === 'ok') return this.confirm(row, params, builder);
+      const expired = landed === 'err' || height > Number(row.last_valid_block_height ?? 0);
+      if (!expired) {
+        await this.send(Buffer.from(row.raw_tx, 'base64'), row);
+      } else {
+        signature = await this.rebuildAndSend(row, params, builder.build.bind(builder));
+      }
+    } else {
+      signature = await this.rebuildAndSend(row, params, builder.build.bind(builder));
+    }
+    if (signature === null) throw new Error(`outbound ${id}: another worker rebuilt it; retrying later`);
+    const outcome = await this.waitForConfirmation(signature);
+    if (outcome === 'ok') return this.confirm({ ...row, signature }, params, builder);
+    const reason = outcome === 'err' ? 'transaction failed on chain' : 'not confirmed in time';
+    await markOutbound(this.db, id, 'sent', { now: now(), lastError: reason });
+    throw new Error(`outbound ${id} (${row.purpose}): ${reason}; will retry`);
+  }
+
+  private async rebuildAndSend(row: OutboundRow, params: unknown, build: (p: unknown, bh: string) => Promise<Uint8Array>): Promise<string | null> {
+    const { blockhash, lastValidBlockHeight } = await this.chain.getLatestBlockhash('confirmed');
+    const raw = await build(params, blockhash);
+    const signature = firstSignature(raw);
+    const won = await storeBuilt(this.db, row.id, row.signature, {
+      signature, rawTx: Buffer.from(raw).toString('base64'), blockhash, lastValidBlockHeight, now: now(),
+    });
+    if (!won) return null;
+    this.log.info({ outbound: row.id, purpose: row.purpose, signature, rebuilt: row.signature !== null }, 'outbound transaction built');
+    await this.send(raw, row);
+    return signature;
+  }
+
+  private async send(raw: Uint8Array, row: OutboundRow): Promise<void> {
+    try {
+      await this.chain.sendRawTransaction(raw);
+      await markOutbound(this.db, row.id, 'sent', { now: now() });
+    } catch (error) {
+      // "Already processed" and transient node errors alike: the status check decides next time.
+      const message = (error as Error).message;
+      this.log.warn({ outbound: row.id, err: message }, 'outbound send rejected');
+      await markOutbound(this.db, row.id, row.status === 'pending' ? 'pending' : 'sent', { now: now(), lastError: message });
+    }
+  }
+
+  private async landedStatus(signature: string): Promise<'ok' | 'err' | 'none'> {
+    const [status] = await this.chain.getSignatureStatuses([signature]);
+    if (!status) return 'none';
+    if (status.err !== null && status.err !== undefined) return 'err';
+    return status.confirmationStatus === 'processed' ? 'none' : 'ok';
+  }
+
+  private async waitForConfirmation(signature: string): Promise<'ok' | 'err' | 'timeout'> {
+    const deadline = Date.now() + this.confirmTimeoutMs;
+    while (Date.now() < deadline) {
+      const status = await this.landedStatus(signature);
+      if (status !== 'none') return status;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
+    return 'timeout';
+  }
+
+  private async confirm(row: OutboundRow, params: unknown, builder: OutboundBuilders[string]): Promise<OutboundResult> {
+    await markOutbound(this.db, row.id, 'confirmed', { now: now(), lastError: null });
+    await builder.onConfirmed?.(params, row.signature!);
+    return { id: row.id, status: 'confirmed', signature: row.signature };
+  }
+}
+
+function firstSignature(raw: Uint8Array): string {
+  // Wire format: compact-u16 signature count (1 byte below 128), then 64-byte signatures.
+  return bs58.encode(raw.subarray(1, 65));
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,18 @@
+/**
+ * The contract between the generic outbound sender and the features that use it: a builder per
+ * `purpose` turns the intent's params and a recent blockhash into signed wire bytes (deterministic
+ * in what it moves, so a rebuild after expiry moves the same thing), and an optional hook runs
+ * after confirmation (idempotent: it may run more than once).
+ */
+export interface OutboundBuilder {
+  build(params: unknown, recentBlockhash: string): Promise<Uint8Array>;
+  onConfirmed?(params: unknown, signature: string): Promise<void>;
+}
+
+export type OutboundBuilders = Record<string, OutboundBuilder>;
+
+export interface OutboundResult {
+  id: string;
+  status: 'pending' | 'sent' | 'confirmed' | 'failed';
+  signature: string | null;
+}
