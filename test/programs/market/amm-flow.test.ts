@@ -67,11 +67,15 @@ describe('AMM market on the embedded ledger', () => {
     expect(h.usdc(alice.publicKey)).toBe(before);
   });
 
-  it('sells part of a position exactly as quoted', async () => {
+  it('sells part of a position exactly as quoted, never below its limit', async () => {
     const tokens = h.tokens(alice.publicKey, id, 'YES') / 4n;
     const quote = quoteSell(toMarketState(h.market(id)), 'YES', tokens);
     const before = h.usdc(alice.publicKey);
-    await h.sendOk([getSellInstruction({ marketId: id, side: 'YES', owner: alice.publicKey, usdcMint: h.usdcMint, amount: tokens, minOut: quote.outputAmount })], [alice]);
+    const sell = (minOut: bigint) =>
+      getSellInstruction({ marketId: id, side: 'YES', owner: alice.publicKey, usdcMint: h.usdcMint, amount: tokens, minOut });
+    expect(await h.sendErr([sell(quote.outputAmount + 1n)], [alice])).toBe('SlippageExceeded');
+    expect(h.usdc(alice.publicKey)).toBe(before);
+    await h.sendOk([sell(quote.outputAmount)], [alice]);
     expect(h.usdc(alice.publicKey) - before).toBe(quote.outputAmount);
     expect(toMarketState(h.market(id))).toEqual(quote.next);
     expect(h.totalUsdc(everyone())).toBe(totalBefore);
