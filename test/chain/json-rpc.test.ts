@@ -9,6 +9,7 @@ import {
 import {
   createAssociatedTokenAccount, getAccount, getAssociatedTokenAddressSync, getMint, transfer, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
+import bs58 from 'bs58';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 
 describe('embedded JSON-RPC endpoint', () => {
@@ -102,7 +103,30 @@ describe('embedded JSON-RPC endpoint', () => {
     expect(fee.value).toBe(5000);
   });
 
+  it('accepts base58 sends, honours skipPreflight and versioned-transaction negotiation', async () => {
+    const rpc = async (method: string, params: unknown[]) => {
+      const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      return (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: { err: unknown } } };
+    };
+    const { blockhash } = await conn.getLatestBlockhash();
+    const v0 = new VersionedTransaction(new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })] }).compileToV0Message());
+    v0.sign([alice]);
+    const sent = await rpc('sendTransaction', [bs58.encode(v0.serialize())]);
+    expect(sent.result).toBe(bs58.encode(v0.signatures[0]!));
+    expect((await rpc('getTransaction', [sent.result, { encoding: 'json' }])).error?.code).toBe(-32015);
+    expect((await rpc('sendTransaction', [bs58.encode(v0.serialize())])).error).toMatchObject({ code: -32002, data: { err: 'AlreadyProcessed' } });
+    // A failing transaction without preflight lands with its error and pays the fee.
+    const failing = new VersionedTransaction(new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 10 ** 15 })] }).compileToV0Message());
+    failing.sign([alice]);
+    const before = await conn.getBalance(alice.publicKey);
+    const sig = await conn.sendRawTransaction(failing.serialize(), { skipPreflight: true });
+    const st = await conn.getSignatureStatus(sig);
+    expect(st.value?.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
+    expect(await conn.getBalance(alice.publicKey)).toBe(before - 5000);
+  });
+
   it('notifies subscriptions (account, slot, logs) and confirms with sendAndConfirmTransaction', async () => {
+    const bobBefore = await conn.getBalance(bob.publicKey);
     const seenAccount = new Promise<number>((resolve) => {
       const id = conn.onAccountChange(bob.publicKey, (acc) => { void conn.removeAccountChangeListener(id); resolve(acc.lamports); });
     });
@@ -115,7 +139,7 @@ describe('embedded JSON-RPC endpoint', () => {
     await new Promise((r) => setTimeout(r, 200)); // let the subscriptions reach the server
     const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: LAMPORTS_PER_SOL / 10 }));
     const sig = await sendAndConfirmTransaction(conn, tx, [alice]);
-    expect(await seenAccount).toBe(LAMPORTS_PER_SOL / 10);
+    expect(await seenAccount).toBe(bobBefore + LAMPORTS_PER_SOL / 10);
     expect(await seenSlot).toBeGreaterThan(0);
     expect(await seenLogs).toBe(sig);
   });
