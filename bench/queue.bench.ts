@@ -77,11 +77,12 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
     }
     const oursMs: number[] = [];
     const bareMs: number[] = [];
-    // Alternate blocks so that drift (GC, a noisy neighbour) lands on both sides alike.
-    for (let done = 0; done < n; done += BLOCK) {
+    // Alternate blocks (and which side goes first) so that drift (GC, a noisy neighbour) lands on both sides alike.
+    for (let done = 0, block = 0; done < n; done += BLOCK, block++) {
       const count = Math.min(BLOCK, n - done);
-      for (let i = 0; i < count; i++) oursMs.push(await timeMs(ours));
-      for (let i = 0; i < count; i++) bareMs.push(await timeMs(bare));
+      const sides: Array<[() => Promise<unknown>, number[]]> = [[ours, oursMs], [bare, bareMs]];
+      if (block % 2 === 1) sides.reverse();
+      for (const [body, samples] of sides) for (let i = 0; i < count; i++) samples.push(await timeMs(body));
     }
     const result: QueueBenchResult = {
       name: 'queue.round-trip',
