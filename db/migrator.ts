@@ -7,7 +7,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema to the newest migration; Kysely's lock makes concurrent starts safe. */
 export async function migrateToLatest(db: Kysely<Database>, log?: Logger): Promise<string[]> {
-  const migrator = new Migrator({ db: db as Kysely<unknown>, provider });
+  const migrator = new Migrator({ db: db as Kysely<unknown>, provider, allowUnorderedMigrations: true });
   const { error, results = [] } = await migrator.migrateToLatest();
   for (const r of results) {
     if (r.status === 'Success') log?.info({ migration: r.migrationName }, 'migration applied');

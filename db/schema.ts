@@ -47,6 +47,38 @@ export interface MarketsTable {
   updated_at: string;
 }
 
+type BigCol = ColumnType<bigint, bigint | number, bigint | number>;
+
+/** Family B: a market program account as last indexed (`data` is the account's bytes, base64). */
+export interface ChainMarketsTable {
+  market_id: BigCol;
+  address: string;
+  creator: string;
+  status: string;
+  mode: string;
+  yes_mint: string;
+  no_mint: string;
+  data: string;
+  slot: BigCol;
+  updated_at: string;
+}
+
+/** An SPL token account of an indexed outcome mint. */
+export interface TokenAccountsTable {
+  address: string;
+  mint: string;
+  owner: string;
+  amount: BigCol;
+  slot: BigCol;
+  updated_at: string;
+}
+
+export interface MarketIdReservationsTable {
+  market_id: BigCol;
+  creator: string;
+  reserved_at: string;
+}
+
 // ---- Family A (0002) ----
 
 /** Family A's per-market terms: price, payout limit and the two option wallets. */
@@ -130,6 +162,9 @@ export interface ApiKeysTable {
 export interface Database {
   daemon_nodes: DaemonNodesTable;
   markets: MarketsTable;
+  chain_markets: ChainMarketsTable;
+  token_accounts: TokenAccountsTable;
+  market_id_reservations: MarketIdReservationsTable;
   family_a_markets: FamilyAMarketsTable;
   family_a_quotes: FamilyAQuotesTable;
   outbound_transactions: OutboundTransactionsTable;

@@ -21,6 +21,9 @@ import { declareSchedules } from '../jobs/schedules.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
 import { startWorkers } from '../jobs/workers.js';
 import { buildApp } from './api/app.js';
+import type { ChainRuntime, Feature, FeatureContext } from './features/feature.js';
+import { FEATURE_FACTORIES } from './features/index.js';
+import { openChainRuntime } from './infra/chain-runtime.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.js';
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
@@ -36,6 +39,7 @@ export interface Daemon {
   queues: JobQueues;
   redisUrl: string;
   metrics: DaemonMetrics;
+  chain: ChainRuntime;
   stop(): Promise<void>;
 }
 
@@ -89,12 +93,29 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       return rows;
     });
 
+    const chain = await openChainRuntime(config, log);
+    cleanups.push(['chain', () => chain.close()]);
+
+    let txBuild: TxBuildClient | undefined;
+    if (hasRole(config, 'api')) {
+      txBuild = new TxBuildClient(queues, connect('blocking', 'pmx-tx-events'), config.txBuildTimeoutMs);
+      cleanups.push(['tx-build client', () => txBuild!.close()]);
+      await txBuild.ready();
+    }
+
+    const ctx: FeatureContext = { config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token };
+    const features: Feature[] = [];
+    for (const factory of FEATURE_FACTORIES) features.push(await factory(ctx));
+
     const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
-    const builders = new Map<string, TxBuilder>();
-    const processors: ProcessorMap = {
-      'system.heartbeat': heartbeatProcessor(db.db, { nodeId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() }),
-      'tx.build': txBuildProcessor(builders),
-    };
+    const builders = new Map<string, TxBuilder>(features.flatMap((f) => Object.entries(f.txBuilders ?? {})));
+    const processors: ProcessorMap = Object.assign(
+      {
+        'system.heartbeat': heartbeatProcessor(db.db, { nodeId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() }),
+        'tx.build': txBuildProcessor(builders),
+      },
+      ...features.map((f) => f.processors ?? {}),
+    );
     assertProcessorsCover(Object.keys(processors));
 
     let workers: Worker[] = [];
@@ -114,13 +135,18 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       });
       cleanups.push(['workers', () => Promise.all(workers.map((w) => w.close()))]);
       await declareSchedules(queues, { nodeId, heartbeatMs: config.heartbeatIntervalMs });
+      for (const feature of features) await feature.schedules?.();
+    }
+    if (hasRole(config, 'indexer')) {
+      for (const feature of features) {
+        if (!feature.start) continue;
+        await feature.start();
+        cleanups.push([`${feature.name} listeners`, async () => feature.stop?.()]);
+      }
     }
 
-    const daemon: Daemon = { db, queues, redisUrl, metrics, stop };
+    const daemon: Daemon = { db, queues, redisUrl, metrics, chain: chain.runtime, stop };
     if (hasRole(config, 'api')) {
-      const txBuild = new TxBuildClient(queues, connect('blocking', 'pmx-tx-events'), config.txBuildTimeoutMs);
-      cleanups.push(['tx-build client', () => txBuild.close()]);
-      await txBuild.ready();
       const app = await buildApp({
         log,
         version: VERSION,
@@ -132,9 +158,10 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         readiness: createReadinessProbe({
           db: db.db,
           redis: connect('general', 'pmx-ready'),
-          heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
+          heartbeatMaxAgeMs: hasRole(config, 'worker') ? config.heartbeatIntervalMs * 3 + 2_000 : undefined,
+          chainSlot: () => chain.runtime.client.getSlot(),
         }),
-        routes: [],
+        routes: features.flatMap((f) => f.routes ?? []),
       });
       cleanups.push(['http', () => app.close()]);
       daemon.url = await app.listen({ host: config.host, port: config.port });

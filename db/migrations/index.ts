@@ -5,8 +5,10 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_family_a.js';
+import * as m0003 from './0003_family_b.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_family_a': m0002,
+  '0003_family_b': m0003,
 };

@@ -1,0 +1,59 @@
+/**
+ * SPL token accounts of indexed outcome mints. Rows carry the slot they were read at; a write
+ * from an older slot never replaces a newer one, and a closed account is deleted only by a read
+ * at least as new as the row.
+ */
+import type { Kysely } from 'kysely';
+import { big } from '../codec.js';
+import type { Database } from '../schema.js';
+
+export interface TokenAccountRow {
+  address: string;
+  mint: string;
+  owner: string;
+  amount: bigint;
+  slot: bigint;
+}
+
+export async function upsertTokenAccounts(db: Kysely<Database>, rows: TokenAccountRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const now = new Date().toISOString();
+  // Chunked multi-row inserts keep both SQLite's and PostgreSQL's parameter limits out of reach.
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, updated_at: now }));
+    await db
+      .insertInto('token_accounts')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc
+          .column('address')
+          .doUpdateSet((eb) => ({
+            amount: eb.ref('excluded.amount'),
+            owner: eb.ref('excluded.owner'),
+            slot: eb.ref('excluded.slot'),
+            updated_at: eb.ref('excluded.updated_at'),
+          }))
+          .where('token_accounts.slot', '<=', (eb) => eb.ref('excluded.slot')),
+      )
+      .execute();
+  }
+}
+
+export async function deleteClosedTokenAccount(db: Kysely<Database>, address: string, slot: bigint): Promise<void> {
+  await db.deleteFrom('token_accounts').where('address', '=', address).where('slot', '<=', slot).execute();
+}
+
+/** Removes rows of `mint` not seen in a full pass read at `slot` (accounts closed since). */
+export async function deleteUnseenForMint(db: Kysely<Database>, mint: string, seen: string[], slot: bigint): Promise<void> {
+  let query = db.deleteFrom('token_accounts').where('mint', '=', mint).where('slot', '<', slot);
+  if (seen.length > 0) query = query.where('address', 'not in', seen);
+  await query.execute();
+}
+
+/** The wallet's non-zero balances per mint (several accounts of one mint are summed). */
+export async function balancesByOwner(db: Kysely<Database>, owner: string): Promise<Map<string, bigint>> {
+  const rows = await db.selectFrom('token_accounts').select(['mint', 'amount']).where('owner', '=', owner).where('amount', '>', 0n).execute();
+  const balances = new Map<string, bigint>();
+  for (const r of rows) balances.set(r.mint, (balances.get(r.mint) ?? 0n) + big(r.amount));
+  return balances;
+}

@@ -1,0 +1,79 @@
+/**
+ * GET /v2/config (the cluster, mints, programs and the market program's counter) and, on the
+ * embedded cluster only, the dev faucet POST /v2/dev/faucet. Both answer in Family B's envelope.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { faucet, FaucetError, FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW } from '../../chain/embedded/faucet.js';
+import { DomainError } from '../../domain/errors.js';
+import type { ChainRuntime } from '../../features/feature.js';
+import { readProgramConfig } from '../../services/family-b/market-reader.js';
+import { ok } from '../envelopes.js';
+import { errorResponses, Wallet } from './family-b/schemas.js';
+
+export async function chainRoutes(app: FastifyInstance, opts: { chain: ChainRuntime }): Promise<void> {
+  const { chain } = opts;
+  app.get(
+    '/v2/config',
+    {
+      schema: {
+        tags: ['B'],
+        summary: 'Cluster, USDC mint, program ids, platform wallets and the market counter (newest market id)',
+        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({}, { additionalProperties: true }) }), ...errorResponses },
+      },
+    },
+    async () => {
+      const config = await readProgramConfig({ chain: chain.client, programId: chain.programs.market });
+      return ok({
+        cluster: chain.cluster,
+        rpcUrl: chain.rpcUrl,
+        usdcMint: chain.usdcMint.toBase58(),
+        usdcDecimals: 6,
+        programs: { market: chain.programs.market.toBase58() },
+        marketCounter: config ? Number(config.marketCounter) : 0,
+        programInitialized: config !== null,
+        protocolFeeWallet: chain.wallets.protocolFee.publicKey.toBase58(),
+        platformWallets: {
+          treasury: chain.wallets.treasury.publicKey.toBase58(),
+          exchangeOperator: chain.wallets.exchangeOperator.publicKey.toBase58(),
+          protocolFee: chain.wallets.protocolFee.publicKey.toBase58(),
+        },
+        faucet: chain.ledger !== undefined,
+      });
+    },
+  );
+
+  const ledger = chain.ledger;
+  if (!ledger) return; // no faucet on a real cluster: the route does not exist (404)
+  const RawString = (max: bigint) => Type.String({ pattern: '^[0-9]{1,20}$', description: `raw units as a decimal string, at most ${max}` });
+  app.post(
+    '/v2/dev/faucet',
+    {
+      schema: {
+        tags: ['B'],
+        summary: 'Embedded cluster only: mint local USDC (raw units) and airdrop SOL (lamports) to a wallet',
+        body: Type.Object({ wallet: Wallet, usdc: Type.Optional(RawString(FAUCET_MAX_USDC_RAW)), sol: Type.Optional(RawString(FAUCET_MAX_LAMPORTS)) }),
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: Type.Object({ usdcSignature: Type.Optional(Type.String()), solSignature: Type.Optional(Type.String()) }) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as { wallet: string; usdc?: string; sol?: string };
+      const usdcRaw = body.usdc === undefined ? undefined : BigInt(body.usdc);
+      const lamports = body.sol === undefined ? undefined : BigInt(body.sol);
+      try {
+        const result = await faucet(ledger, { wallet: body.wallet, usdcRaw, lamports });
+        const [first, second] = result.signatures;
+        return ok({
+          ...(lamports ? { solSignature: first } : {}),
+          ...(usdcRaw ? { usdcSignature: lamports ? second : first } : {}),
+        });
+      } catch (error) {
+        if (error instanceof FaucetError) throw new DomainError('invalid', error.code, error.message);
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Family B reads and the metadata confirm: GET /v2/config, GET /v2/markets/{id} (see
+ * `marketByIdHandler`, shared with Family A's slug route), the quote, positions, and
+ * POST /v2/markets/confirm. Reads come from the index; the quote reads the chain so that it
+ * equals what the program would execute now.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
+import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
+import { readMarketForApi } from '../../../services/family-b/market-reader.js';
+import { walletMarketPosition, walletPositions } from '../../../services/family-b/positions.service.js';
+import { quoteMarket } from '../../../services/family-b/trade.builders.js';
+import { marketView } from '../../../services/family-b/views.js';
+import { ok } from '../../envelopes.js';
+import { errorResponses, MarketIdParams, Quote, RawAmount, SideInput, Wallet, WALLET_PATTERN } from './schemas.js';
+
+const Any = Type.Object({}, { additionalProperties: true });
+const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) =>
+  Type.Object({ success: Type.Literal(true), data }, { additionalProperties: true });
+
+/**
+ * GET /v2/markets/{id} for an integer id. Fastify allows one parametric route per segment, so
+ * Family A's `GET /v2/markets/:slug` owns the path and delegates all-digit params here.
+ */
+export function marketByIdHandler(ctx: FamilyBContext) {
+  return async (idParam: string) => ok(marketView(await readMarketForApi(ctx.db, ctx, parseMarketId(idParam))));
+}
+
+export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
+  const { ctx } = opts;
+
+  app.get(
+    '/v2/markets/:id/quote',
+    {
+      schema: {
+        tags: ['B'],
+        summary: 'Quote a buy (USDC in) or sell (tokens in); the same math the program executes',
+        params: MarketIdParams,
+        querystring: Type.Object({
+          side: SideInput,
+          amount: RawAmount(1, 'raw units: USDC for buys, tokens for sells'),
+          action: Type.Optional(Type.Union([Type.Literal('buy'), Type.Literal('sell')], { default: 'buy' })),
+        }),
+        response: { 200: Envelope(Quote), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query as { side: string; amount: number; action?: 'buy' | 'sell' };
+      const id = String((request.params as { id: number }).id);
+      return ok(await quoteMarket(ctx, { marketId: id, side: q.side, amount: String(q.amount), action: q.action ?? 'buy' }));
+    },
+  );
+
+  app.get(
+    '/v2/positions/:wallet',
+    { schema: { tags: ['B'], summary: "The wallet's positions (markets where it holds tokens)", params: Type.Object({ wallet: Wallet }), response: { 200: Envelope(Type.Array(Any)), ...errorResponses } } },
+    async (request) => ok(await walletPositions(ctx, (request.params as { wallet: string }).wallet)),
+  );
+
+  app.get(
+    '/v2/positions/:wallet/:marketId',
+    {
+      schema: {
+        tags: ['B'],
+        summary: "The wallet's position in one market (404 when the market does not exist)",
+        params: Type.Object({ wallet: Type.String({ pattern: WALLET_PATTERN }), marketId: Type.Integer({ minimum: 1 }) }),
+        response: { 200: Envelope(Any), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const p = request.params as { wallet: string; marketId: number };
+      return ok(await walletMarketPosition(ctx, p.wallet, String(p.marketId), await marketImages(ctx, BigInt(p.marketId))));
+    },
+  );
+
+  app.post(
+    '/v2/markets/confirm',
+    {
+      schema: {
+        tags: ['B'],
+        summary: 'Publish the website metadata of a created market (creator only; repeatable)',
+        body: Type.Object({
+          marketId: Type.Integer({ minimum: 1 }),
+          wallet: Wallet,
+          title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          description: Type.Optional(Type.String({ maxLength: 2000 })),
+          category: Type.Optional(Type.String({ maxLength: 60 })),
+          tags: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })),
+          imageUrls: Type.Optional(
+            Type.Object({
+              market: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+              yes: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+              no: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+            }),
+          ),
+          slug: Type.Optional(Type.String({ minLength: 3, maxLength: 80 })),
+        }),
+        response: { 200: Envelope(Any), ...errorResponses },
+      },
+    },
+    async (request) => ok(await confirmMarket(ctx, request.body as Parameters<typeof confirmMarket>[1])),
+  );
+}

@@ -1,0 +1,49 @@
+/** TypeBox schemas shared by Family B routes (raw units are JSON integers; ids are integers). */
+import { Type } from 'typebox';
+
+export const WALLET_PATTERN = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
+export const Wallet = Type.String({ pattern: WALLET_PATTERN, description: 'base58 Solana address' });
+export const MarketIdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'integer market id' }) });
+export const SideInput = Type.String({ minLength: 1, maxLength: 10, description: "the market's ticker or YES/NO (case-insensitive)" });
+export const RawAmount = (minimum: number, description: string) => Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description });
+
+export const ErrorB = Type.Object(
+  { success: Type.Literal(false), error: Type.String(), code: Type.Optional(Type.String()) },
+  { additionalProperties: true, description: 'Family B error envelope' },
+);
+
+/** `{success:true, data}` or the idempotent variant `{success:true, <flag>:true, note}`. */
+export const TxResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Optional(Type.Object({ transaction: Type.String({ description: 'base64 unsigned transaction' }) }, { additionalProperties: true })),
+    note: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const Odds = Type.Object({ yes: Type.Number(), no: Type.Number() });
+
+export const Quote = Type.Object({
+  side: Type.Union([Type.Literal('YES'), Type.Literal('NO')]),
+  action: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
+  inputAmount: Type.Integer(),
+  outputAmount: Type.Integer(),
+  effectivePrice: Type.Number(),
+  priceImpactBps: Type.Integer(),
+  tradeFee: Type.Integer(),
+  liquidityFee: Type.Integer(),
+  effectiveAmount: Type.Optional(Type.Integer()),
+  preOdds: Odds,
+  postOdds: Odds,
+  marketId: Type.Optional(Type.Integer()),
+});
+
+export const errorResponses = {
+  400: ErrorB,
+  403: ErrorB,
+  404: ErrorB,
+  409: ErrorB,
+  429: ErrorB,
+  503: ErrorB,
+};

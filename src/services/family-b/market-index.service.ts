@@ -1,0 +1,75 @@
+/**
+ * Family B's indexer: copies market accounts and the token accounts of their outcome mints into
+ * the database, each row stamped with the slot it was read at (older reads never overwrite newer
+ * rows). The full pass is the truth; change notifications only make it faster.
+ */
+import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import bs58 from 'bs58';
+import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
+import { deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
+import type { AccountSnapshot } from '../../chain/chain-client.js';
+import { MARKET_ACCOUNT_DISCRIMINATOR, MARKET_ACCOUNT_SIZE } from '../../chain/programs/market/index.js';
+import type { FamilyBContext } from './context.js';
+import { indexLoadedMarket, readMarketFromChain } from './market-reader.js';
+
+const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
+
+export function decodeTokenAccount(snapshot: AccountSnapshot): TokenAccountRow | null {
+  if (snapshot.owner !== TOKEN_PROGRAM_ID.toBase58() || snapshot.data.length !== TOKEN_ACCOUNT_SIZE) return null;
+  const t = AccountLayout.decode(snapshot.data);
+  return { address: snapshot.address, mint: t.mint.toBase58(), owner: t.owner.toBase58(), amount: t.amount, slot: BigInt(snapshot.slot) };
+}
+
+/** All token accounts of one mint, as of one read. */
+async function indexMint(ctx: FamilyBContext, mint: string): Promise<number> {
+  const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), [
+    { dataSize: TOKEN_ACCOUNT_SIZE },
+    { memcmp: { offset: 0, bytes: mint } },
+  ]);
+  const rows = accounts.map(decodeTokenAccount).filter((r): r is TokenAccountRow => r !== null);
+  await upsertTokenAccounts(ctx.db, rows);
+  const slot = rows.length > 0 ? rows[0]!.slot : BigInt(await ctx.chain.getSlot());
+  await deleteUnseenForMint(ctx.db, mint, rows.map((r) => r.address), slot);
+  return rows.length;
+}
+
+export async function refreshMarket(ctx: FamilyBContext, marketId: bigint): Promise<{ tokenAccounts: number } | null> {
+  const market = await readMarketFromChain(ctx, marketId);
+  if (!market) return null;
+  await indexLoadedMarket(ctx.db, market);
+  if (!market.account.mintsInitialized) return { tokenAccounts: 0 };
+  const counts = await Promise.all([indexMint(ctx, market.yesMint.toBase58()), indexMint(ctx, market.noMint.toBase58())]);
+  return { tokenAccounts: counts[0] + counts[1] };
+}
+
+export interface FullPassResult {
+  markets: number;
+  tokenAccounts: number;
+}
+
+export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: number, total: number) => Promise<void>): Promise<FullPassResult> {
+  const accounts = await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), [
+    { dataSize: MARKET_ACCOUNT_SIZE },
+    { memcmp: { offset: 0, bytes: bs58.encode(MARKET_ACCOUNT_DISCRIMINATOR) } },
+  ]);
+  let tokenAccounts = 0;
+  let done = 0;
+  for (const account of accounts) {
+    const marketId = account.data.readBigUInt64LE(8);
+    const result = await refreshMarket(ctx, marketId);
+    tokenAccounts += result?.tokenAccounts ?? 0;
+    done += 1;
+    if (progress && done % 50 === 0) await progress(done, accounts.length);
+  }
+  return { markets: accounts.length, tokenAccounts };
+}
+
+/** The outcome mints the index knows, for filtering token-account notifications. */
+export async function knownMints(ctx: FamilyBContext): Promise<Set<string>> {
+  const mints = new Set<string>();
+  for (const m of await listAllMints(ctx.db)) {
+    mints.add(m.yesMint);
+    mints.add(m.noMint);
+  }
+  return mints;
+}

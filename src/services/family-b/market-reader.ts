@@ -1,0 +1,99 @@
+/**
+ * Reads Family B markets: live from the chain for transaction building (the freshest state, so
+ * a quote and the transaction built from it agree with what the program will see), and from the
+ * index for API reads (falling back to the chain, and indexing what it read, when the index has
+ * not seen the market yet).
+ */
+import { PublicKey } from '@solana/web3.js';
+import type { Kysely } from 'kysely';
+import { findChainMarket, upsertChainMarket } from '../../../db/repositories/chain-markets.repository.js';
+import { syncCatalogStatus } from '../../../db/repositories/market-catalog.repository.js';
+import type { Database } from '../../../db/schema.js';
+import type { ChainClient } from '../../chain/chain-client.js';
+import {
+  decodeConfigAccount,
+  decodeMarketAccount,
+  findConfigPda,
+  findMarketPda,
+  findNoMintPda,
+  findYesMintPda,
+  type ConfigAccount,
+  type MarketAccount,
+} from '../../chain/programs/market/index.js';
+import { DomainError } from '../../domain/errors.js';
+
+export interface LoadedMarket {
+  address: PublicKey;
+  account: MarketAccount;
+  yesMint: PublicKey;
+  noMint: PublicKey;
+  /** The account's bytes as read (what the index stores). */
+  data: Buffer;
+  slot: number;
+}
+
+export interface MarketProgramRef {
+  chain: ChainClient;
+  programId: PublicKey;
+}
+
+function loaded(programId: PublicKey, address: string, data: Buffer, slot: number): LoadedMarket {
+  const account = decodeMarketAccount(data);
+  return {
+    address: new PublicKey(address),
+    account,
+    yesMint: findYesMintPda(account.marketId, programId)[0],
+    noMint: findNoMintPda(account.marketId, programId)[0],
+    data,
+    slot,
+  };
+}
+
+export function marketNotFound(marketId: bigint): DomainError {
+  return new DomainError('not_found', 'MARKET_NOT_FOUND', `Market not found: ${marketId}`, { marketId: Number(marketId) });
+}
+
+/** The market as the chain holds it now, or null when no such account exists. */
+export async function readMarketFromChain(ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket | null> {
+  const [address] = findMarketPda(marketId, ref.programId);
+  const snapshot = await ref.chain.getAccount(address.toBase58());
+  if (!snapshot || snapshot.owner !== ref.programId.toBase58()) return null;
+  return loaded(ref.programId, snapshot.address, snapshot.data, snapshot.slot);
+}
+
+export async function requireMarketFromChain(ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket> {
+  const market = await readMarketFromChain(ref, marketId);
+  if (!market) throw marketNotFound(marketId);
+  return market;
+}
+
+export async function readProgramConfig(ref: MarketProgramRef): Promise<ConfigAccount | null> {
+  const snapshot = await ref.chain.getAccount(findConfigPda(ref.programId)[0].toBase58());
+  return snapshot ? decodeConfigAccount(snapshot.data) : null;
+}
+
+export async function indexLoadedMarket(db: Kysely<Database>, m: LoadedMarket): Promise<void> {
+  await upsertChainMarket(db, {
+    marketId: m.account.marketId,
+    address: m.address.toBase58(),
+    creator: m.account.creator.toBase58(),
+    status: m.account.status,
+    mode: m.account.mode,
+    yesMint: m.yesMint.toBase58(),
+    noMint: m.noMint.toBase58(),
+    data: m.data,
+    slot: BigInt(m.slot),
+  });
+  const a = m.account;
+  const resolvedAt = a.resolvedAt > 0n ? new Date(Number(a.resolvedAt) * 1000).toISOString() : null;
+  await syncCatalogStatus(db, a.marketId, a.status, a.winningSide, resolvedAt);
+}
+
+/** For API reads: the index first, then the chain (indexing the result). */
+export async function readMarketForApi(db: Kysely<Database>, ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket> {
+  const row = await findChainMarket(db, marketId);
+  if (row) return loaded(ref.programId, row.address, row.data, Number(row.slot));
+  const market = await requireMarketFromChain(ref, marketId);
+  await indexLoadedMarket(db, market);
+  return market;
+}
