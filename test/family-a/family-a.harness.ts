@@ -5,7 +5,8 @@
  * transfers submitted to the ledger.
  */
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
-import { Keypair, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { randomBytes } from 'node:crypto';
+import { Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import type { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -82,9 +83,13 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
   return h;
 }
 
+const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
 export async function send(ledger: EmbeddedLedger, payer: Keypair, instructions: TransactionInstruction[]): Promise<string> {
   const { blockhash } = ledger.getLatestBlockhash();
-  const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
+  // A random memo keeps two identical transfers in one slot from being one duplicate transaction.
+  const memo = new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(randomBytes(8).toString('hex')) });
+  const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [...instructions, memo] }).compileToV0Message();
   const tx = new VersionedTransaction(msg);
   tx.sign([payer]);
   return (await ledger.sendRawTransaction(tx.serialize(), { preflight: true })).signature;

@@ -71,7 +71,7 @@ export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput:
   let outboundId: string;
   try {
     outboundId = await deps.db.transaction().execute(async (trx) => {
-      const params: PayUsdcParams = { marketId: m.id, sources: [winner, loser], to: wallet, amountRaw: payout.toString() };
+      const params: PayUsdcParams = { marketId: m.id, sources: [winner, loser, 'PLATFORM'], to: wallet, amountRaw: payout.toString() };
       const id = await recordOutboundIntent(trx, { idempotencyKey: `a-claim-${m.id}-${wallet}`, purpose: PURPOSES.payUsdc, params });
       await insertPayment(trx, {
         id: randomUUID(), signature: transferTxHash, kind: 'claim', market_id: m.id, wallet, side: winner, paid_raw: tokens,

@@ -23,8 +23,12 @@ export const PURPOSES = {
 
 export interface SetupParams { marketId: string }
 export interface DeliverParams { mint: string; owner: string; amountRaw: string }
-/** Paid from the option wallets in `sources` order (a claim drains the winning side first). */
-export interface PayUsdcParams { marketId: string; sources: Side[]; to: string; amountRaw: string }
+/**
+ * Paid from `sources` in order: the market's option wallets (a claim drains the winning side
+ * first), then PLATFORM, the Family A platform wallet that collects creation fees and that an
+ * operator funds as the markets' liquidity reserve.
+ */
+export interface PayUsdcParams { marketId: string; sources: (Side | 'PLATFORM')[]; to: string; amountRaw: string }
 
 function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[]): Uint8Array {
   const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
@@ -94,7 +98,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
         let remaining = BigInt(p.amountRaw);
         for (const side of p.sources) {
           if (remaining === 0n) break;
-          const wallet = deps.keys.optionWallet(p.marketId, side);
+          const wallet = side === 'PLATFORM' ? deps.keys.platform() : deps.keys.optionWallet(p.marketId, side);
           const source = ata(usdc, wallet.publicKey);
           const [account] = await deps.chain.getTokenAccountsByOwner(wallet.publicKey.toBase58(), { mint: deps.usdcMint });
           const available = account?.amount ?? 0n;
@@ -105,7 +109,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
           remaining -= take;
         }
         // Never a partial payout: fail the attempt; the job retries once the operator funds it.
-        if (remaining > 0n) throw new Error(`option wallets of market ${p.marketId} lack ${remaining} raw USDC for this payout`);
+        if (remaining > 0n) throw new Error(`option wallets of market ${p.marketId} and the platform wallet lack ${remaining} raw USDC for this payout`);
         return sign(deps, blockhash, ix, signers);
       },
     },

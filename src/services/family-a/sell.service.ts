@@ -72,7 +72,7 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   let outboundId: string;
   try {
     outboundId = await deps.db.transaction().execute(async (trx) => {
-      const params: PayUsdcParams = { marketId: m.id, sources: [side, other], to: wallet, amountRaw: payoutRaw.toString() };
+      const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: payoutRaw.toString() };
       const id = await recordOutboundIntent(trx, { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params });
       await insertPayment(trx, {
         id: randomUUID(), signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw,
