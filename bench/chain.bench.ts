@@ -1,6 +1,6 @@
 // Embedded cluster throughput: signed SPL transfers through the JSON-RPC endpoint (web3.js over
 // HTTP, preflight on, persistence on) against LiteSVM called directly in the same run, plus the
-// per-transaction cost of persistence (in-process ledger with vs without a data dir).
+// per-transaction cost of persistence (in-process ledger with vs without a data dir, best of two).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,8 +93,13 @@ export async function run(): Promise<void> {
   try {
     const direct = liteSvmDirect();
     const rpc = await throughJsonRpc(join(dir, 'rpc'));
-    const memory = await inProcess(undefined);
-    const disk = await inProcess(join(dir, 'disk'));
+    // Alternate the two modes and keep each one's best run: the machine is shared, and noise
+    // from other processes would otherwise swamp a difference of a fraction of a millisecond.
+    const best = (a: Awaited<ReturnType<typeof inProcess>>, b: Awaited<ReturnType<typeof inProcess>>) => (a.usPerTx <= b.usPerTx ? a : b);
+    let memory = await inProcess(undefined);
+    let disk = await inProcess(join(dir, 'disk1'));
+    memory = best(memory, await inProcess(undefined));
+    disk = best(disk, await inProcess(join(dir, 'disk2')));
     console.log(`chain.rpc: ${Math.round(rpc).toLocaleString('en-US')} SPL transfers/s through JSON-RPC (web3.js, HTTP, ${CONCURRENCY} in flight, preflight, persisted); ` +
       `LiteSVM direct ${Math.round(direct).toLocaleString('en-US')} tx/s; ratio ${(direct / rpc).toFixed(1)}x`);
     console.log(`chain.ledger: in-process ${Math.round(memory.tps).toLocaleString('en-US')} tx/s in memory (${memory.usPerTx.toFixed(0)} µs/tx) vs ` +
