@@ -1,0 +1,79 @@
+// GET /v2/markets, /search, /{slug}, /{slug}/details over inject; Family B integer ids; API keys.
+import { Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, createHarness, createMarket, type Harness } from './family-a.harness.js';
+
+let h: Harness;
+let slug: string;
+beforeAll(async () => {
+  h = await createHarness();
+  slug = (await createMarket(h, { name: 'Lunar landing in 2030', description: 'Will a crewed mission land on the Moon?', tags: ['space'], category: 'science', slug: 'lunar-landing' })).slug;
+  await createMarket(h, { name: 'Unrelated question', description: 'Nothing here' });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'GET', url, headers });
+
+describe('Family A catalog routes', () => {
+  it('lists with count, limit, offset and hasMore', async () => {
+    const res = await get('/v2/markets?limit=1&status=live');
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d).toMatchObject({ count: 2, limit: 1, offset: 0, hasMore: true });
+    expect(d.markets[0]).toEqual(expect.objectContaining({ status: 'live', paid: true, resolved: false }));
+    expect((await get('/v2/markets?limit=101')).statusCode).toBe(400);
+    expect((await get('/v2/markets?status=bogus')).json().error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('searches case-insensitively; q is required', async () => {
+    const d = (await get('/v2/markets/search?q=LUNAR%20moon')).json().data;
+    expect(d.markets.map((m: { slug: string }) => m.slug)).toEqual(['lunar-landing']);
+    expect(d).toMatchObject({ count: 1, hasMore: false });
+    expect((await get('/v2/markets?q=lunar')).json().data.count).toBe(1);
+    expect((await get('/v2/markets/search')).statusCode).toBe(400);
+  });
+
+  it('answers one market and its details; unknown slug is 404', async () => {
+    const s = (await get(`/v2/markets/${slug}`)).json().data;
+    expect(s).toMatchObject({ slug, name: 'Lunar landing in 2030', tags: ['space'], category: 'science', paid: true });
+    const d = (await get(`/v2/markets/${slug}/details`)).json().data;
+    expect(d).toMatchObject({ slug, options: ['Yes', 'No'], outcome: null, resolvedAt: null, metadata: { target_price: 0.0005 } });
+    expect(d.cas.Yes).toBeTruthy();
+    expect(d.metadata.option_wallets.Yes).not.toBe(d.metadata.option_wallets.No);
+    const missing = await get('/v2/markets/nope');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false, error: { code: 'MARKET_NOT_FOUND' } });
+  });
+
+  it('hands integer ids to Family B (404 in its envelope when Family B is absent)', async () => {
+    const res = await get('/v2/markets/42');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ success: false, error: 'Market not found' });
+  });
+
+  it('admin endpoints need the admin token', async () => {
+    const res = await h.t.app.inject({ method: 'POST', url: '/v2/admin/markets', payload: { name: 'abc', description: 'd', endDate: '2030-01-01' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('requires a valid X-API-Key once a key exists, and is open again after revocation', async () => {
+    expect((await get('/v2/markets')).statusCode).toBe(200);
+    const created = (await h.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'agent' } })).json().data;
+    expect(created.key).toMatch(/^pmx_/);
+    await new Promise((r) => setTimeout(r, 2_100)); // the "any key?" cache
+    const denied = await get('/v2/markets');
+    expect(denied.statusCode).toBe(401);
+    expect(denied.json().error.code).toBe('UNAUTHORIZED');
+    expect((await get('/v2/markets', { 'x-api-key': 'pmx_wrong' })).statusCode).toBe(401);
+    const okRes = await get('/v2/markets', { 'x-api-key': created.key });
+    expect(okRes.statusCode).toBe(200);
+    const buy402 = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${slug}/trade/buy`, headers: { 'x-api-key': created.key }, payload: { wallet: Keypair.generate().publicKey.toBase58(), amount: 1, side: 'NO' } });
+    expect(buy402.statusCode).toBe(402);
+    const list = (await h.t.app.inject({ method: 'GET', url: '/v2/admin/api-keys', headers: admin })).json().data;
+    expect(JSON.stringify(list)).not.toContain(created.key);
+    expect((await h.t.app.inject({ method: 'DELETE', url: `/v2/admin/api-keys/${created.id}`, headers: admin })).statusCode).toBe(200);
+    expect((await get('/v2/markets')).statusCode).toBe(200); // revocation clears the cache at once
+  });
+});

@@ -1,0 +1,73 @@
+// Pure Family A rules: money conversions and rounding, the X-PAYMENT codec, quote expiry, transfer checks.
+import { describe, expect, it } from 'vitest';
+import { claimPayout, humanToRaw, rawToHuman, tokensForUsdc, usdcForTokens } from '../../src/domain/family-a/money.js';
+import { decodePaymentHeader, encodePaymentHeader } from '../../src/domain/family-a/payment-payload.js';
+import { checkQuoteAt } from '../../src/domain/family-a/quote.js';
+import { isValidSlug, searchTerms, slugify } from '../../src/domain/family-a/slug.js';
+import { verifyTransfer, type TokenDelta } from '../../src/domain/family-a/transfer-verification.js';
+
+describe('money', () => {
+  it('converts human amounts exactly and refuses more than 6 decimals', () => {
+    expect(humanToRaw(0.01)).toBe(10_000n);
+    expect(humanToRaw(1_000_000)).toBe(1_000_000_000_000n);
+    expect(humanToRaw(0.1 + 0.2)).toBe(300_000n);
+    expect(() => humanToRaw(0.0000001)).toThrow(/decimals/);
+    expect(rawToHuman(1_500_001n)).toBe(1.500001);
+  });
+  it('floors what the caller receives', () => {
+    expect(tokensForUsdc(1_000_000n, 500n)).toBe(2_000_000_000n);
+    expect(tokensForUsdc(1n, 3n)).toBe(333_333n);
+    expect(usdcForTokens(1_999n, 500n)).toBe(0n);
+    expect(claimPayout(100_000_000_000n, 100_000n)).toBe(100_000_000n);
+    expect(claimPayout(999n, 100_000n)).toBe(0n);
+  });
+});
+
+describe('X-PAYMENT', () => {
+  const payload = { x402Version: 1, network: 'solana-localnet', txHash: '5'.repeat(88), amount: 1, payer: 'A'.repeat(44), payTo: 'B'.repeat(44), asset: 'C'.repeat(44), quoteIssuedAt: new Date().toISOString() };
+  it('round-trips', () => {
+    expect(decodePaymentHeader(encodePaymentHeader(payload))).toMatchObject(payload);
+  });
+  it('refuses non-base64, non-JSON, wrong version and missing fields', () => {
+    expect(() => decodePaymentHeader('!!')).toThrow(/not base64/);
+    expect(() => decodePaymentHeader(Buffer.from('[1]').toString('base64'))).toThrow(/JSON object/);
+    expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, x402Version: 2 }))).toThrow(/x402Version/);
+    expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, txHash: '' }))).toThrow(/txHash/);
+    expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, payer: '0OIl' }))).toThrow(/base58/);
+  });
+});
+
+describe('quotes and slugs', () => {
+  it('expires 120000 ms after issuance', () => {
+    expect(checkQuoteAt(0, 120_000)).toBe('ok');
+    expect(checkQuoteAt(0, 120_001)).toBe('expired');
+    expect(checkQuoteAt(10_000, 8_000)).toBe('before_quote');
+  });
+  it('makes URL-safe slugs that never look like Family B ids', () => {
+    expect(slugify('Will BTC hit $100k?')).toBe('will-btc-hit-100k');
+    expect(isValidSlug('12345')).toBe(false);
+    expect(searchTerms('Crème "brûlée" OR *')).toEqual(['crème', 'brûlée', 'or']);
+  });
+});
+
+describe('transfer verification', () => {
+  const d = (account: string, owner: string, mint: string, pre: bigint, post: bigint): TokenDelta => ({ account, owner, mint, pre, post });
+  const want = { mint: 'USDC', recipientOwner: 'opt', recipientAccount: 'optAta', payer: 'me', minAmount: 100n };
+  it('accepts a transfer of at least the amount from the payer to the recipient ATA', () => {
+    expect(verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, want)).toEqual({ ok: true, moved: 100n });
+  });
+  it('names each failure', () => {
+    const reason = (tb: TokenDelta[], signers = ['me'], err: unknown = null) => {
+      const r = verifyTransfer({ err, signers, tokenBalances: tb }, want);
+      return r.ok ? 'ok' : r.reason;
+    };
+    expect(reason([], ['me'], { InstructionError: [0, 'x'] })).toMatch(/failed on chain/);
+    expect(reason([d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 99n)])).toMatch(/amount short/);
+    expect(reason([d('mine', 'me', 'USDC', 500n, 400n), d('x', 'other', 'USDC', 0n, 100n)])).toMatch(/wrong recipient/);
+    expect(reason([d('mine', 'me', 'FAKE', 500n, 400n), d('optFake', 'opt', 'FAKE', 0n, 100n)])).toMatch(/wrong mint/);
+    expect(reason([d('theirs', 'them', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)])).toMatch(/payer mismatch/);
+    expect(reason([d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)], ['them'])).toMatch(/payer mismatch/);
+    const all = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, { ...want, requireAll: true });
+    expect(all.ok ? 'ok' : all.reason).toMatch(/partial transfer: 400/);
+  });
+});
