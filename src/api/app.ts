@@ -38,7 +38,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     requestIdHeader: 'x-request-id',
-    disableRequestLogging: false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   });
   installErrorHandlers(app);
