@@ -43,7 +43,7 @@ export class TxBuildClient {
         await job.remove().catch(() => undefined); // only succeeds while the job is still waiting
         throw new DomainError('unavailable', 'WORKERS_UNAVAILABLE', `No worker built the transaction within ${this.timeoutMs} ms; try again`);
       }
-      throw new Error(`transaction builder failed: ${message}`);
+      throw new Error(`transaction builder failed: ${message}`, { cause: error });
     }
     if (!outcome.ok) throw DomainError.fromJSON(outcome.error);
     return outcome.value;
