@@ -4,7 +4,7 @@
  * Family B's envelope (changing nothing), and does not exist on a cluster without a ledger.
  */
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Keypair } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainRoutes } from '../../src/api/routes/chain.routes.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     client: chain.client,
     cluster: chain.client.cluster,
     rpcUrl: chain.rpcUrl,
-    usdcMint: new (await import('@solana/web3.js')).PublicKey(ledger.bootstrapInfo.usdcMint),
+    usdcMint: new PublicKey(ledger.bootstrapInfo.usdcMint),
     wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
     programs: { market: MARKET_PROGRAM_ID },
     ledger,
