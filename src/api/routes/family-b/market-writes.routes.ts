@@ -7,11 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TxBuildClient } from '../../../../jobs/tx-build.client.js';
 import type { BuilderResult } from '../../../services/family-b/builder-result.js';
-import { errorResponses, MarketIdParams, RawAmount, SideInput, TxResponse, Wallet } from './schemas.js';
+import { BatchResponse, errorResponses, MarketIdParams, RawAmount, SideInput, TxResponse, Wallet } from './schemas.js';
 import { builderResponse } from './send-builder-result.js';
 
-const write = (summary: string, body: ReturnType<typeof Type.Object>, params?: typeof MarketIdParams) => ({
-  schema: { tags: ['B'], summary, body, ...(params ? { params } : {}), response: { 200: TxResponse, ...errorResponses } },
+const write = (summary: string, body: ReturnType<typeof Type.Object>, params?: typeof MarketIdParams, ok: typeof TxResponse | typeof BatchResponse = TxResponse) => ({
+  schema: { tags: ['B'], summary, body, ...(params ? { params } : {}), response: { 200: ok, ...errorResponses } },
 });
 
 const Slippage = Type.Optional(Type.Integer({ minimum: 0, maximum: 5000, description: 'tolerated shortfall below the quote in bps (default 0)' }));
@@ -73,10 +73,10 @@ export async function familyBWriteRoutes(app: FastifyInstance, opts: { txBuild: 
   app.post('/v2/markets/:id/cancel', write('Cancel a market that can never resolve (creator only)', Type.Object({ wallet: Wallet }), MarketIdParams), async (request) =>
     build('market.cancel', { marketId: id(request), wallet: (request.body as { wallet: string }).wallet }),
   );
-  app.post('/v2/redeem-all', write('One redemption transaction per resolved market where the wallet holds winning tokens', Type.Object({ wallet: Wallet })), async (request) =>
+  app.post('/v2/redeem-all', write('One redemption transaction per resolved market where the wallet holds winning tokens', Type.Object({ wallet: Wallet }), undefined, BatchResponse), async (request) =>
     build('market.redeemAll', { wallet: (request.body as { wallet: string }).wallet }),
   );
-  app.post('/v2/claim-all-fees', write('One fee claim transaction per market of the creator with fees due', Type.Object({ wallet: Wallet })), async (request) =>
+  app.post('/v2/claim-all-fees', write('One fee claim transaction per market of the creator with fees due', Type.Object({ wallet: Wallet }), undefined, BatchResponse), async (request) =>
     build('market.claimAllFees', { wallet: (request.body as { wallet: string }).wallet }),
   );
 }

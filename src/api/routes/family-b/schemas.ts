@@ -22,6 +22,22 @@ export const TxResponse = Type.Object(
   { additionalProperties: true },
 );
 
+/** redeem-all / claim-all-fees: one transaction per market, plus the skipped markets with a reason. */
+export const BatchResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object(
+      {
+        transactions: Type.Array(Type.Object({ marketId: Type.Integer(), transaction: Type.String() }, { additionalProperties: true })),
+        skipped: Type.Array(Type.Object({ marketId: Type.Integer(), reason: Type.String() })),
+        message: Type.String(),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { additionalProperties: true },
+);
+
 export const Odds = Type.Object({ yes: Type.Number(), no: Type.Number() });
 
 export const Quote = Type.Object({
