@@ -53,6 +53,10 @@ function runAgent(env: Record<string, string>): Promise<Record<string, any>> { /
   });
 }
 
+async function getJson(url: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (await fetch(url)).json();
+}
+
 async function adminPost(api: string, path: string, body: unknown) {
   const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -75,7 +79,7 @@ describe('Family A end to end (daemon + agent processes)', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.data.status).toBe('live');
     // The platform's reserve for payouts above what buyers paid (nobody buys NO here).
-    await fetch(`${daemon.api}/v2/dev/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: (await (await fetch(`${daemon.api}/v2/markets/e2e-agent-market/details`)).json()).data.metadata.option_wallets.No, usdc: '100000000' }) });
+    await fetch(`${daemon.api}/v2/dev/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: (await getJson(`${daemon.api}/v2/markets/e2e-agent-market/details`)).data.metadata.option_wallets.No, usdc: '100000000' }) });
 
     const trade = await runAgent({ API_URL: daemon.api, SLUG: 'e2e-agent-market', PHASE: 'trade' });
     expect(trade.quoteStatus).toBe(402);
@@ -120,8 +124,8 @@ describe('Family A end to end (daemon + agent processes)', () => {
     daemon = await startDaemon();
     const wallet = result.wallet as string;
     expect(wallet).toBeTruthy();
-    const details = (await (await fetch(`${daemon.api}/v2/markets/e2e-crash-market/details`)).json()).data;
-    const rpcUrl = (await (await fetch(`${daemon.api}/v2/config`)).json()).data.rpcUrl as string;
+    const details = (await getJson(`${daemon.api}/v2/markets/e2e-crash-market/details`)).data;
+    const rpcUrl = (await getJson(`${daemon.api}/v2/config`)).data.rpcUrl as string;
     let yes = '0';
     for (let i = 0; i < 100 && yes !== '10000000000'; i++) {
       await new Promise((r) => setTimeout(r, 200));
