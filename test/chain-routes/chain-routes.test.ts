@@ -74,7 +74,7 @@ describe('POST /v2/dev/faucet', () => {
     expect(chain.ledger!.getTokenBalance(ata)).toBe(2_500_000n);
   });
 
-  it.each([
+  it.each<[Record<string, string>, string]>([
     [{ usdc: '1000000000001' }, 'over 1,000,000 USDC'],
     [{ sol: '100000000001' }, 'over 100 SOL'],
     [{}, 'nothing requested'],
