@@ -35,7 +35,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { db?: DatabaseHandle; workers?: boolean; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function createHarness(opts: { db?: DatabaseHandle; workers?: boolean; env?: Record<string, string>; readPerMinute?: number; writePerMinute?: number } = {}): Promise<Harness> {
   const dataDir = tempDir('pmx-family-a-');
   const ledger = await EmbeddedLedger.open({});
   const client = new EmbeddedChainClient(ledger);
@@ -56,7 +56,7 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
     },
   };
   const feature = await familyAFeature(ctx);
-  const t = await createTestApp({ db, routes: feature.routes ?? [] });
+  const t = await createTestApp({ db, routes: feature.routes ?? [], readPerMinute: opts.readPerMinute, writePerMinute: opts.writePerMinute });
   let workers: Worker[] = [];
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const h: Harness = {
