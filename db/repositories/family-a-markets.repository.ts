@@ -113,3 +113,16 @@ export async function resolveMarketRow(db: Db, id: string, outcome: 'YES' | 'NO'
 export async function slugExists(db: Db, slug: string): Promise<boolean> {
   return (await db.selectFrom('markets').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
 }
+
+/** The newest market awaiting its creation fee from `creator` under `name` (x402 creation step 2). */
+export async function findPendingMarket(db: Db, creator: string, name: string) {
+  return db
+    .selectFrom('markets as m')
+    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(COLUMNS)
+    .where('m.creator', '=', creator)
+    .where('m.name', '=', name)
+    .where('m.status', '=', 'pending')
+    .orderBy('m.created_at', 'desc')
+    .executeTakeFirst();
+}

@@ -79,7 +79,10 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
       await ledger.close();
     },
   };
-  if (opts.workers !== false) h.startWorkers();
+  if (opts.workers !== false) {
+    h.startWorkers();
+    await feature.schedules?.();
+  }
   return h;
 }
 

@@ -23,7 +23,8 @@ function invalid(message: string): DomainError {
   return new DomainError('invalid', 'VALIDATION_ERROR', `Malformed X-PAYMENT header: ${message}`);
 }
 
-export function decodePaymentHeader(header: string): PaymentPayload {
+/** `quote: false` for payments that answer no quote (market creation); quoteIssuedAt is then optional. */
+export function decodePaymentHeader(header: string, opts: { quote?: boolean } = {}): PaymentPayload {
   const text = header.trim();
   if (text.length === 0 || text.length > 4096 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) throw invalid('not base64');
   let value: unknown;
@@ -35,6 +36,7 @@ export function decodePaymentHeader(header: string): PaymentPayload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('not a JSON object');
   const p = value as Record<string, unknown>;
   if (p.x402Version !== 1) throw invalid('x402Version must be 1');
+  if (opts.quote === false && p.quoteIssuedAt === undefined) p.quoteIssuedAt = new Date(0).toISOString();
   for (const field of ['txHash', 'payer', 'payTo', 'asset', 'quoteIssuedAt', 'network'] as const) {
     if (typeof p[field] !== 'string' || (p[field] as string).length === 0) throw invalid(`${field} must be a non-empty string`);
   }

@@ -19,6 +19,7 @@ export const PURPOSES = {
   setup: 'family-a.setup-market',
   deliverTokens: 'family-a.deliver-tokens',
   payUsdc: 'family-a.pay-usdc',
+  platformAccounts: 'family-a.platform-accounts',
 } as const;
 
 export interface SetupParams { marketId: string }
@@ -74,6 +75,14 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
       async onConfirmed(params) {
         const { marketId } = params as SetupParams;
         await setMarketStatus(deps.db, marketId, ['creating'], 'live', new Date().toISOString(), true);
+      },
+    },
+    // The platform wallet's USDC account, so a creation fee can be paid with a plain transfer
+    // before any market exists. Recorded once at startup (idempotency key a-platform-accounts).
+    [PURPOSES.platformAccounts]: {
+      async build(_params, blockhash) {
+        const platform = deps.keys.platform().publicKey;
+        return sign(deps, blockhash, [createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc)], []);
       },
     },
     [PURPOSES.deliverTokens]: {

@@ -9,6 +9,7 @@ import { familyOf } from '../../families.js';
 import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { adminRoutes } from './admin.routes.js';
+import { createRoutes } from './create.routes.js';
 import { marketRoutes } from './markets.routes.js';
 import { tradeRoutes } from './trade.routes.js';
 
@@ -22,6 +23,7 @@ export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminTo
     });
     await app.register(marketRoutes(deps));
     await app.register(tradeRoutes(deps));
+    await app.register(createRoutes(deps));
   };
   return [publicRoutes, adminRoutes(deps, apiKeys, adminToken)];
 }

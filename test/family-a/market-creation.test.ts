@@ -1,0 +1,49 @@
+// POST /v2/markets paid by x402: 402 with the fee, pay it, 201 once the market is live.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
+import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
+import { createHarness, fundedUser, transfer, xPayment, type Harness } from './family-a.harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ env: { FAMILY_A_CREATION_FEE_USDC: '600' } });
+  // The platform wallet's USDC account is created at startup.
+  await awaitOutbound(h.ctx.db, (await findOutboundByKey(h.ctx.db, 'a-platform-accounts'))!.id, 10_000);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('Family A paid market creation', () => {
+  it('answers 402 with the creation fee, then 201 with a live market after payment', async () => {
+    const creator = await fundedUser(h);
+    const wallet = creator.publicKey.toBase58();
+    const body = { name: 'Will the x402 market work?', description: 'Created by paying the fee', end_date: '2031-06-01T00:00:00Z', options: ['Yes', 'No'], creator_wallet: wallet, tags: ['meta'] };
+    const r1 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body });
+    expect(r1.statusCode).toBe(402);
+    const req = r1.json();
+    expect(req.error.code).toBe('PAYMENT_REQUIRED');
+    expect(req.payment.accepts[0]).toMatchObject({ asset: h.usdcMint, amount: '600000000', network: 'solana-localnet' });
+    expect(req.payment.accepts[1]).toMatchObject({ asset: 'SOL', amount: '300000000' });
+    expect(req.payment.windowSeconds).toBe(300);
+    expect(req.slug).toBe('will-the-x402-market-work');
+    expect(req.optionWallets.Yes).toBeTruthy();
+    const listed = (await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=pending' })).json().data;
+    expect(listed.markets.map((m: { slug: string }) => m.slug)).toContain(req.slug);
+
+    const short = await transfer(h, creator, h.usdcMint, req.payment.payTo, 599_999_999n);
+    const hdr = (sig: string) => xPayment({ txHash: sig, amount: 600, payer: wallet, payTo: req.payment.payTo, asset: h.usdcMint });
+    const r2 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(short) }, payload: { ...body, marketId: req.marketId } });
+    expect(r2.statusCode).toBe(402);
+    expect(r2.json().error.message).toMatch(/amount short/);
+
+    const paid = await transfer(h, creator, h.usdcMint, req.payment.payTo, 600_000_000n);
+    const r3 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
+    expect(r3.statusCode, r3.body).toBe(201);
+    expect(r3.json().data).toMatchObject({ slug: req.slug, status: 'live', paid: true, creator: wallet, metadata: { option_wallets: req.optionWallets } });
+
+    const again = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('ALREADY_PAID');
+  });
+});
