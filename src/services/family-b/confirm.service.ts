@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findCatalogByChainId, slugTaken, upsertCatalogEntry } from '../../../db/repositories/market-catalog.repository.js';
-import { SLUG_PATTERN, slugFor } from '../../domain/family-b/slug.js';
+import { isValidSlug } from '../../domain/family-a/slug.js';
+import { slugFor } from '../../domain/family-b/slug.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { notCreator } from './errors.js';
@@ -34,8 +35,9 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
   const existing = await findCatalogByChainId(ctx.db, marketId);
   const id = existing?.id ?? randomUUID();
   const slug = input.slug ?? existing?.slug ?? slugFor(input.title ?? a.title, marketId);
-  if (!SLUG_PATTERN.test(slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes');
-  if (/^\d+$/.test(slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must not be all digits (integers address Family B markets)');
+  if (!isValidSlug(slug)) {
+    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not all digits (integers address Family B markets)');
+  }
   if (await slugTaken(ctx.db, slug, id)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
 
   const now = new Date().toISOString();
