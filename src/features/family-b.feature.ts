@@ -82,7 +82,7 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     async schedules() {
       await ctx.queues.get('index').upsertJobScheduler(
         'index-markets-full',
-        { every: ctx.config.indexIntervalMs, immediately: true },
+        { every: ctx.config.indexIntervalMs }, // an `every` schedule runs its first job at once
         { name: 'index.markets.full', data: { reason: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
       );
     },
