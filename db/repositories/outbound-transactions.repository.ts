@@ -1,5 +1,6 @@
 /** Persisted outbound transactions (one query per function; db or trx first). */
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { num } from '../codec.js';
 import type { Database, OutboundTransactionsTable } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -18,12 +19,15 @@ export async function insertOutbound(
     .execute();
 }
 
+// SQLite hands every integer back as bigint; `attempts` is declared a number.
+const normalize = (row: OutboundRow | undefined): OutboundRow | undefined => (row ? { ...row, attempts: num(row.attempts) } : row);
+
 export async function findOutbound(db: Db, id: string): Promise<OutboundRow | undefined> {
-  return db.selectFrom('outbound_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  return normalize(await db.selectFrom('outbound_transactions').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
 export async function findOutboundByKey(db: Db, key: string): Promise<OutboundRow | undefined> {
-  return db.selectFrom('outbound_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  return normalize(await db.selectFrom('outbound_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst());
 }
 
 /**
