@@ -1,0 +1,148 @@
+/**
+ * Family B through the real daemon (startDaemon in this process: embedded ledger, SQLite, Redis
+ * queues, workers, the Fastify app listening on 127.0.0.1):
+ * - GET /v2/markets/{id} and GET /v2/positions/{wallet} requests per second over keep-alive HTTP
+ *   (N requests, C in flight) against a bare Fastify route returning the same JSON bytes in the
+ *   same run (ratio = ours / bare);
+ * - POST /v2/markets/{id}/buy latency p50/p99 (validation → tx-build queue → worker → builder);
+ * - indexing rate: upsertTokenAccounts of 20 000 rows against raw better-sqlite3 prepared
+ *   inserts of the same rows in one transaction (ratio = ours / raw).
+ * Needs Redis: REDIS_URL or 127.0.0.1:6379. Run standalone: `npx tsx bench/family-b.bench.ts`.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import Fastify from 'fastify';
+import { Keypair } from '@solana/web3.js';
+import { openSqlite } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { upsertTokenAccounts, type TokenAccountRow } from '../db/repositories/token-accounts.repository.js';
+import { tempDir } from '../test/helpers/databases.js';
+import { buy, createMarket, fundedWallet, openHarness, USDC, waitFor } from '../test/family-b/family-b.harness.js';
+import { formatMs, summarize, timeMs } from './stats.js';
+
+const READ_N = Number(process.env.BENCH_READ_N ?? 4_000);
+const CONCURRENCY = 8;
+const WRITE_N = Number(process.env.BENCH_WRITE_N ?? 200);
+const INDEX_ROWS = 20_000;
+
+/** N GETs of `url` with C requests in flight over one keep-alive agent; returns requests/s. */
+async function requestsPerSecond(url: string, n: number, concurrency: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { agent }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+          res.resume();
+          res.on('end', resolve);
+        })
+        .on('error', reject);
+    });
+  let next = 0;
+  const lane = async () => {
+    while (next++ < n) await once();
+  };
+  for (let i = 0; i < 50; i++) await once(); // warm-up
+  next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return n / seconds;
+}
+
+function rows(n: number, salt: string): TokenAccountRow[] {
+  const mints = Array.from({ length: 20 }, () => Keypair.generate().publicKey.toBase58());
+  return Array.from({ length: n }, (_, i) => ({
+    address: `${salt}${i.toString().padStart(8, '0')}`.padEnd(44, 'A'),
+    mint: mints[i % mints.length]!,
+    owner: `owner${i % 5000}`.padEnd(44, 'B'),
+    amount: BigInt(1_000_000 + i),
+    slot: 1_000n,
+  }));
+}
+
+async function indexingRate(): Promise<{ ours: number; raw: number }> {
+  const dir = tempDir('pmx-bench-index-');
+  const ours = openSqlite(path.join(dir, 'ours.db'));
+  await migrateToLatest(ours.db);
+  const rawHandle = openSqlite(path.join(dir, 'raw.db'));
+  await migrateToLatest(rawHandle.db);
+  await rawHandle.close();
+  const raw = new BetterSqlite3(path.join(dir, 'raw.db'));
+  raw.pragma('journal_mode = WAL');
+  const data = rows(INDEX_ROWS, 'x');
+  const oursMs = await timeMs(() => upsertTokenAccounts(ours.db, data));
+  const insert = raw.prepare('INSERT INTO token_accounts (address, mint, owner, amount, slot, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const now = new Date().toISOString();
+  const rawMs = await timeMs(async () => raw.transaction(() => data.forEach((r) => insert.run(r.address, r.mint, r.owner, r.amount, r.slot, now)))());
+  const count = (raw.prepare('SELECT count(*) AS n FROM token_accounts').get() as { n: number }).n;
+  const oursCount = await ours.db.selectFrom('token_accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  if (count !== INDEX_ROWS || Number(oursCount.n) !== INDEX_ROWS) throw new Error('indexing bench wrote the wrong number of rows');
+  raw.close();
+  await ours.close();
+  return { ours: INDEX_ROWS / (oursMs / 1000), raw: INDEX_ROWS / (rawMs / 1000) };
+}
+
+export async function run(): Promise<Record<string, number>> {
+  const h = await openHarness();
+  const bare = Fastify({ logger: false });
+  try {
+    const [creator, trader] = await Promise.all([fundedWallet(h), fundedWallet(h)]);
+    const id = await createMarket(h, creator);
+    await buy(h, id, trader, 'UP', 5 * USDC);
+    await buy(h, id, trader, 'DOWN', 3 * USDC);
+    const wallet = trader.publicKey.toBase58();
+    await waitFor('positions indexed', async () => {
+      const p = (await h.app.inject({ method: 'GET', url: `/v2/positions/${wallet}` })).json().data as Array<{ noBalance: number }>;
+      return p[0]?.noBalance ? true : undefined;
+    });
+    const base = h.daemon.url!;
+    const bodies = {
+      market: (await h.app.inject({ method: 'GET', url: `/v2/markets/${id}` })).body,
+      positions: (await h.app.inject({ method: 'GET', url: `/v2/positions/${wallet}` })).body,
+    };
+    bare.get('/market', async (_req, reply) => reply.type('application/json').send(bodies.market));
+    bare.get('/positions', async (_req, reply) => reply.type('application/json').send(bodies.positions));
+    const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
+
+    const out: Record<string, number> = {};
+    for (const [label, ours, baseline, bytes] of [
+      ['GET /v2/markets/{id}', `${base}/v2/markets/${id}`, `${bareBase}/market`, bodies.market.length],
+      ['GET /v2/positions/{wallet}', `${base}/v2/positions/${wallet}`, `${bareBase}/positions`, bodies.positions.length],
+    ] as const) {
+      const oursRps = await requestsPerSecond(ours, READ_N, CONCURRENCY);
+      const bareRps = await requestsPerSecond(baseline, READ_N, CONCURRENCY);
+      out[`${label} rps`] = oursRps;
+      console.log(`${label}: ${oursRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} req/s (ratio ${(oursRps / bareRps).toFixed(2)}x; N=${READ_N}, ${CONCURRENCY} in flight, keep-alive, ${bytes} B body)`);
+    }
+
+    const samples: number[] = [];
+    for (let i = 0; i < WRITE_N + 20; i++) {
+      const ms = await timeMs(async () => {
+        const res = await fetch(`${base}/v2/markets/${id}/buy`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet, side: 'UP', amount: USDC }) });
+        if (res.status !== 200) throw new Error(`buy: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      });
+      if (i >= 20) samples.push(ms);
+    }
+    const w = summarize(samples);
+    out['buy p50 ms'] = w.p50;
+    out['buy p99 ms'] = w.p99;
+    console.log(`POST /v2/markets/{id}/buy (through the tx-build queue): p50 ${formatMs(w.p50)} p99 ${formatMs(w.p99)} (N=${WRITE_N}, sequential, after 20 warm-up)`);
+
+    const idx = await indexingRate();
+    out['index rows/s'] = idx.ours;
+    console.log(`indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x)`);
+    return out;
+  } finally {
+    await bare.close();
+    await h.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run();
+}
