@@ -62,7 +62,6 @@ describe('Family A catalog routes', () => {
     expect((await get('/v2/markets')).statusCode).toBe(200);
     const created = (await h.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'agent' } })).json().data;
     expect(created.key).toMatch(/^pmx_/);
-    await new Promise((r) => setTimeout(r, 2_100)); // the "any key?" cache
     const denied = await get('/v2/markets');
     expect(denied.statusCode).toBe(401);
     expect(denied.json().error.code).toBe('UNAUTHORIZED');
@@ -75,5 +74,24 @@ describe('Family A catalog routes', () => {
     expect(JSON.stringify(list)).not.toContain(created.key);
     expect((await h.t.app.inject({ method: 'DELETE', url: `/v2/admin/api-keys/${created.id}`, headers: admin })).statusCode).toBe(200);
     expect((await get('/v2/markets')).statusCode).toBe(200); // revocation clears the cache at once
+  });
+});
+
+describe('rate limits per API key', () => {
+  it('counts per key, not per IP, once keys exist', async () => {
+    const h2 = await createHarness({ readPerMinute: 3 });
+    try {
+      const mk = async (name: string) => (await h2.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name } })).json().data.key as string;
+      const k1 = await mk('one');
+      const k2 = await mk('two');
+      const hit = (key: string) => h2.t.app.inject({ method: 'GET', url: '/v2/markets', headers: { 'x-api-key': key } });
+      for (let i = 0; i < 3; i++) expect((await hit(k1)).statusCode).toBe(200);
+      const limited = await hit(k1);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('RATE_LIMITED');
+      expect((await hit(k2)).statusCode).toBe(200); // same IP, other key: its own budget
+    } finally {
+      await h2.close();
+    }
   });
 });
