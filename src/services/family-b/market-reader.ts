@@ -37,16 +37,28 @@ export interface MarketProgramRef {
   programId: PublicKey;
 }
 
+/**
+ * The outcome mints of a market, derived once per (program, market id): a PDA search costs
+ * ~0.4 ms of curve checks per mint, which dominated every API read of a market.
+ */
+const mintCache = new WeakMap<PublicKey, Map<bigint, { yesMint: PublicKey; noMint: PublicKey }>>();
+const MINT_CACHE_MAX = 50_000;
+
+export function outcomeMints(marketId: bigint, programId: PublicKey): { yesMint: PublicKey; noMint: PublicKey } {
+  let byId = mintCache.get(programId);
+  if (!byId) mintCache.set(programId, (byId = new Map()));
+  let mints = byId.get(marketId);
+  if (!mints) {
+    if (byId.size >= MINT_CACHE_MAX) byId.clear();
+    mints = { yesMint: findYesMintPda(marketId, programId)[0], noMint: findNoMintPda(marketId, programId)[0] };
+    byId.set(marketId, mints);
+  }
+  return mints;
+}
+
 function loaded(programId: PublicKey, address: string, data: Buffer, slot: number): LoadedMarket {
   const account = decodeMarketAccount(data);
-  return {
-    address: new PublicKey(address),
-    account,
-    yesMint: findYesMintPda(account.marketId, programId)[0],
-    noMint: findNoMintPda(account.marketId, programId)[0],
-    data,
-    slot,
-  };
+  return { address: new PublicKey(address), account, ...outcomeMints(account.marketId, programId), data, slot };
 }
 
 export function marketNotFound(marketId: bigint): DomainError {
