@@ -18,7 +18,7 @@ const market = async (id: number): Promise<Json> => (await get(h, `/v2/markets/$
 
 beforeAll(async () => {
   h = await openHarness();
-  [creator, alice, carol, bob, stranger] = await Promise.all([1, 2, 3, 4, 5].map(() => fundedWallet(h)));
+  [creator, alice, carol, bob, stranger] = await Promise.all([fundedWallet(h), fundedWallet(h), fundedWallet(h), fundedWallet(h), fundedWallet(h)]);
   pool = await createMarket(h, creator, { seedAmount: 0, yesTicker: 'RAIN', noTicker: 'SUN' });
   broken = (await write(h, '/v2/markets/create', createBody(creator), creator)).marketId as number;
   yesMint = (await market(pool)).yesMint;
