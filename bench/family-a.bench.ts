@@ -74,13 +74,15 @@ export async function run(): Promise<void> {
     const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
     let i = 0;
     const baseline = await rps(bareUrl, () => '/bare');
+    // The same app's /health: what the shared stack (rate limit in Redis, metrics, hooks) costs.
+    const health = await rps(apiUrl, () => '/health');
     const list = await rps(apiUrl, () => `/v2/markets?limit=20&offset=${(i++ % 50) * 20}`);
     const filtered = await rps(apiUrl, () => `/v2/markets?status=resolved&limit=20`);
     const search = await rps(apiUrl, () => `/v2/markets/search?q=${WORDS[i++ % 400]}&limit=20`);
     const baseline2 = await rps(bareUrl, () => '/bare');
     const base = Math.max(baseline, baseline2);
     const fmt = (x: number) => `${Math.round(x).toLocaleString('en-US')} req/s (${(x / base).toFixed(2)}x bare)`;
-    console.log(`family-a.http: bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s; list ${fmt(list)}; list status=resolved ${fmt(filtered)}; search ${fmt(search)} (${CONCURRENCY} in flight, ${SECONDS} s each, ${MARKETS.toLocaleString('en-US')} markets)`);
+    console.log(`family-a.http: bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s; app /health ${fmt(health)}; list ${fmt(list)}; list status=resolved ${fmt(filtered)}; search ${fmt(search)} (${CONCURRENCY} in flight, ${SECONDS} s each, ${MARKETS.toLocaleString('en-US')} markets)`);
     const lat = await step2Latency(h, Number(process.env.FAMILY_A_BENCH_BUYS ?? 40));
     console.log(`family-a.step2: buy step 2 (verify payment on chain + record + deliver, confirmed) p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms over ${lat.n} buys`);
   } finally {

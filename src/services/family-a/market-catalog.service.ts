@@ -23,6 +23,23 @@ export interface ListQuery {
   offset: number;
 }
 
+/**
+ * Totals per filter are cached for one second per process: under load the page query is the
+ * only one that runs, and `count` may trail a brand-new market by at most a second.
+ */
+const COUNT_TTL_MS = 1_000;
+const counts = new Map<string, { n: number; at: number }>();
+
+async function cachedCount(deps: FamilyADeps, filter: MarketFilter): Promise<number> {
+  const key = JSON.stringify(filter);
+  const hit = counts.get(key);
+  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return hit.n;
+  const n = await countMarkets(deps.db, deps.dialect, filter);
+  if (counts.size > 1_000) counts.clear();
+  counts.set(key, { n, at: Date.now() });
+  return n;
+}
+
 export async function listCatalog(deps: FamilyADeps, query: ListQuery) {
   const filter: MarketFilter = { creator: query.creator, published: query.published };
   if (query.status !== undefined) {
@@ -35,7 +52,7 @@ export async function listCatalog(deps: FamilyADeps, query: ListQuery) {
     if (filter.terms.length === 0) return { markets: [], count: 0, limit: query.limit, offset: query.offset, hasMore: false };
   }
   const [count, rows] = await Promise.all([
-    countMarkets(deps.db, deps.dialect, filter),
+    cachedCount(deps, filter),
     listMarkets(deps.db, deps.dialect, filter, query.limit, query.offset),
   ]);
   return { markets: rows.map(presentSummary), count, limit: query.limit, offset: query.offset, hasMore: query.offset + rows.length < count };
