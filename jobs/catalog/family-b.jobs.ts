@@ -2,8 +2,9 @@ import { Type } from 'typebox';
 import { defineJob } from './define-job.js';
 
 /**
- * Family B's index jobs. Notification-driven jobs carry the slot in their id, so a burst of
- * notifications for one slot runs once while a later slot always gets its own run.
+ * Family B's index jobs. Notification-driven jobs get BullMQ's own unique ids: every change gets
+ * its run (a slot-keyed id would swallow a second change in the same slot once the first job has
+ * completed), and each run re-reads the chain, so a duplicate costs a read, never correctness.
  */
 export const familyBJobs = {
   'index.markets.full': defineJob({
@@ -19,7 +20,6 @@ export const familyBJobs = {
     payload: Type.Object({ marketId: Type.String({ pattern: '^[0-9]+$' }), slot: Type.Integer({ minimum: 0 }) }),
     attempts: 5,
     backoffMs: 250,
-    jobId: (p) => `market-refresh-${p.marketId}-${p.slot}`,
     keepCompleted: 200,
     keepFailed: 500,
   }),
@@ -34,7 +34,6 @@ export const familyBJobs = {
     }),
     attempts: 5,
     backoffMs: 250,
-    jobId: (p) => `token-account-${p.address}-${p.slot}`,
     keepCompleted: 200,
     keepFailed: 500,
   }),

@@ -25,9 +25,6 @@ import { sendAndConfirmPlatformTransaction } from '../services/platform-transact
 import type { Unsubscribe } from '../chain/chain-client.js';
 import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
 
-/** Notification jobs get BullMQ's own ids: see `start()`. */
-const UNIQUE = { jobId: undefined } as const;
-
 /** The program's config account (admin = treasury) must exist before any market; create it once. */
 async function ensureProgramInitialized(ctx: FeatureContext, b: FamilyBContext): Promise<void> {
   if (await readProgramConfig(b)) return;
@@ -94,15 +91,13 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
           const marketId = account.data.readBigUInt64LE(8);
           mints.add(findYesMintPda(marketId, b.programId)[0].toBase58());
           mints.add(findNoMintPda(marketId, b.programId)[0].toBase58());
-          // One job per notification (no slot-keyed id): a second change in the same slot must not
-          // be swallowed by the completed job of the first one; the job reads the chain anyway.
-          void ctx.queues.enqueue('index.market.refresh', { marketId: marketId.toString(), slot: account.slot }, UNIQUE).catch((err) => b.log.warn({ err }, 'could not enqueue market refresh'));
+          void ctx.queues.enqueue('index.market.refresh', { marketId: marketId.toString(), slot: account.slot }).catch((err) => b.log.warn({ err }, 'could not enqueue market refresh'));
         }),
         ctx.chain.client.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (account) => {
           const row = decodeTokenAccount(account);
           if (!row || !mints.has(row.mint)) return;
           void ctx.queues
-            .enqueue('index.token-account.apply', { address: row.address, mint: row.mint, owner: row.owner, amount: row.amount.toString(), slot: Number(row.slot) }, UNIQUE)
+            .enqueue('index.token-account.apply', { address: row.address, mint: row.mint, owner: row.owner, amount: row.amount.toString(), slot: Number(row.slot) })
             .catch((err) => b.log.warn({ err }, 'could not enqueue token account update'));
         }),
       );
