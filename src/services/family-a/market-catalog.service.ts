@@ -28,9 +28,11 @@ export interface ListQuery {
  * only one that runs, and `count` may trail a brand-new market by at most a second.
  */
 const COUNT_TTL_MS = 1_000;
-const counts = new Map<string, { n: number; at: number }>();
+const countCaches = new WeakMap<FamilyADeps, Map<string, { n: number; at: number }>>();
 
 async function cachedCount(deps: FamilyADeps, filter: MarketFilter): Promise<number> {
+  let counts = countCaches.get(deps);
+  if (!counts) countCaches.set(deps, (counts = new Map()));
   const key = JSON.stringify(filter);
   const hit = counts.get(key);
   if (hit && Date.now() - hit.at < COUNT_TTL_MS) return hit.n;
