@@ -83,3 +83,24 @@ export async function listUnfinishedOutbound(db: Db, before: string, limit: numb
     .limit(limit)
     .execute();
 }
+
+/** Operator re-drive of a given-up intent: back to pending with a fresh attempt budget. */
+export async function resetFailedOutbound(db: Db, id: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('outbound_transactions')
+    .set({ status: 'pending', attempts: 0, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function listOutboundByStatus(db: Db, status: OutboundRow['status'], limit: number) {
+  return db
+    .selectFrom('outbound_transactions')
+    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at'])
+    .where('status', '=', status)
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
+}

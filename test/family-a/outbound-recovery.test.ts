@@ -10,7 +10,7 @@ import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';
 import { recordOutboundIntent } from '../../src/services/outbound/outbound-intents.js';
 import { OutboundSender } from '../../src/services/outbound/outbound-sender.js';
 import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
-import { createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
+import { admin, createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
 
 let h: Harness;
 let market: Awaited<ReturnType<typeof createMarket>>;
@@ -23,9 +23,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-function sender(confirmTimeoutMs = 300): OutboundSender {
+function sender(confirmTimeoutMs = 300, maxAttempts = 25): OutboundSender {
   const deps = { ...depsOf(h) };
-  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs, pollMs: 20 });
+  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs, pollMs: 20, maxAttempts });
 }
 
 function depsOf(x: Harness): FamilyADeps {
@@ -83,5 +83,24 @@ describe('outbound transactions', () => {
     expect(done.status).toBe('confirmed');
     await new Promise((r) => setTimeout(r, 500)); // let the duplicate jobs run too
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(4_000_000_000n);
+  });
+
+  it('gives up on an unfundable payout, and an operator re-drives it after funding', async () => {
+    const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
+    const id = await recordOutboundIntent(h.ctx.db, {
+      idempotencyKey: `pay-${owner}`, purpose: PURPOSES.payUsdc, params: { marketId: 'no-such-market', sources: ['YES', 'PLATFORM'], to: owner, amountRaw: '123456789000' },
+    });
+    const s = sender(300, 2);
+    await expect(s.process(id)).rejects.toThrow(/lack/);
+    await expect(s.process(id)).rejects.toThrow(/lack/);
+    expect(await s.process(id)).toMatchObject({ status: 'failed' });
+    const failed = (await h.t.app.inject({ method: 'GET', url: '/v2/admin/outbound?status=failed', headers: admin })).json().data;
+    expect(failed.map((r: { id: string }) => r.id)).toContain(id);
+    await h.ledger.mintUsdc(depsOf(h).keys.platform().publicKey, 123_456_789_000n);
+    const retry = await h.t.app.inject({ method: 'POST', url: `/v2/admin/outbound/${id}/retry`, headers: admin });
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect((await awaitOutbound(h.ctx.db, id, 10_000)).status).toBe('confirmed');
+    expect(await tokenBalance(h, owner, h.usdcMint)).toBe(123_456_789_000n);
+    expect((await h.t.app.inject({ method: 'POST', url: `/v2/admin/outbound/${id}/retry`, headers: admin })).statusCode).toBe(404);
   });
 });

@@ -16,7 +16,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { requireMarket } from './market-catalog.service.js';
-import { assertWallet, fetchLandedTransfer, isUniqueViolation, requireTransfer } from './x402-payment.verifier.js';
+import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 const LABEL = 'Token transfer verification failed';
 
@@ -65,6 +65,9 @@ export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput:
   const platform = deps.keys.platform().publicKey.toBase58();
   const landed = await fetchLandedTransfer(deps, transferTxHash, LABEL);
   const tokens = requireTransfer(landed, { mint, recipientOwner: platform, payer: wallet, minAmount: 1n, requireAll: true }, LABEL);
+  // The transaction emptied the accounts it touched; winning tokens held elsewhere also count.
+  const remaining = (await deps.chain.getTokenAccountsByOwner(wallet, { mint })).reduce((sum, a) => sum + a.amount, 0n);
+  if (remaining > 0n) throw paymentFailed(LABEL, `partial transfer: ${remaining} raw units of the winning token remain in the wallet; transfer ALL of them`);
   const payout = claimPayout(tokens, limit);
   const loser: Side = winner === 'YES' ? 'NO' : 'YES';
   const claimedAt = new Date().toISOString();

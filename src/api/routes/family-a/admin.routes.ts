@@ -1,11 +1,13 @@
 /**
  * Family A operator endpoints (Authorization: Bearer <admin token>): create and resolve markets
- * without payment, create/list/revoke Family A API keys.
+ * without payment, create/list/revoke Family A API keys, list and re-drive failed outbound
+ * transactions.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
 import { requireAdmin } from '../../plugins/admin-auth.js';
+import { listOutbound, retryFailedOutbound } from '../../../services/outbound/outbound-admin.js';
 import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { adminCreateMarket, adminResolveMarket, type CreateMarketInput } from '../../../services/family-a/market-admin.service.js';
@@ -42,6 +44,29 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
         response: { 200: Envelope },
       },
     }, async (request) => ok(await adminResolveMarket(deps, (request.params as { slug: string }).slug, (request.body as { outcome: string }).outcome)));
+
+    app.get('/v2/admin/outbound', {
+      schema: {
+        tags: ['admin'], summary: 'Outbound platform transactions by status (failed ones need an operator)',
+        querystring: Type.Object({ status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed')], { default: 'failed' }) }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => {
+      return ok(await listOutbound(deps.db, (request.query as { status: 'failed' }).status));
+    });
+
+    app.post('/v2/admin/outbound/:id/retry', {
+      schema: {
+        tags: ['admin'], summary: 'Re-drive a failed outbound transaction (e.g. after funding the platform wallet)',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Envelope },
+      },
+    }, async (request) => {
+      const { id } = request.params as { id: string };
+      await retryFailedOutbound(deps.db, id);
+      await deps.dispatchOutbound(id);
+      return ok({ id, status: 'pending' });
+    });
 
     app.post('/v2/admin/api-keys', {
       schema: { tags: ['admin'], summary: 'Create a Family A API key (shown once)', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: Envelope } },
