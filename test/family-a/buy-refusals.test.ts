@@ -49,7 +49,8 @@ describe('Family A buy refusals', () => {
 
   it('refuses a malformed X-PAYMENT header with 400 VALIDATION_ERROR', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
-    for (const bad of ['%%%', Buffer.from('not json').toString('base64'), Buffer.from('{"x402Version":1}').toString('base64')]) {
+    const otherNetwork = xPayment({ network: 'solana-mainnet', txHash: '5'.repeat(87), amount: 1, payer: wallet, payTo: wallet, asset: h.usdcMint, quoteIssuedAt: new Date().toISOString() });
+    for (const bad of ['%%%', Buffer.from('not json').toString('base64'), Buffer.from('{"x402Version":1}').toString('base64'), otherNetwork]) {
       await expectFailed(await step2(wallet, bad), 400, 'VALIDATION_ERROR', /Malformed X-PAYMENT/);
     }
   });

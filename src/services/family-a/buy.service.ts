@@ -20,7 +20,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type DeliverParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 export interface BuyBody { wallet: string; amount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -54,6 +54,7 @@ export async function buyStep1(deps: FamilyADeps, slug: string, body: BuyBody): 
 
 export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, header: string) {
   const payload = decodePaymentHeader(header);
+  assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
   const { wallet, side, amountRaw } = readBody(m, body);
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;

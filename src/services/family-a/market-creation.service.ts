@@ -20,7 +20,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
-import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 export interface CreateBody {
   name: string;
@@ -66,6 +66,7 @@ export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<
 
 export async function createStep2(deps: FamilyADeps, body: CreateBody, header: string) {
   const payload = decodePaymentHeader(header, { quote: false });
+  assertNetwork(deps, payload.network);
   const creator = assertWallet(body.creator_wallet, 'creator_wallet');
   const m = body.marketId ? await findMarketById(deps.db, body.marketId) : await findPendingMarket(deps.db, creator, body.name);
   if (!m || m.creator !== creator) throw new DomainError('not_found', 'MARKET_NOT_FOUND', 'No pending market of this creator; repeat step 1 first');

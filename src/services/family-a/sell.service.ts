@@ -16,7 +16,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 export interface SellBody { wallet: string; tokenAmount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -52,6 +52,7 @@ export async function sellStep1(deps: FamilyADeps, slug: string, body: SellBody)
 
 export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody, header: string) {
   const payload = decodePaymentHeader(header);
+  assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
   const { wallet, side, tokensRaw, payoutRaw } = readBody(m, body);
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;

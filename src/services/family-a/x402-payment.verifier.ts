@@ -51,3 +51,10 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
+
+/** The payload names the network the payment was made on; another cluster's signature means nothing here. */
+export function assertNetwork(deps: FamilyADeps, network: string): void {
+  if (network !== deps.settings.network) {
+    throw new DomainError('invalid', 'VALIDATION_ERROR', `Malformed X-PAYMENT header: network must be ${deps.settings.network}, got ${network}`);
+  }
+}
