@@ -26,7 +26,9 @@ async function startDaemon(extra: Record<string, string> = {}): Promise<Daemon> 
     ...process.env, DATA_DIR: dataDir, PORT: String(port), LEDGER_RPC_PORT: String(rpcPort), REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', LOG_PRETTY: 'false', ...extra,
   };
-  const proc = spawn(tsx, ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // `node --import tsx`, not the tsx CLI: one process, so SIGKILL kills the daemon itself (the CLI
+  // would leave its node child running).
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const api = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (proc.exitCode !== null) throw new Error(`daemon exited with ${proc.exitCode}`);
