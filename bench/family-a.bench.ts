@@ -7,15 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
+import { sql } from 'kysely';
 import { createHarness, createMarket, fundedUser, transfer, xPayment, type Harness } from '../test/family-a/family-a.harness.js';
 import { summarize } from './stats.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { countMarkets, listMarkets } from '../db/repositories/family-a-markets.repository.js';
+import { PG_AVAILABLE, postgresDatabase, sqliteDatabase } from '../test/helpers/databases.js';
 
 const WORDS = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x${(i * 7919) % 1000}`);
 const MARKETS = Number(process.env.FAMILY_A_BENCH_MARKETS ?? 100_000);
 const SECONDS = 3;
 const CONCURRENCY = 16;
 
-async function seed(h: Harness, n: number): Promise<void> {
+async function seed(h: Pick<Harness, 'ctx'> | { ctx: { db: DatabaseHandle['db'] } }, n: number): Promise<void> {
   const t0 = Date.parse('2025-01-01T00:00:00Z');
   for (let start = 0; start < n; start += 1000) {
     const rows = [];
@@ -62,6 +66,29 @@ async function step2Latency(h: Harness, n: number) {
   return summarize(samples);
 }
 
+/** Query latency at the repository (no HTTP) on a dialect: page + count, list and search. */
+async function queryLatency(db: DatabaseHandle): Promise<string> {
+  await seed({ ctx: { db: db.db } }, MARKETS);
+  // What autovacuum does shortly after a bulk load in production.
+  if (db.dialect === 'postgres') await sql`analyze markets`.execute(db.db);
+  const time = async (f: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now();
+      await f();
+      samples.push(performance.now() - t0);
+    }
+    return summarize(samples.slice(10)).p50.toFixed(2);
+  };
+  let i = 0;
+  const list = await time(() => Promise.all([listMarkets(db.db, db.dialect, {}, 20, 0), countMarkets(db.db, db.dialect, {})]));
+  const search = await time(() => {
+    const terms = [WORDS[i++ % 400]!];
+    return Promise.all([listMarkets(db.db, db.dialect, { terms }, 20, 0), countMarkets(db.db, db.dialect, { terms })]);
+  });
+  return `${db.dialect}: list+count p50 ${list} ms, search+count p50 ${search} ms`;
+}
+
 export async function run(): Promise<void> {
   const h = await createHarness({ readPerMinute: 10_000_000, writePerMinute: 10_000_000 });
   const bare = Fastify();
@@ -89,6 +116,16 @@ export async function run(): Promise<void> {
     await bare.close();
     await h.close();
   }
+  const lines: string[] = [];
+  for (const open of [sqliteDatabase, ...(PG_AVAILABLE ? [postgresDatabase] : [])]) {
+    const db = await open();
+    try {
+      lines.push(await queryLatency(db));
+    } finally {
+      await db.close();
+    }
+  }
+  console.log(`family-a.queries (repository, no cache, ${MARKETS.toLocaleString('en-US')} markets): ${lines.join('; ')}${PG_AVAILABLE ? '' : '; PostgreSQL unreachable: not measured'}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
