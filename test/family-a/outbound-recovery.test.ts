@@ -103,4 +103,18 @@ describe('outbound transactions', () => {
     expect(await tokenBalance(h, owner, h.usdcMint)).toBe(123_456_789_000n);
     expect((await h.t.app.inject({ method: 'POST', url: `/v2/admin/outbound/${id}/retry`, headers: admin })).statusCode).toBe(404);
   });
+
+  it('does not wait for bytes the node rejected in preflight, and keeps them for the retry', async () => {
+    const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
+    const bogusMint = (await fundedUser(h, 0n)).publicKey.toBase58(); // a wallet, not a mint
+    const id = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `bad-${owner}`, purpose: PURPOSES.deliverTokens, params: { mint: bogusMint, owner, amountRaw: '1' } });
+    const s = sender(5_000);
+    const t0 = Date.now();
+    await expect(s.process(id)).rejects.toThrow(/rejected by the node/);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    const row = (await findOutbound(h.ctx.db, id))!;
+    expect(row.status).toBe('pending');
+    expect(row.signature).toBeTruthy();
+    expect(row.last_error).toBeTruthy();
+  });
 });

@@ -16,7 +16,11 @@ import bs58 from 'bs58';
 import type { Database } from '../../../db/schema.js';
 import { findOutbound, markOutbound, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
 import type { ChainClient } from '../../chain/chain-client.js';
+import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
 import type { OutboundBuilders, OutboundResult } from './outbound.types.js';
+
+/** Preflight verdicts that mean these bytes did not land now (they may later, until expiry). */
+const REJECTED: ReadonlySet<ChainErrorCode> = new Set(['PROGRAM_ERROR', 'INSUFFICIENT_FUNDS', 'ACCOUNT_NOT_FOUND', 'INVALID_TRANSACTION', 'SIGNATURE_VERIFICATION_FAILED']);
 
 export interface OutboundSenderOptions {
   confirmTimeoutMs?: number;
@@ -93,15 +97,21 @@ export class OutboundSender {
     return signature;
   }
 
+  /**
+   * Sends; throws at once when the node rejected the bytes in preflight (a program error, no
+   * funds): they did not land, waiting is pointless, and the job's retry re-sends the same bytes
+   * (state may have changed) or rebuilds once they expired. Node hiccups and "already processed"
+   * fall through to the status check.
+   */
   private async send(raw: Uint8Array, row: OutboundRow): Promise<void> {
     try {
       await this.chain.sendRawTransaction(raw);
       await markOutbound(this.db, row.id, 'sent', { now: now() });
     } catch (error) {
-      // "Already processed" and transient node errors alike: the status check decides next time.
       const message = (error as Error).message;
       this.log.warn({ outbound: row.id, err: message }, 'outbound send rejected');
       await markOutbound(this.db, row.id, row.status === 'pending' ? 'pending' : 'sent', { now: now(), lastError: message });
+      if (error instanceof ChainError && REJECTED.has(error.code)) throw new Error(`outbound ${row.id} (${row.purpose}) rejected by the node: ${message}`);
     }
   }
 
