@@ -111,7 +111,7 @@ export class OutboundSender {
       const message = (error as Error).message;
       this.log.warn({ outbound: row.id, err: message }, 'outbound send rejected');
       await markOutbound(this.db, row.id, row.status === 'pending' ? 'pending' : 'sent', { now: now(), lastError: message });
-      if (error instanceof ChainError && REJECTED.has(error.code)) throw new Error(`outbound ${row.id} (${row.purpose}) rejected by the node: ${message}`);
+      if (error instanceof ChainError && REJECTED.has(error.code)) throw new Error(`outbound ${row.id} (${row.purpose}) rejected by the node: ${message}`, { cause: error });
     }
   }
 
