@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { PG_AVAILABLE, postgresDatabase } from '../helpers/databases.js';
 
 describe.skipIf(!PG_AVAILABLE)('PostgreSQL: concurrent migrations in sibling schemas', () => {
-  it('migrates six schemas at once', async () => {
-    const handles = await Promise.all(Array.from({ length: 6 }, () => postgresDatabase()));
+  it('migrates twenty schemas at once', async () => {
+    const handles = await Promise.all(Array.from({ length: 20 }, () => postgresDatabase()));
     try {
       for (const h of handles) {
         const tables = await h.db.introspection.getTables();
