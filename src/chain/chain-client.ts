@@ -52,6 +52,13 @@ export interface TokenBalanceDelta {
   post: bigint;
 }
 
+/** One account's lamports before and after a transaction (meta.pre/postBalances). */
+export interface LamportBalanceDelta {
+  account: string;
+  pre: bigint;
+  post: bigint;
+}
+
 export interface ChainTransaction {
   signature: string;
   slot: number;
@@ -63,6 +70,8 @@ export interface ChainTransaction {
   accountKeys: string[];
   signers: string[];
   tokenBalances: TokenBalanceDelta[];
+  /** Every static account key's lamports, in message order (the fee is in the payer's delta). */
+  lamportBalances: LamportBalanceDelta[];
 }
 
 export interface SimulationResult {

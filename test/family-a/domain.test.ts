@@ -4,7 +4,7 @@ import { claimPayout, humanToRaw, rawToHuman, tokensForUsdc, usdcForTokens } fro
 import { decodePaymentHeader, encodePaymentHeader } from '../../src/domain/family-a/payment-payload.js';
 import { checkQuoteAt } from '../../src/domain/family-a/quote.js';
 import { isValidSlug, searchTerms, slugify } from '../../src/domain/family-a/slug.js';
-import { verifyTransfer, type TokenDelta } from '../../src/domain/family-a/transfer-verification.js';
+import { verifyLamportTransfer, verifyTransfer, type TokenDelta } from '../../src/domain/family-a/transfer-verification.js';
 
 describe('money', () => {
   it('converts human amounts exactly and refuses more than 6 decimals', () => {
@@ -71,3 +71,32 @@ describe('transfer verification', () => {
     expect(all.ok ? 'ok' : all.reason).toMatch(/partial transfer: 400/);
   });
 });
+
+describe('SOL (lamport) payment verification', () => {
+  // Worked example: a 0.3 SOL creation fee is 300 000 000 lamports. The creator pays it plus the
+  // 5 000-lamport fee, so its balance drops by 300 005 000 while the platform gains 300 000 000.
+  const want = { recipient: 'platform', payer: 'creator', minLamports: 300_000_000n };
+  const tx = (creatorPost: bigint, platformPost: bigint, signers = ['creator'], err: unknown = null) => ({
+    err,
+    signers,
+    lamportBalances: [
+      { account: 'creator', pre: 1_000_000_000n, post: creatorPost },
+      { account: 'platform', pre: 50n, post: platformPost },
+    ],
+  });
+  it('accepts the full fee paid by the signer', () => {
+    expect(verifyLamportTransfer(tx(699_995_000n, 300_000_050n), want)).toEqual({ ok: true, moved: 300_000_000n });
+  });
+  it('names each failure', () => {
+    const reason = (t: ReturnType<typeof tx>) => {
+      const r = verifyLamportTransfer(t, want);
+      return r.ok ? 'ok' : r.reason;
+    };
+    expect(reason(tx(699_995_001n, 300_000_049n))).toMatch(/amount short: moved 299999999 lamports/);
+    expect(reason(tx(1_000_000_000n, 50n))).toMatch(/no SOL transfer/);
+    expect(reason(tx(699_995_000n, 300_000_050n, ['someone']))).toMatch(/payer mismatch/);
+    expect(reason(tx(999_995_000n, 300_000_050n))).toMatch(/payer mismatch/); // the SOL came from elsewhere
+    expect(reason(tx(699_995_000n, 300_000_050n, ['creator'], { InstructionError: [0, 'x'] }))).toMatch(/failed on chain/);
+  });
+});
+

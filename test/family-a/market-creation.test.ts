@@ -2,7 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
 import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
-import { createHarness, fundedUser, transfer, xPayment, type Harness } from './family-a.harness.js';
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { PublicKey, SystemProgram } from '@solana/web3.js';
+import { createHarness, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -37,7 +39,18 @@ describe('Family A paid market creation', () => {
     expect(r2.statusCode).toBe(402);
     expect(r2.json().error.message).toMatch(/amount short/);
 
-    const paid = await transfer(h, creator, h.usdcMint, req.payment.payTo, 600_000_000n);
+    // The USDC part alone is not enough: the SOL part must be in the same transaction.
+    const usdcOnly = await transfer(h, creator, h.usdcMint, req.payment.payTo, 600_000_000n);
+    const r2b = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(usdcOnly) }, payload: { ...body, marketId: req.marketId } });
+    expect(r2b.statusCode).toBe(402);
+    expect(r2b.json().error.message).toMatch(/Payment verification failed: no SOL transfer/);
+
+    const platform = new PublicKey(req.payment.payTo);
+    const mint = new PublicKey(h.usdcMint);
+    const paid = await send(h.ledger, creator, [
+      createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, creator.publicKey), mint, getAssociatedTokenAddressSync(mint, platform, true), creator.publicKey, 600_000_000n, 6),
+      SystemProgram.transfer({ fromPubkey: creator.publicKey, toPubkey: platform, lamports: 300_000_000 }),
+    ]);
     const r3 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
     expect(r3.statusCode, r3.body).toBe(201);
     expect(r3.json().data).toMatchObject({ slug: req.slug, status: 'live', paid: true, creator: wallet, metadata: { option_wallets: req.optionWallets } });

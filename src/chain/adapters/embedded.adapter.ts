@@ -29,6 +29,7 @@ export function recordToChainTransaction(rec: TransactionRecord): ChainTransacti
     logMessages: rec.logs,
     accountKeys: rec.accountKeys,
     signers: rec.signers,
+    lamportBalances: rec.accountKeys.map((account, i) => ({ account, pre: rec.preBalances[i] ?? 0n, post: rec.postBalances[i] ?? 0n })),
     tokenBalances: indexes.map((i) => {
       const t = (post.get(i) ?? pre.get(i))!;
       return { accountIndex: i, account: rec.accountKeys[i]!, mint: t.mint, owner: t.owner, pre: pre.get(i)?.amount ?? 0n, post: post.get(i)?.amount ?? 0n };

@@ -22,6 +22,11 @@ export function parsedToChainTransaction(signature: string, tx: ParsedTransactio
     logMessages: tx.meta?.logMessages ?? [],
     accountKeys,
     signers: keys.filter((k) => k.signer).map((k) => k.pubkey.toBase58()),
+    lamportBalances: accountKeys.map((account, i) => ({
+      account,
+      pre: BigInt(tx.meta?.preBalances[i] ?? 0),
+      post: BigInt(tx.meta?.postBalances[i] ?? 0),
+    })),
     tokenBalances: indexes.map((i) => {
       const t = (post.get(i) ?? pre.get(i))!;
       return {

@@ -15,10 +15,17 @@ export interface TokenDelta {
   post: bigint;
 }
 
+export interface LamportDelta {
+  account: string;
+  pre: bigint;
+  post: bigint;
+}
+
 export interface LandedTransaction {
   err: unknown | null;
   signers: string[];
   tokenBalances: TokenDelta[];
+  lamportBalances: LamportDelta[];
 }
 
 export interface TransferExpectation {
@@ -37,7 +44,7 @@ function fail(reason: string): TransferCheck {
   return { ok: false, reason };
 }
 
-export function verifyTransfer(tx: LandedTransaction, want: TransferExpectation): TransferCheck {
+export function verifyTransfer(tx: Omit<LandedTransaction, 'lamportBalances'>, want: TransferExpectation): TransferCheck {
   if (tx.err !== null && tx.err !== undefined) return fail('the transaction failed on chain');
   const credit = tx.tokenBalances.find((t) => t.account === want.recipientAccount && t.mint === want.mint);
   const received = credit ? credit.post - credit.pre : 0n;
@@ -62,4 +69,27 @@ export function verifyTransfer(tx: LandedTransaction, want: TransferExpectation)
     if (left > 0n) return fail(`partial transfer: ${left} raw units of the winning token remain in the wallet; transfer ALL of them`);
   }
   return { ok: true, moved };
+}
+
+/**
+ * Does a landed transaction prove a SOL payment? `recipient` gained at least `minLamports` and
+ * `payer` signed and lost at least that much (its loss also carries the fee, so it is ≥ the gain).
+ * Example: a 0.3 SOL creation fee is 300 000 000 lamports; a recipient delta of 299 999 999 fails.
+ */
+export function verifyLamportTransfer(
+  tx: Pick<LandedTransaction, 'err' | 'signers' | 'lamportBalances'>,
+  want: { recipient: string; payer: string; minLamports: bigint },
+): TransferCheck {
+  if (tx.err !== null && tx.err !== undefined) return fail('the transaction failed on chain');
+  const delta = (account: string) => {
+    const d = tx.lamportBalances.find((b) => b.account === account);
+    return d ? d.post - d.pre : 0n;
+  };
+  const received = delta(want.recipient);
+  if (received <= 0n) return fail(`no SOL transfer to ${want.recipient} in this transaction`);
+  if (!tx.signers.includes(want.payer) || -delta(want.payer) < received) {
+    return fail(`payer mismatch: the SOL did not come from ${want.payer}`);
+  }
+  if (received < want.minLamports) return fail(`amount short: moved ${received} lamports, expected at least ${want.minLamports}`);
+  return { ok: true, moved: received };
 }

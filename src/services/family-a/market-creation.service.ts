@@ -7,8 +7,8 @@
  * mints and accounts exist: 201 with its details.
  *
  * The fee's USDC lands in the platform wallet, the liquidity reserve that tops up payouts beyond
- * what a market's buyers paid. The SOL part is requested but NOT verified: the chain port's
- * transactions carry token-balance deltas only (no lamport deltas) — see docs/family-a.md.
+ * what a market's buyers paid. Both parts of the fee (USDC and SOL) are paid in ONE transaction,
+ * whose signature is the X-PAYMENT txHash; both are verified from its balance deltas.
  */
 import { randomUUID } from 'node:crypto';
 import { findMarketById, findPendingMarket, setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
@@ -20,7 +20,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireLamports, requireTransfer } from './x402-payment.verifier.js';
 
 export interface CreateBody {
   name: string;
@@ -78,6 +78,8 @@ export async function createStep2(deps: FamilyADeps, body: CreateBody, header: s
   const fee = BigInt(m.creation_fee_usdc_raw ?? deps.settings.creationFeeUsdcRaw);
   const platform = deps.keys.platform().publicKey.toBase58();
   requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: platform, payer: creator, minAmount: fee }, LABEL);
+  const lamports = BigInt(m.creation_fee_lamports ?? deps.settings.creationFeeLamports);
+  if (lamports > 0n) requireLamports(landed, { recipient: platform, payer: creator, minLamports: lamports }, LABEL);
   let outboundId: string;
   try {
     outboundId = await deps.db.transaction().execute(async (trx) => {

@@ -5,7 +5,7 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../domain/errors.js';
-import { verifyTransfer, type LandedTransaction, type TransferExpectation } from '../../domain/family-a/transfer-verification.js';
+import { verifyLamportTransfer, verifyTransfer, type LandedTransaction, type TransferExpectation } from '../../domain/family-a/transfer-verification.js';
 import type { FamilyADeps } from './family-a.deps.js';
 
 export interface LandedTransfer extends LandedTransaction {
@@ -25,7 +25,7 @@ export async function fetchLandedTransfer(deps: FamilyADeps, signature: string, 
   if (status.confirmationStatus === 'processed') throw paymentFailed(label, `transaction ${signature} is not confirmed yet; retry once it is confirmed`);
   const tx = await deps.chain.getTransaction(signature, 'confirmed');
   if (!tx) throw paymentFailed(label, `transaction ${signature} not found`);
-  return { signature, err: tx.err, signers: tx.signers, tokenBalances: tx.tokenBalances, blockTimeMs: tx.blockTime === null ? null : tx.blockTime * 1000 };
+  return { signature, err: tx.err, signers: tx.signers, tokenBalances: tx.tokenBalances, lamportBalances: tx.lamportBalances, blockTimeMs: tx.blockTime === null ? null : tx.blockTime * 1000 };
 }
 
 export function associatedAccount(mint: string, owner: string): string {
@@ -34,6 +34,12 @@ export function associatedAccount(mint: string, owner: string): string {
 
 export function requireTransfer(landed: LandedTransfer, want: Omit<TransferExpectation, 'recipientAccount'>, label: FailureLabel): bigint {
   const check = verifyTransfer(landed, { ...want, recipientAccount: associatedAccount(want.mint, want.recipientOwner) });
+  if (!check.ok) throw paymentFailed(label, check.reason);
+  return check.moved;
+}
+
+export function requireLamports(landed: LandedTransfer, want: { recipient: string; payer: string; minLamports: bigint }, label: FailureLabel): bigint {
+  const check = verifyLamportTransfer(landed, want);
   if (!check.ok) throw paymentFailed(label, check.reason);
   return check.moved;
 }
