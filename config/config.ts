@@ -30,6 +30,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   heartbeatIntervalMs: number;
   indexIntervalMs: number;
+  /** How often unfinished platform transactions are re-enqueued. */
+  outboundResumeMs: number;
+  /** How often Family B markets' protocol fees are swept to the protocol fee wallet (0 = never). */
+  protocolFeeSweepMs: number;
   chain: {
     kind: 'embedded' | 'rpc';
     rpcUrl: string | undefined;
@@ -50,7 +54,6 @@ export interface Config {
     targetPrice: number;
     marketLimit: number;
     deliveryWaitMs: number;
-    outboundResumeMs: number;
   };
 }
 
@@ -100,6 +103,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', int(100, 120_000), 8_000),
     heartbeatIntervalMs: read('HEARTBEAT_INTERVAL_MS', int(1_000, 3_600_000), 5_000),
     indexIntervalMs: read('INDEX_INTERVAL_MS', int(1_000, 3_600_000), 30_000),
+    outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
+    protocolFeeSweepMs: read('PROTOCOL_FEE_SWEEP_INTERVAL_MS', int(0, 86_400_000), 600_000),
     chain: {
       kind: chainKind,
       rpcUrl: read('RPC_URL', url('http', 'https')),
@@ -118,7 +123,6 @@ export function loadConfig(env: Env = process.env): Config {
       targetPrice: read('FAMILY_A_TARGET_PRICE', decimal(0.000001, 1), 0.0005),
       marketLimit: read('FAMILY_A_MARKET_LIMIT', int(1, 1_000_000_000_000), 100_000),
       deliveryWaitMs: read('FAMILY_A_DELIVERY_WAIT_MS', int(0, 120_000), 20_000),
-      outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
     },
   };
 

@@ -6,8 +6,8 @@
  * job can never be enqueued that nobody will run.
  */
 import type { Static } from 'typebox';
-import { familyAJobs } from './catalog/family-a.jobs.js';
 import { familyBJobs } from './catalog/family-b.jobs.js';
+import { outboundJobs } from './catalog/outbound.jobs.js';
 import { systemJobs } from './catalog/system.jobs.js';
 import type { JobDefinition } from './catalog/define-job.js';
 
@@ -16,7 +16,7 @@ export { TxBuildPayload } from './catalog/system.jobs.js';
 
 export const jobCatalog = {
   ...systemJobs,
-  ...familyAJobs,
+  ...outboundJobs,
   ...familyBJobs,
 } satisfies Record<string, JobDefinition>;
 

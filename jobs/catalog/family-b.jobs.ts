@@ -37,4 +37,13 @@ export const familyBJobs = {
     keepCompleted: 200,
     keepFailed: 500,
   }),
+  /** The keeper: sweep every market's protocol fees to the protocol fee wallet (outbound). */
+  'market.protocol-fees.sweep': defineJob({
+    queue: 'platform',
+    payload: Type.Object({ scheduledBy: Type.String() }),
+    attempts: 1,
+    backoffMs: 0,
+    keepCompleted: 20,
+    keepFailed: 100,
+  }),
 };

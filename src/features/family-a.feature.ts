@@ -1,10 +1,7 @@
 /**
- * Family A: slug markets paid by x402 (routes, the outbound-transaction jobs they use, and the
- * resume schedule). Also owns the generic outbound mechanism's jobs until another family needs
- * its own builders (they register theirs in the same `builders` map).
+ * Family A: slug markets paid by x402: routes, and the builders of its platform transactions
+ * (deliveries, payments, payouts, market setup), which the shared outbound feature sends.
  */
-import { outboundResumeProcessor, resumeUnfinished } from '../../jobs/processors/family-a/outbound-resume.processor.js';
-import { outboundSendProcessor } from '../../jobs/processors/family-a/outbound-send.processor.js';
 import { familyARoutes } from '../api/routes/family-a/index.js';
 import { humanToRaw } from '../domain/family-a/money.js';
 import { ApiKeyService } from '../services/family-a/api-keys.service.js';
@@ -13,7 +10,6 @@ import type { FamilyADeps, FamilyASettings } from '../services/family-a/family-a
 import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
 import { outboundJobId, recordOutboundIntent } from '../services/outbound/outbound-intents.js';
 import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
-import { OutboundSender } from '../services/outbound/outbound-sender.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
@@ -51,25 +47,13 @@ export const familyAFeature: FeatureFactory = (ctx) => {
       await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
     },
   };
-  const sender = new OutboundSender(ctx.db, deps.chain, familyABuilders(deps), deps.log);
   const apiKeys = new ApiKeyService(ctx.db);
-  const resumeIdleMs = 10_000;
   return {
     name: 'family-a',
-    processors: {
-      'outbound.send': outboundSendProcessor(sender),
-      'outbound.resume': outboundResumeProcessor(ctx.db, ctx.queues, resumeIdleMs),
-    },
+    outboundBuilders: familyABuilders(deps),
     routes: familyARoutes(deps, apiKeys, ctx.adminToken),
     async schedules() {
       await ensurePlatformAccounts(deps);
-      // A restarted daemon resumes at once (idle 0), then the schedule keeps watching.
-      await resumeUnfinished(ctx.db, ctx.queues, 0);
-      await ctx.queues.get('platform').upsertJobScheduler(
-        'outbound-resume',
-        { every: ctx.config.familyA.outboundResumeMs },
-        { name: 'outbound.resume', data: { scheduledBy: 'family-a' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-      );
     },
   };
 };

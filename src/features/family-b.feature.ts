@@ -22,6 +22,9 @@ import { readProgramConfig } from '../services/family-b/market-reader.js';
 import { buildRedeem, buildRedeemAll } from '../services/family-b/redeem.builders.js';
 import { buildBuy, buildSell } from '../services/family-b/trade.builders.js';
 import { sendAndConfirmPlatformTransaction } from '../services/platform-transaction.js';
+import { PROTOCOL_FEE_SWEEP, protocolFeeSweepBuilder } from '../services/family-b/protocol-fees.service.js';
+import { outboundJobId } from '../services/outbound/outbound-intents.js';
+import { protocolFeeSweepProcessor } from '../../jobs/processors/family-b/protocol-fees.processor.js';
 import type { Unsubscribe } from '../chain/chain-client.js';
 import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
 
@@ -62,7 +65,11 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       'index.markets.full': indexMarketsFullProcessor(b),
       'index.market.refresh': indexMarketRefreshProcessor(b),
       'index.token-account.apply': tokenAccountApplyProcessor(b),
+      'market.protocol-fees.sweep': protocolFeeSweepProcessor(b, async (id) => {
+        await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
+      }),
     },
+    outboundBuilders: { [PROTOCOL_FEE_SWEEP]: protocolFeeSweepBuilder(b, ctx.chain.wallets.protocolFee) },
     txBuilders: {
       'market.create': (p) => buildCreateMarket(b, p as never),
       'market.initMints': (p) => buildInitMints(b, p as never),
@@ -82,6 +89,15 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
         { every: ctx.config.indexIntervalMs }, // an `every` schedule runs its first job at once
         { name: 'index.markets.full', data: { reason: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
       );
+      if (ctx.config.protocolFeeSweepMs > 0) {
+        await ctx.queues.get('platform').upsertJobScheduler(
+          'market-protocol-fees-sweep',
+          { every: ctx.config.protocolFeeSweepMs },
+          { name: 'market.protocol-fees.sweep', data: { scheduledBy: 'family-b' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
+        );
+      } else {
+        await ctx.queues.get('platform').removeJobScheduler('market-protocol-fees-sweep');
+      }
     },
     async start() {
       const mints = await knownMints(b);

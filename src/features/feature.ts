@@ -16,6 +16,7 @@ import type { ProcessorMap } from '../../jobs/processor.js';
 import type { JobQueues } from '../../jobs/queues.js';
 import type { TxBuildClient } from '../../jobs/tx-build.client.js';
 import type { ChainClient } from '../chain/chain-client.js';
+import type { OutboundBuilders } from '../services/outbound/outbound.types.js';
 import type { EmbeddedLedger } from '../chain/embedded/ledger.js';
 
 /** The platform's own wallets (keypairs from 0600 files under DATA_DIR/keys). */
@@ -54,6 +55,8 @@ export interface Feature {
   name: string;
   processors?: ProcessorMap;
   txBuilders?: Record<string, TxBuilder>;
+  /** Builders of persisted platform transactions, by purpose (see src/features/outbound.feature.ts). */
+  outboundBuilders?: OutboundBuilders;
   routes?: FastifyPluginAsync[];
   /** Declares repeatable jobs (idempotent); runs in processes with the worker role. */
   schedules?(): Promise<void>;

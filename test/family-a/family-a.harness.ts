@@ -16,6 +16,7 @@ import { startWorkers } from '../../jobs/workers.js';
 import { EmbeddedChainClient } from '../../src/chain/adapters/embedded.adapter.js';
 import { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
 import { familyAFeature } from '../../src/features/family-a.feature.js';
+import { outboundFeature } from '../../src/features/outbound.feature.js';
 import type { Feature, FeatureContext } from '../../src/features/feature.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 import { sqliteDatabase, tempDir } from '../helpers/databases.js';
@@ -56,13 +57,14 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
     },
   };
   const feature = await familyAFeature(ctx);
+  const outbound = outboundFeature(ctx, [feature]);
   const t = await createTestApp({ db, routes: feature.routes ?? [], readPerMinute: opts.readPerMinute, writePerMinute: opts.writePerMinute });
   let workers: Worker[] = [];
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const h: Harness = {
     ledger, client, t, feature, ctx, usdcMint: ledger.bootstrapInfo.usdcMint, dataDir,
     startWorkers() {
-      workers = startWorkers({ connection, prefix, processors: feature.processors ?? {}, log, concurrency: { platform: 4 } });
+      workers = startWorkers({ connection, prefix, processors: { ...feature.processors, ...outbound.processors }, log, concurrency: { platform: 4 } });
     },
     async stopWorkers() {
       await Promise.all(workers.map((w) => w.close()));
@@ -82,6 +84,7 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
   if (opts.workers !== false) {
     h.startWorkers();
     await feature.schedules?.();
+    await outbound.schedules?.();
   }
   return h;
 }

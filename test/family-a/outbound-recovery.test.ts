@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { findOutbound } from '../../db/repositories/outbound-transactions.repository.js';
-import { resumeUnfinished } from '../../jobs/processors/family-a/outbound-resume.processor.js';
+import { resumeUnfinished } from '../../jobs/processors/outbound/outbound-resume.processor.js';
 import { familyABuilders, PURPOSES } from '../../src/services/family-a/family-a.builders.js';
 import type { FamilyADeps } from '../../src/services/family-a/family-a.deps.js';
 import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';

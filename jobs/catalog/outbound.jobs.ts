@@ -1,13 +1,14 @@
 /**
- * Jobs of Family A and of the shared outbound-transaction mechanism (src/services/outbound):
- * `outbound.send` drives one persisted platform transaction to confirmation (deliveries, sell
- * payments, claim payouts, market setup); `outbound.resume` re-enqueues unfinished ones, so a
- * daemon killed at any point finishes them after restart.
+ * Jobs of the shared outbound-transaction mechanism (src/services/outbound): `outbound.send`
+ * drives one persisted platform transaction to confirmation (Family A deliveries, payments and
+ * payouts, market setup; Family B protocol-fee sweeps; later Family C settlements);
+ * `outbound.resume` re-enqueues unfinished ones, so a daemon killed at any point finishes them
+ * after restart.
  */
 import { Type } from 'typebox';
 import { defineJob } from './define-job.js';
 
-export const familyAJobs = {
+export const outboundJobs = {
   'outbound.send': defineJob({
     queue: 'platform',
     payload: Type.Object({ outboundId: Type.String({ minLength: 1 }) }),

@@ -1,0 +1,61 @@
+/**
+ * The protocol-fee keeper: the protocol half of every trade fee accrues in the market account;
+ * this sweep moves it to the protocol fee wallet's USDC account with `claim_protocol_fees`, sent
+ * as a persisted outbound transaction signed by the protocol fee wallet.
+ *
+ * Exactly once per amount: the intent's idempotency key names the market and its
+ * `protocolFeesClaimed` counter as the chain holds it now, so while one sweep of a market is
+ * unfinished the next scan finds the same key and records nothing; once it lands the counter
+ * moves and fees accrued since become the next sweep.
+ */
+import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Transaction, type Keypair } from '@solana/web3.js';
+import { findOutboundByKey } from '../../../db/repositories/outbound-transactions.repository.js';
+import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
+import { getClaimProtocolFeesInstruction } from '../../chain/programs/market/index.js';
+import { recordOutboundIntent } from '../outbound/outbound-intents.js';
+import type { OutboundBuilder } from '../outbound/outbound.types.js';
+import type { FamilyBContext } from './context.js';
+import { readMarketFromChain } from './market-reader.js';
+
+export const PROTOCOL_FEE_SWEEP = 'b-protocol-fee-sweep';
+
+interface SweepParams {
+  marketId: string;
+}
+
+export function protocolFeeSweepBuilder(ctx: FamilyBContext, protocolFee: Keypair): OutboundBuilder {
+  return {
+    async build(params, recentBlockhash) {
+      const { marketId } = params as SweepParams;
+      const wallet = protocolFee.publicKey;
+      const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
+      const tx = new Transaction({ feePayer: wallet, recentBlockhash }).add(
+        createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
+        getClaimProtocolFeesInstruction({ marketId: BigInt(marketId), caller: wallet, usdcMint: ctx.usdcMint, protocolFeeWallet: wallet, programId: ctx.programId }),
+      );
+      tx.sign(protocolFee);
+      return tx.serialize();
+    },
+  };
+}
+
+/** Records one sweep intent per market with protocol fees due; returns the new intents' ids. */
+export async function recordProtocolFeeSweeps(ctx: FamilyBContext): Promise<string[]> {
+  const recorded: string[] = [];
+  for (const { marketId } of await listAllMints(ctx.db)) {
+    const market = await readMarketFromChain(ctx, marketId);
+    if (!market) continue;
+    const a = market.account;
+    if (a.protocolFeesAccrued === a.protocolFeesClaimed) continue;
+    const idempotencyKey = `${PROTOCOL_FEE_SWEEP}-${marketId}-${a.protocolFeesClaimed}`;
+    if (await findOutboundByKey(ctx.db, idempotencyKey)) continue;
+    try {
+      recorded.push(await recordOutboundIntent(ctx.db, { idempotencyKey, purpose: PROTOCOL_FEE_SWEEP, params: { marketId: marketId.toString() } satisfies SweepParams }));
+    } catch (error) {
+      // Another sweep recorded the same key between our check and insert: nothing to do.
+      if (!(await findOutboundByKey(ctx.db, idempotencyKey))) throw error;
+    }
+  }
+  return recorded;
+}
