@@ -55,6 +55,22 @@ describe('outbound transactions', () => {
     expect(await tokenBalance(h, owner, market.cas.No)).toBe(7_000_000n);
   });
 
+  it('delivers two identical intents twice (distinct transactions even within one blockhash)', async () => {
+    // Two buys of the same amount by the same wallet record two deliveries with identical
+    // params. Built against the same blockhash they must still be two transactions, or the
+    // second would be a duplicate of the first and deliver nothing.
+    const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
+    const params = { mint: market.cas.Yes, owner, amountRaw: '3000000' };
+    const a = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `twin-a-${owner}`, purpose: PURPOSES.deliverTokens, params });
+    const b = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `twin-b-${owner}`, purpose: PURPOSES.deliverTokens, params });
+    const s = sender(5_000);
+    const [ra, rb] = await Promise.all([s.process(a), s.process(b)]);
+    expect(ra.status).toBe('confirmed');
+    expect(rb.status).toBe('confirmed');
+    expect(ra.signature).not.toBe(rb.signature);
+    expect(await tokenBalance(h, owner, market.cas.Yes)).toBe(6_000_000n);
+  });
+
   it('refuses a second intent with the same idempotency key', async () => {
     await recordOutboundIntent(h.ctx.db, { idempotencyKey: 'dup-key', purpose: PURPOSES.deliverTokens, params: {} });
     await expect(recordOutboundIntent(h.ctx.db, { idempotencyKey: 'dup-key', purpose: PURPOSES.deliverTokens, params: {} })).rejects.toThrow();

@@ -12,7 +12,7 @@ import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, typ
 import { DECIMALS } from '../../domain/family-a/money.js';
 import type { Side } from '../../domain/family-a/side.js';
 import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
-import type { OutboundBuilders } from '../outbound/outbound.types.js';
+import type { OutboundBuildContext, OutboundBuilders } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
 
 export const PURPOSES = {
@@ -31,8 +31,8 @@ export interface DeliverParams { mint: string; owner: string; amountRaw: string 
  */
 export interface PayUsdcParams { marketId: string; sources: (Side | 'PLATFORM')[]; to: string; amountRaw: string }
 
-function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[]): Uint8Array {
-  const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions }).compileToV0Message();
+function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], context: OutboundBuildContext): Uint8Array {
+  const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions: [...instructions, context.memo] }).compileToV0Message();
   const tx = new VersionedTransaction(message);
   tx.sign([deps.treasury, ...signers]);
   return tx.serialize();
@@ -45,7 +45,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
   const payer = deps.treasury.publicKey;
   return {
     [PURPOSES.setup]: {
-      async build(params, blockhash) {
+      async build(params, blockhash, context) {
         const { marketId } = params as SetupParams;
         const ix: TransactionInstruction[] = [];
         const signers: Keypair[] = [];
@@ -70,7 +70,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
           );
         }
         ix.push(createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc));
-        return sign(deps, blockhash, ix, signers);
+        return sign(deps, blockhash, ix, signers, context);
       },
       async onConfirmed(params) {
         const { marketId } = params as SetupParams;
@@ -80,13 +80,13 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
     // The platform wallet's USDC account, so a creation fee can be paid with a plain transfer
     // before any market exists. Recorded once at startup (idempotency key a-platform-accounts).
     [PURPOSES.platformAccounts]: {
-      async build(_params, blockhash) {
+      async build(_params, blockhash, context) {
         const platform = deps.keys.platform().publicKey;
-        return sign(deps, blockhash, [createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc)], []);
+        return sign(deps, blockhash, [createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc)], [], context);
       },
     },
     [PURPOSES.deliverTokens]: {
-      async build(params, blockhash) {
+      async build(params, blockhash, context) {
         const p = params as DeliverParams;
         const mint = new PublicKey(p.mint);
         const owner = new PublicKey(p.owner);
@@ -94,11 +94,11 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
         return sign(deps, blockhash, [
           createAssociatedTokenAccountIdempotentInstruction(payer, dest, owner, mint),
           createMintToInstruction(mint, dest, payer, BigInt(p.amountRaw)),
-        ], []);
+        ], [], context);
       },
     },
     [PURPOSES.payUsdc]: {
-      async build(params, blockhash) {
+      async build(params, blockhash, context) {
         const p = params as PayUsdcParams;
         const to = new PublicKey(p.to);
         const dest = ata(usdc, to);
@@ -119,7 +119,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
         }
         // Never a partial payout: fail the attempt; the job retries once the operator funds it.
         if (remaining > 0n) throw new Error(`option wallets of market ${p.marketId} and the platform wallet lack ${remaining} raw USDC for this payout`);
-        return sign(deps, blockhash, ix, signers);
+        return sign(deps, blockhash, ix, signers, context);
       },
     },
   };

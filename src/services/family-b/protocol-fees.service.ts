@@ -26,13 +26,14 @@ interface SweepParams {
 
 export function protocolFeeSweepBuilder(ctx: FamilyBContext, protocolFee: Keypair): OutboundBuilder {
   return {
-    async build(params, recentBlockhash) {
+    async build(params, recentBlockhash, context) {
       const { marketId } = params as SweepParams;
       const wallet = protocolFee.publicKey;
       const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
       const tx = new Transaction({ feePayer: wallet, recentBlockhash }).add(
         createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
         getClaimProtocolFeesInstruction({ marketId: BigInt(marketId), caller: wallet, usdcMint: ctx.usdcMint, protocolFeeWallet: wallet, programId: ctx.programId }),
+        context.memo,
       );
       tx.sign(protocolFee);
       return tx.serialize();

@@ -17,7 +17,8 @@ import type { Database } from '../../../db/schema.js';
 import { findOutbound, markOutbound, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
-import type { OutboundBuilders, OutboundResult } from './outbound.types.js';
+import { hasOutboundMemo, outboundMemoInstruction } from './outbound-memo.js';
+import type { OutboundBuilder, OutboundBuilders, OutboundResult } from './outbound.types.js';
 
 /** Preflight verdicts that mean these bytes did not land now (they may later, until expiry). */
 const REJECTED: ReadonlySet<ChainErrorCode> = new Set(['PROGRAM_ERROR', 'INSUFFICIENT_FUNDS', 'ACCOUNT_NOT_FOUND', 'INVALID_TRANSACTION', 'SIGNATURE_VERIFICATION_FAILED']);
@@ -84,9 +85,10 @@ export class OutboundSender {
     throw new Error(`outbound ${id} (${row.purpose}): ${reason}; will retry`);
   }
 
-  private async rebuildAndSend(row: OutboundRow, params: unknown, build: (p: unknown, bh: string) => Promise<Uint8Array>): Promise<string | null> {
+  private async rebuildAndSend(row: OutboundRow, params: unknown, build: OutboundBuilder['build']): Promise<string | null> {
     const { blockhash, lastValidBlockHeight } = await this.chain.getLatestBlockhash('confirmed');
-    const raw = await build(params, blockhash);
+    const raw = await build(params, blockhash, { outboundId: row.id, memo: outboundMemoInstruction(row.id) });
+    if (!hasOutboundMemo(raw, row.id)) throw new Error(`outbound builder ${row.purpose} left out the outbound memo (see outbound-memo.ts)`);
     const signature = firstSignature(raw);
     const won = await storeBuilt(this.db, row.id, row.signature, {
       signature, rawTx: Buffer.from(raw).toString('base64'), blockhash, lastValidBlockHeight, now: now(),

@@ -1,11 +1,19 @@
+import type { TransactionInstruction } from '@solana/web3.js';
+
 /**
  * The contract between the generic outbound sender and the features that use it: a builder per
  * `purpose` turns the intent's params and a recent blockhash into signed wire bytes (deterministic
  * in what it moves, so a rebuild after expiry moves the same thing), and an optional hook runs
  * after confirmation (idempotent: it may run more than once).
  */
+export interface OutboundBuildContext {
+  outboundId: string;
+  /** Must be one of the transaction's instructions (see outbound-memo.ts). */
+  memo: TransactionInstruction;
+}
+
 export interface OutboundBuilder {
-  build(params: unknown, recentBlockhash: string): Promise<Uint8Array>;
+  build(params: unknown, recentBlockhash: string, context: OutboundBuildContext): Promise<Uint8Array>;
   onConfirmed?(params: unknown, signature: string): Promise<void>;
 }
 
