@@ -23,6 +23,7 @@ import { startWorkers } from '../jobs/workers.js';
 import { buildApp } from './api/app.js';
 import type { ChainRuntime, Feature, FeatureContext } from './features/feature.js';
 import { FEATURE_FACTORIES } from './features/index.js';
+import { outboundFeature } from './features/outbound.feature.js';
 import { openChainRuntime } from './infra/chain-runtime.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.js';
 import type { Logger } from './infra/logger.js';
@@ -106,6 +107,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const ctx: FeatureContext = { config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token };
     const features: Feature[] = [];
     for (const factory of FEATURE_FACTORIES) features.push(await factory(ctx));
+    features.push(outboundFeature(ctx, features));
 
     const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
     const builders = new Map<string, TxBuilder>(features.flatMap((f) => Object.entries(f.txBuilders ?? {})));
@@ -158,7 +160,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         readiness: createReadinessProbe({
           db: db.db,
           redis: connect('general', 'pmx-ready'),
-          heartbeatMaxAgeMs: hasRole(config, 'worker') ? config.heartbeatIntervalMs * 3 + 2_000 : undefined,
+          // Any node's workers count: an API-only node is ready when some worker builds its transactions.
+          heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
           chainSlot: () => chain.runtime.client.getSlot(),
         }),
         routes: features.flatMap((f) => f.routes ?? []),

@@ -1,29 +1,51 @@
 /**
  * Opens the chain this daemon talks to and gathers what features need from it: the client, the
- * USDC mint, the platform wallets and the program ids. Embedded: the in-process ledger (with the
- * reference implementation of the market program) and its JSON-RPC endpoints. rpc: a real
- * cluster, with the platform keypairs read from DATA_DIR/keys (mode 0600).
+ * USDC mint, the platform wallets and the program ids.
+ * - CHAIN=embedded with the `ledger` role: the in-process ledger (with the reference
+ *   implementation of the market program) and its JSON-RPC endpoints.
+ * - CHAIN=embedded without the `ledger` role: another process on this machine runs the ledger;
+ *   reach it over JSON-RPC at 127.0.0.1:LEDGER_RPC_PORT, with the keys it wrote to DATA_DIR/keys.
+ * - CHAIN=rpc: a real cluster, with the platform keypairs read from DATA_DIR/keys (mode 0600).
  */
+import { existsSync } from 'node:fs';
 import { PublicKey } from '@solana/web3.js';
 import type { Logger } from 'pino';
-import type { Config } from '../../config/config.js';
-import { createChain } from '../chain/create-chain.js';
+import { hasRole, type Config } from '../../config/config.js';
+import { createChain, type ChainConfig } from '../chain/create-chain.js';
 import { platformKeyPath, readKeypair } from '../chain/keys.js';
 import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../chain/programs/market/index.js';
 import type { ChainRuntime } from '../features/feature.js';
 
+function chainConfig(config: Config, marketProgram: PublicKey, log: Logger): ChainConfig {
+  const common = { dataDir: config.dataDir, commitment: config.chain.commitment, logger: log.child({ component: 'chain' }) };
+  if (config.chain.kind === 'rpc') return { ...common, chain: 'rpc', rpcUrl: config.chain.rpcUrl, wsUrl: config.chain.wsUrl };
+  if (!hasRole(config, 'ledger')) {
+    const port = config.chain.ledgerRpcPort;
+    return { ...common, chain: 'rpc', rpcUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port + 1}` };
+  }
+  return { ...common, chain: 'embedded', ledgerRpcPort: config.chain.ledgerRpcPort, programs: [createMarketProgramHandler({ programId: marketProgram })] };
+}
+
+function usdcMintOf(config: Config): PublicKey {
+  if (config.chain.kind === 'rpc') return new PublicKey(config.chain.usdcMint!);
+  return readKeypair(platformKeyPath(config.dataDir, 'usdcMint')).publicKey; // written by the ledger process
+}
+
+/** Without the ledger role, the ledger process must have started first: it writes the keys. */
+function assertLedgerKeysExist(config: Config): void {
+  if (config.chain.kind !== 'embedded' || hasRole(config, 'ledger')) return;
+  if (!existsSync(platformKeyPath(config.dataDir, 'usdcMint'))) {
+    throw new Error(
+      `CHAIN=embedded without the ledger role: no embedded cluster keys in ${config.dataDir}/keys. ` +
+        'Start the process with ROLES including "ledger" first, on this DATA_DIR, or set CHAIN=rpc.',
+    );
+  }
+}
+
 export async function openChainRuntime(config: Config, log: Logger): Promise<{ runtime: ChainRuntime; close(): Promise<void> }> {
+  assertLedgerKeysExist(config);
   const marketProgram = config.chain.marketProgramId ? new PublicKey(config.chain.marketProgramId) : MARKET_PROGRAM_ID;
-  const chain = await createChain({
-    chain: config.chain.kind,
-    dataDir: config.dataDir,
-    rpcUrl: config.chain.rpcUrl,
-    wsUrl: config.chain.wsUrl,
-    ledgerRpcPort: config.chain.ledgerRpcPort,
-    commitment: config.chain.commitment,
-    programs: [createMarketProgramHandler({ programId: marketProgram })],
-    logger: log.child({ component: 'chain' }),
-  });
+  const chain = await createChain(chainConfig(config, marketProgram, log));
   try {
     const keys = chain.ledger
       ? chain.ledger.platformKeypairs()
@@ -32,10 +54,10 @@ export async function openChainRuntime(config: Config, log: Logger): Promise<{ r
           exchangeOperator: readKeypair(platformKeyPath(config.dataDir, 'exchangeOperator')),
           protocolFee: readKeypair(platformKeyPath(config.dataDir, 'protocolFee')),
         };
-    const usdcMint = new PublicKey(chain.ledger ? chain.ledger.bootstrapInfo.usdcMint : config.chain.usdcMint!);
+    const usdcMint = chain.ledger ? new PublicKey(chain.ledger.bootstrapInfo.usdcMint) : usdcMintOf(config);
     const runtime: ChainRuntime = {
       client: chain.client,
-      cluster: chain.client.cluster,
+      cluster: config.chain.kind === 'embedded' ? 'embedded' : chain.client.cluster,
       rpcUrl: chain.rpcUrl,
       usdcMint,
       wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },

@@ -1,0 +1,78 @@
+/**
+ * Scale-out on one machine: one process runs the embedded ledger with the workers and the
+ * indexer, another runs only the HTTP API and reaches the ledger over JSON-RPC. The API process
+ * has no worker, so a transaction it returns was built by the other process through the queue.
+ */
+import { Keypair } from '@solana/web3.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../src/infra/free-port.js';
+import { tempDir } from '../helpers/databases.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { spawnDaemon, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
+
+const started: DaemonProcess[] = [];
+const prefix = uniquePrefix('split');
+afterAll(async () => {
+  for (const d of started) if (d.child.exitCode === null) d.child.kill('SIGKILL');
+  await deleteKeys(prefix);
+});
+
+async function rpcHealthy(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${port}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+    }).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`ledger JSON-RPC on ${port} did not come up within ${timeoutMs} ms`);
+}
+
+describe('split roles', () => {
+  it('serves the API from a process without ledger or workers', async () => {
+    const dataDir = tempDir('pmx-split-');
+    const ledgerPort = await findFreePort();
+    const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LEDGER_RPC_PORT: String(ledgerPort) };
+
+    const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api' });
+    started.push(api0);
+    const refused = await within(api0.exited, 20_000, 'an API process started before its ledger');
+    expect(refused.code).not.toBe(0);
+    expect(api0.output()).toMatch(/without the ledger role: no embedded cluster keys/);
+
+    const ledger = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+    started.push(ledger);
+    await rpcHealthy(ledgerPort, 20_000);
+
+    const api = await spawnDaemon(dataDir, { ...shared, ROLES: 'api' });
+    started.push(api);
+    await waitForStatus(api, '/health', 200, 20_000);
+    const ready = (await waitForStatus(api, '/ready', 200, 20_000)) as { checks: Record<string, { ok: boolean }> };
+    expect(ready.checks.workers?.ok).toBe(true);
+    expect(ready.checks.chain?.ok).toBe(true);
+
+    const config = (await (await fetch(`${api.url}/v2/config`)).json()) as { data: { cluster: string; rpcUrl: string; programInitialized: boolean; faucet: boolean } };
+    expect(config.data).toMatchObject({ cluster: 'embedded', rpcUrl: `http://127.0.0.1:${ledgerPort}`, programInitialized: true, faucet: false });
+
+    const create = await fetch(`${api.url}/v2/markets/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        wallet: Keypair.generate().publicKey.toBase58(),
+        title: 'Split roles', description: 'Built by the worker process', yesTicker: 'Y', noTicker: 'N',
+        resolutionTime: 2_000_000_000, seedAmount: 0, tradeFeeBps: 200,
+      }),
+    });
+    expect(create.status).toBe(200);
+    const body = (await create.json()) as { data: { transaction: string; marketId: number } };
+    expect(body.data.marketId).toBeGreaterThan(0);
+    expect(Buffer.from(body.data.transaction, 'base64').length).toBeGreaterThan(100);
+
+    for (const d of [api, ledger]) d.child.kill('SIGINT');
+    expect((await within(api.exited, 10_000, 'api shutdown')).code).toBe(0);
+    expect((await within(ledger.exited, 10_000, 'ledger shutdown')).code).toBe(0);
+  });
+});
