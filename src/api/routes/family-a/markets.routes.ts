@@ -62,7 +62,12 @@ export function marketRoutes(deps: FamilyADeps) {
     });
 
     app.get('/v2/markets/:slug', {
-      schema: { tags: ['A'], summary: 'One market by slug (an integer id is Family B\'s market)', params: SlugParams, response: { 200: Envelope } },
+      schema: {
+        tags: ['A', 'B'],
+        summary: 'One market: by slug (Family A summary) or by integer id (Family B details: reserves, odds, fees, mint status)',
+        params: SlugParams,
+        response: { 200: Envelope },
+      },
     }, async (request, reply) => {
       const { slug } = request.params as { slug: string };
       if (/^\d+$/.test(slug)) return delegate(request, reply, slug, 'market');
