@@ -9,18 +9,17 @@
  * requirements; the payment is NOT consumed, so it stays visible to an operator for a refund.
  */
 import { randomUUID } from 'node:crypto';
-import { findPaymentBySignature, findQuote, insertPayment, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBuyAmount, humanToRaw, rawToHuman, tokensForUsdc } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
 import { parseSide, type Side } from '../../domain/family-a/side.js';
-import { awaitOutbound } from '../outbound/outbound-wait.js';
-import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type DeliverParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 export interface BuyBody { wallet: string; amount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -77,23 +76,12 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   // Tokens for the quoted amount (an overpayment buys nothing extra), floored against the caller.
   const tokens = tokensForUsdc(amountRaw, BigInt(m.target_price_raw!));
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
-  let outboundId: string;
-  try {
-    outboundId = await deps.db.transaction().execute(async (trx) => {
-      const params: DeliverParams = { mint, owner: wallet, amountRaw: tokens.toString() };
-      const id = await recordOutboundIntent(trx, { idempotencyKey: `a-buy-${payload.txHash}`, purpose: PURPOSES.deliverTokens, params });
-      await insertPayment(trx, {
-        id: randomUUID(), signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: amountRaw,
-        deliver_raw: tokens, quote_id: quote.id, outbound_id: id, created_at: new Date().toISOString(),
-      });
-      return id;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
-    throw error;
-  }
-  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
-  const delivery = await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs);
+  const params: DeliverParams = { mint, owner: wallet, amountRaw: tokens.toString() };
+  const delivery = await honourPayment(
+    deps,
+    { signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: amountRaw, deliver_raw: tokens, quote_id: quote.id },
+    { idempotencyKey: `a-buy-${payload.txHash}`, purpose: PURPOSES.deliverTokens, params },
+  );
   return {
     slug: m.slug, action: 'buy' as const, side, amount: rawToHuman(amountRaw), tokenAmount: rawToHuman(tokens),
     paymentTxHash: payload.txHash, tokenTransferTxHash: delivery.signature, deliveryStatus: delivery.status, wallet,

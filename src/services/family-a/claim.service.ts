@@ -11,10 +11,10 @@ import { findClaim, findPaymentBySignature, insertClaim, insertPayment, type Cla
 import { DomainError } from '../../domain/errors.js';
 import { claimPayout, rawToHuman } from '../../domain/family-a/money.js';
 import { outcomeLabel, type Side } from '../../domain/family-a/side.js';
-import { awaitOutbound } from '../outbound/outbound-wait.js';
 import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
 import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
@@ -89,8 +89,7 @@ export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput:
     if (claim && claim.transfer_signature !== transferTxHash) throw alreadyClaimed(claim);
     throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${transferTxHash} was already processed`);
   }
-  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
-  const result = await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs);
+  const result = await dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs);
   return {
     slug: m.slug, wallet, outcome: outcomeLabel(winner), payoutUsdc: rawToHuman(payout), tokenAmount: rawToHuman(tokens),
     tokenTransferTxHash: transferTxHash, usdcPayoutTxHash: result.signature, deliveryStatus: result.status,

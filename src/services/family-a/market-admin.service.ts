@@ -10,10 +10,10 @@ import { DomainError } from '../../domain/errors.js';
 import { humanToRaw } from '../../domain/family-a/money.js';
 import { parseSide } from '../../domain/family-a/side.js';
 import { isValidSlug, slugify } from '../../domain/family-a/slug.js';
-import { awaitOutbound } from '../outbound/outbound-wait.js';
 import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
 import { presentDetails } from './market.presenter.js';
 import { isUniqueViolation } from './x402-payment.verifier.js';
@@ -79,8 +79,7 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
 
 /** Sends the setup and waits (bounded) for the market to turn live; answers its details. */
 export async function finishSetup(deps: FamilyADeps, id: string, outboundId: string) {
-  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
-  await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs * 2);
+  await dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs * 2);
   // The confirmation hook flips the status right after the row turns confirmed.
   for (let i = 0; i < 40; i++) {
     const market = await findMarketById(deps.db, id);

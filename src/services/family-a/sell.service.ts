@@ -5,18 +5,17 @@
  * sending exactly like a buy delivery.
  */
 import { randomUUID } from 'node:crypto';
-import { findPaymentBySignature, findQuote, insertPayment, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { humanToRaw, rawToHuman, usdcForTokens } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
 import { parseSide, type Side } from '../../domain/family-a/side.js';
-import { awaitOutbound } from '../outbound/outbound-wait.js';
-import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 export interface SellBody { wallet: string; tokenAmount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -70,23 +69,12 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw }, LABEL);
 
   const other: Side = side === 'YES' ? 'NO' : 'YES';
-  let outboundId: string;
-  try {
-    outboundId = await deps.db.transaction().execute(async (trx) => {
-      const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: payoutRaw.toString() };
-      const id = await recordOutboundIntent(trx, { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params });
-      await insertPayment(trx, {
-        id: randomUUID(), signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw,
-        deliver_raw: payoutRaw, quote_id: quote.id, outbound_id: id, created_at: new Date().toISOString(),
-      });
-      return id;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
-    throw error;
-  }
-  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
-  const payout = await awaitOutbound(deps.db, outboundId, deps.settings.deliveryWaitMs);
+  const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: payoutRaw.toString() };
+  const payout = await honourPayment(
+    deps,
+    { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw, deliver_raw: payoutRaw, quote_id: quote.id },
+    { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params },
+  );
   return {
     slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(payoutRaw),
     tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: payout.status, wallet,
