@@ -10,7 +10,7 @@ import { createBody, fundedWallet, get, openHarness, post, type BHarness } from 
 let h: BHarness;
 let creator: Keypair;
 beforeAll(async () => {
-  h = await openHarness({ ROLES: 'api,indexer', TX_BUILD_TIMEOUT_MS: '400' });
+  h = await openHarness({ ROLES: 'api,indexer,ledger', TX_BUILD_TIMEOUT_MS: '400' });
   creator = await fundedWallet(h);
 });
 afterAll(async () => h?.close());
