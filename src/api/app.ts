@@ -13,7 +13,8 @@ import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
-import { systemRoutes, type ReadinessProbe } from './routes/system.routes.js';
+import type { ReadinessProbe } from '../infra/readiness.js';
+import { systemRoutes } from './routes/system.routes.js';
 
 export interface AppDeps {
   log: Logger;

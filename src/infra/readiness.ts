@@ -7,7 +7,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import { newestBeatAt } from '../../db/repositories/daemon-nodes.repository.js';
 import type { Database } from '../../db/schema.js';
-import type { CheckResult, ReadinessProbe } from '../api/routes/system.routes.js';
+
+export interface CheckResult {
+  ok: boolean;
+  detail?: string;
+  latencyMs?: number;
+}
+
+export type ReadinessProbe = () => Promise<Record<string, CheckResult>>;
 
 export interface ReadinessDeps {
   db: Kysely<Database>;

@@ -4,9 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { faucet, FaucetError, FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW } from '../../chain/embedded/faucet.js';
-import { DomainError } from '../../domain/errors.js';
 import type { ChainRuntime } from '../../features/feature.js';
+import { FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW, runFaucet } from '../../services/dev-faucet.service.js';
 import { readProgramConfig } from '../../services/family-b/market-reader.js';
 import { ok } from '../envelopes.js';
 import { errorResponses, Wallet } from './family-b/schemas.js';
@@ -63,17 +62,7 @@ export async function chainRoutes(app: FastifyInstance, opts: { chain: ChainRunt
       const body = request.body as { wallet: string; usdc?: string; sol?: string };
       const usdcRaw = body.usdc === undefined ? undefined : BigInt(body.usdc);
       const lamports = body.sol === undefined ? undefined : BigInt(body.sol);
-      try {
-        const result = await faucet(ledger, { wallet: body.wallet, usdcRaw, lamports });
-        const [first, second] = result.signatures;
-        return ok({
-          ...(lamports ? { solSignature: first } : {}),
-          ...(usdcRaw ? { usdcSignature: lamports ? second : first } : {}),
-        });
-      } catch (error) {
-        if (error instanceof FaucetError) throw new DomainError('invalid', error.code, error.message);
-        throw error;
-      }
+      return ok(await runFaucet(ledger, { wallet: body.wallet, usdcRaw, lamports }));
     },
   );
 }

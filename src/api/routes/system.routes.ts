@@ -1,14 +1,7 @@
 /** Liveness and readiness. /health says the process serves; /ready says its dependencies do. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-
-export interface CheckResult {
-  ok: boolean;
-  detail?: string;
-  latencyMs?: number;
-}
-
-export type ReadinessProbe = () => Promise<Record<string, CheckResult>>;
+import type { ReadinessProbe } from '../../infra/readiness.js';
 
 const Check = Type.Object({ ok: Type.Boolean(), detail: Type.Optional(Type.String()), latencyMs: Type.Optional(Type.Number()) });
 
