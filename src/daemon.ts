@@ -16,7 +16,7 @@ import { heartbeatProcessor } from '../jobs/processors/heartbeat.processor.js';
 import { txBuildProcessor, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
 import type { ProcessorMap } from '../jobs/processor.js';
 import { JobQueues } from '../jobs/queues.js';
-import { createRedisConnection } from '../jobs/redis-connection.js';
+import { createRedisConnection, type ConnectionRole } from '../jobs/redis-connection.js';
 import { declareSchedules } from '../jobs/schedules.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
 import { startWorkers } from '../jobs/workers.js';
@@ -75,7 +75,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     log.info({ database: db.location, dialect: db.dialect }, 'database ready');
 
     const connections: Redis[] = [];
-    const connect = (role: 'blocking' | 'producer' | 'general', name: string) => {
+    const connect = (role: ConnectionRole, name: string) => {
       const connection = createRedisConnection(redisUrl, role, name);
       connections.push(connection);
       return connection;
@@ -152,7 +152,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       const app = await buildApp({
         log,
         version: VERSION,
-        redis: connect('general', 'pmx-ratelimit'),
+        redis: connect('ratelimit', 'pmx-ratelimit'),
         rateLimit: { ...config.rateLimit, nameSpace: config.queuePrefix },
         metrics,
         adminToken: admin.token,
