@@ -1,12 +1,13 @@
 /** Outcome sides: canonical YES/NO, tickers resolved case-insensitively (spec rule 1). */
+import { parseSide as matchSide, type Side } from '../amm/index.js';
 import { DomainError } from '../errors.js';
 
-export type Side = 'YES' | 'NO';
+export type { Side };
 
+/** The one ticker rule of the service (domain/amm/side.ts), with Family A's refusal. */
 export function parseSide(value: string, tickers: { yes: string; no: string } = { yes: 'YES', no: 'NO' }): Side {
-  const v = value.trim().toUpperCase();
-  if (v === 'YES' || v === tickers.yes.toUpperCase()) return 'YES';
-  if (v === 'NO' || v === tickers.no.toUpperCase()) return 'NO';
+  const side = matchSide(value, { yesTicker: tickers.yes, noTicker: tickers.no });
+  if (side) return side;
   throw new DomainError('invalid', 'VALIDATION_ERROR', `side must be YES or NO (or the market's tickers ${tickers.yes}/${tickers.no})`);
 }
 

@@ -7,7 +7,7 @@
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { getBuyInstruction, getSellInstruction, toMarketState } from '../../chain/programs/market/index.js';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
-import { mulDivFloor, parseSide, quoteBuy, quoteSell, type TradeAction, type TradeQuote } from '../../domain/amm/index.js';
+import { mulDivFloor, parseSide, quoteTrade, type TradeAction, type TradeQuote } from '../../domain/amm/index.js';
 
 import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
@@ -42,7 +42,7 @@ export function quoteOn(market: LoadedMarket, action: TradeAction, sideInput: st
     throw new DomainError('invalid', 'MintsNotInitialized', 'The market mints are not initialised (POST /v2/markets/{id}/init-mints)', { isBroken: true });
   }
   try {
-    return action === 'buy' ? quoteBuy(state, side, amount) : quoteSell(state, side, amount);
+    return quoteTrade(state, action, side, amount);
   } catch (error) {
     return fromAmmError(error, state);
   }
