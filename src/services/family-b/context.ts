@@ -36,8 +36,11 @@ export function parseAmount(value: unknown, field: string): bigint {
   throw new DomainError('invalid', 'INVALID_AMOUNT', `${field} must be a non-negative integer of raw units`);
 }
 
+/** Market ids are positive and, like every id the index stores, below 2^53 (JSON-safe, int8-safe). */
 export function parseMarketId(value: unknown): bigint {
   const id = parseAmount(value, 'id');
-  if (id === 0n) throw new DomainError('invalid', 'INVALID_MARKET_ID', 'market id must be a positive integer');
+  if (id === 0n || id > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new DomainError('invalid', 'INVALID_MARKET_ID', `market id must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+  }
   return id;
 }

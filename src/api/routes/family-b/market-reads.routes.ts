@@ -64,13 +64,14 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
       schema: {
         tags: ['B'],
         summary: "The wallet's position in one market (404 when the market does not exist)",
-        params: Type.Object({ wallet: Type.String({ pattern: WALLET_PATTERN }), marketId: Type.Integer({ minimum: 1 }) }),
+        params: Type.Object({ wallet: Type.String({ pattern: WALLET_PATTERN }), marketId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
         response: { 200: Envelope(Any), ...errorResponses },
       },
     },
     async (request) => {
       const p = request.params as { wallet: string; marketId: number };
-      return ok(await walletMarketPosition(ctx, p.wallet, String(p.marketId), await marketImages(ctx, BigInt(p.marketId))));
+      const marketId = parseMarketId(p.marketId);
+      return ok(await walletMarketPosition(ctx, p.wallet, String(marketId), await marketImages(ctx, marketId)));
     },
   );
 
@@ -81,7 +82,7 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
         tags: ['B'],
         summary: 'Publish the website metadata of a created market (creator only; repeatable)',
         body: Type.Object({
-          marketId: Type.Integer({ minimum: 1 }),
+          marketId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
           wallet: Wallet,
           title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
           description: Type.Optional(Type.String({ maxLength: 2000 })),

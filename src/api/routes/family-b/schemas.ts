@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 
 export const WALLET_PATTERN = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
 export const Wallet = Type.String({ pattern: WALLET_PATTERN, description: 'base58 Solana address' });
-export const MarketIdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'integer market id' }) });
+export const MarketIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'integer market id' }) });
 export const SideInput = Type.String({ minLength: 1, maxLength: 10, description: "the market's ticker or YES/NO (case-insensitive)" });
 export const RawAmount = (minimum: number, description: string) => Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description });
 
