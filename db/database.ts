@@ -27,7 +27,14 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
+/**
+ * int8 → bigint for this pool only: `pg.types.setTypeParser` would change every pg client of the
+ * process at import time (a side effect the composition root does not choose).
+ */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 export function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -42,7 +49,7 @@ export function openSqlite(file: string): DatabaseHandle {
 }
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
