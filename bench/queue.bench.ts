@@ -50,11 +50,11 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
 
   // Ours: the catalog-validated enqueue, the tx-build processor and the request/reply client.
   const queues = new JobQueues(connect('producer'), prefix);
-  const client = new TxBuildClient(queues, connect('blocking'), 10_000);
+  const client = new TxBuildClient<{ 'bench.echo': (p: typeof params) => Promise<typeof params> }>(queues, connect('blocking'), 10_000);
   const workers = startWorkers({
     connection: connect('blocking'),
     prefix,
-    processors: { 'tx.build': txBuildProcessor(new Map([['bench.echo', async (p: Record<string, unknown>) => p]])) },
+    processors: { 'tx.build': txBuildProcessor(new Map([['bench.echo', async (p: typeof params) => p]])) },
     log,
     concurrency: { 'tx-build': 1 },
   });

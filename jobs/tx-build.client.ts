@@ -7,11 +7,12 @@
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DomainError, type SerializedDomainError } from '../src/domain/errors.js';
+import type { BuilderCatalog, TxBuilderCatalog, TxBuildKind, TxBuildParams, TxBuildPort, TxBuildResult } from '../src/services/tx-build/tx-build.port.js';
 import type { JobQueues } from './queues.js';
 
 export type TxBuildOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: SerializedDomainError };
 
-export class TxBuildClient {
+export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implements TxBuildPort<C> {
   private readonly events: QueueEvents;
 
   constructor(
@@ -27,16 +28,16 @@ export class TxBuildClient {
     await this.events.waitUntilReady();
   }
 
-  async request<T>(kind: string, params: Record<string, unknown>): Promise<T> {
+  async request<K extends TxBuildKind<C>>(kind: K, params: TxBuildParams<K, C>): Promise<TxBuildResult<K, C>> {
     let job;
     try {
-      job = await this.queues.enqueue('tx.build', { kind, params });
+      job = await this.queues.enqueue('tx.build', { kind, params: params as unknown as Record<string, unknown> });
     } catch (error) {
       throw new DomainError('unavailable', 'QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
     }
-    let outcome: TxBuildOutcome<T>;
+    let outcome: TxBuildOutcome<TxBuildResult<K, C>>;
     try {
-      outcome = (await job.waitUntilFinished(this.events, this.timeoutMs)) as TxBuildOutcome<T>;
+      outcome = (await job.waitUntilFinished(this.events, this.timeoutMs)) as TxBuildOutcome<TxBuildResult<K, C>>;
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (/timed out/i.test(message)) {

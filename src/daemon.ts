@@ -21,14 +21,15 @@ import { declareSchedules } from '../jobs/schedules.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
 import { startWorkers } from '../jobs/workers.js';
 import { buildApp } from './api/app.js';
-import type { ChainRuntime, Feature, FeatureContext } from './features/feature.js';
+import type { ChainRuntime } from './chain/chain-runtime.js';
+import type { Feature, FeatureContext } from './features/feature.js';
 import { FEATURE_FACTORIES } from './features/index.js';
 import { outboundFeature } from './features/outbound.feature.js';
-import { openChainRuntime } from './infra/chain-runtime.js';
+import { openChainRuntime } from './features/open-chain-runtime.js';
 import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.js';
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
-import { createReadinessProbe } from './infra/readiness.js';
+import { createReadinessProbe } from './services/readiness.service.js';
 import { resolveAdminToken } from './infra/secret-file.js';
 import { VERSION } from './infra/version.js';
 

@@ -15,6 +15,7 @@ export default async function checkRedis(): Promise<void> {
     throw new Error(
       `The tests need Redis at ${TEST_REDIS_URL} (set REDIS_URL to use another) and cannot reach it: ` +
         `${(err as Error).message.replace(/\.$/, '')}. Start one with \`redis-server --daemonize yes\` (bash .ci/run does this).`,
+      { cause: err },
     );
   } finally {
     redis.disconnect();

@@ -6,7 +6,12 @@ import { isDomainError } from '../../src/domain/errors.js';
 import type { Processor } from '../processor.js';
 import type { TxBuildOutcome } from '../tx-build.client.js';
 
-export type TxBuilder = (params: Record<string, unknown>) => Promise<unknown>;
+/**
+ * A registered builder as the worker sees it. Its parameters were type-checked where the job was
+ * enqueued (`TxBuildPort.request` against the catalog of src/services/tx-build/tx-build.port.ts),
+ * so the worker hands the payload's params over as they are.
+ */
+export type TxBuilder = (params: never) => Promise<unknown>;
 export type TxBuilderRegistry = ReadonlyMap<string, TxBuilder>;
 
 export function txBuildProcessor(builders: TxBuilderRegistry): Processor<'tx.build'> {
@@ -16,7 +21,7 @@ export function txBuildProcessor(builders: TxBuilderRegistry): Processor<'tx.bui
       return { ok: false, error: { kind: 'invalid', code: 'UNKNOWN_BUILDER', message: `No transaction builder named ${kind}`, extra: {} } };
     }
     try {
-      return { ok: true, value: await builder(params) };
+      return { ok: true, value: await (builder as (p: unknown) => Promise<unknown>)(params) };
     } catch (error) {
       if (isDomainError(error)) return { ok: false, error: error.toJSON() };
       log.error({ err: error, kind }, 'transaction builder crashed');

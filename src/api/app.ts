@@ -13,7 +13,7 @@ import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
-import type { ReadinessProbe } from '../infra/readiness.js';
+import type { ReadinessProbe } from '../services/readiness.service.js';
 import { systemRoutes } from './routes/system.routes.js';
 
 export interface AppDeps {

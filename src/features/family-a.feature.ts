@@ -5,11 +5,11 @@
 import { familyARoutes } from '../api/routes/family-a/index.js';
 import { humanToRaw } from '../domain/family-a/money.js';
 import { ApiKeyService } from '../services/family-a/api-keys.service.js';
-import { familyABuilders, PURPOSES } from '../services/family-a/family-a.builders.js';
+import { familyABuilders } from '../services/family-a/family-a.builders.js';
 import type { FamilyADeps, FamilyASettings } from '../services/family-a/family-a.deps.js';
 import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
-import { outboundJobId, recordOutboundIntent } from '../services/outbound/outbound-intents.js';
-import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
+import { outboundJobId } from '../services/outbound/outbound-intents.js';
+import { ensurePlatformAccounts } from '../services/family-a/platform-accounts.service.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
@@ -24,13 +24,6 @@ export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): 
     deliveryWaitMs: a.deliveryWaitMs,
     quoteTtlMs: 120_000,
   };
-}
-
-/** Records (once) and dispatches the creation of the platform wallet's USDC account. */
-async function ensurePlatformAccounts(deps: FamilyADeps): Promise<void> {
-  const existing = await findOutboundByKey(deps.db, 'a-platform-accounts');
-  const id = existing?.id ?? (await recordOutboundIntent(deps.db, { idempotencyKey: 'a-platform-accounts', purpose: PURPOSES.platformAccounts, params: {} }).catch(async () => (await findOutboundByKey(deps.db, 'a-platform-accounts'))!.id));
-  if (existing?.status !== 'confirmed') await deps.dispatchOutbound(id);
 }
 
 export const familyAFeature: FeatureFactory = (ctx) => {

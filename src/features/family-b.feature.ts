@@ -3,7 +3,7 @@
  * index (full passes on a schedule, fast refreshes on change notifications), and its routes.
  */
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { getInitializeInstruction, findNoMintPda, findYesMintPda } from '../chain/programs/market/index.js';
+import { findNoMintPda, findYesMintPda } from '../chain/programs/market/index.js';
 import {
   indexMarketRefreshProcessor,
   indexMarketsFullProcessor,
@@ -14,36 +14,18 @@ import fp from 'fastify-plugin';
 import { familyBReadRoutes, marketByIdHandler } from '../api/routes/family-b/market-reads.routes.js';
 import { familyBWriteRoutes } from '../api/routes/family-b/market-writes.routes.js';
 import type { FamilyBContext } from '../services/family-b/context.js';
-import { buildClaimAllFees } from '../services/family-b/claim-all-fees.builder.js';
-import { buildCreateMarket, buildInitMints } from '../services/family-b/create.builder.js';
-import { buildCancel, buildClaimFees, buildResolve } from '../services/family-b/creator.builders.js';
 import { decodeTokenAccount, knownMints } from '../services/family-b/market-index.service.js';
-import { readProgramConfig } from '../services/family-b/market-reader.js';
-import { buildRedeem, buildRedeemAll } from '../services/family-b/redeem.builders.js';
-import { buildBuy, buildSell } from '../services/family-b/trade.builders.js';
-import { sendAndConfirmPlatformTransaction } from '../services/platform-transaction.js';
+import { ensureProgramInitialized } from '../services/family-b/program-setup.service.js';
+import { familyBTxBuilders } from '../services/family-b/family-b.tx-builders.js';
 import { PROTOCOL_FEE_SWEEP, protocolFeeSweepBuilder } from '../services/family-b/protocol-fees.service.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import { protocolFeeSweepProcessor } from '../../jobs/processors/family-b/protocol-fees.processor.js';
 import type { Unsubscribe } from '../chain/chain-client.js';
-import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
-
-/** The program's config account (admin = treasury) must exist before any market; create it once. */
-async function ensureProgramInitialized(ctx: FeatureContext, b: FamilyBContext): Promise<void> {
-  if (await readProgramConfig(b)) return;
-  const { treasury, protocolFee } = ctx.chain.wallets;
-  const instruction = getInitializeInstruction({ admin: treasury.publicKey, usdcMint: ctx.chain.usdcMint, protocolFeeWallet: protocolFee.publicKey, programId: b.programId });
-  try {
-    const signature = await sendAndConfirmPlatformTransaction(ctx.chain.client, [instruction], [treasury]);
-    ctx.log.info({ signature, program: b.programId.toBase58() }, 'market program config initialised');
-  } catch (error) {
-    if (!(await readProgramConfig(b))) throw error; // another process initialised it meanwhile: fine
-  }
-}
+import type { Feature, FeatureFactory } from './feature.js';
 
 export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const b: FamilyBContext = { db: ctx.db, chain: ctx.chain.client, programId: ctx.chain.programs.market, usdcMint: ctx.chain.usdcMint, log: ctx.log.child({ feature: 'family-b' }) };
-  await ensureProgramInitialized(ctx, b);
+  await ensureProgramInitialized(b, ctx.chain.wallets, ctx.chain.usdcMint);
   const subscriptions: Unsubscribe[] = [];
 
   // Family A owns GET /v2/markets/:slug and hands all-digit params to this root decoration.
@@ -70,18 +52,7 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       }),
     },
     outboundBuilders: { [PROTOCOL_FEE_SWEEP]: protocolFeeSweepBuilder(b, ctx.chain.wallets.protocolFee) },
-    txBuilders: {
-      'market.create': (p) => buildCreateMarket(b, p as never),
-      'market.initMints': (p) => buildInitMints(b, p as never),
-      'market.buy': (p) => buildBuy(b, p as never),
-      'market.sell': (p) => buildSell(b, p as never),
-      'market.resolve': (p) => buildResolve(b, p as never),
-      'market.redeem': (p) => buildRedeem(b, p as never),
-      'market.claimFees': (p) => buildClaimFees(b, p as never),
-      'market.cancel': (p) => buildCancel(b, p as never),
-      'market.redeemAll': (p) => buildRedeemAll(b, p as never),
-      'market.claimAllFees': (p) => buildClaimAllFees(b, p as never),
-    },
+    txBuilders: familyBTxBuilders(b),
     routes,
     async schedules() {
       await ctx.queues.get('index').upsertJobScheduler(

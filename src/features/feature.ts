@@ -4,40 +4,17 @@
  * composition root (src/daemon.ts) builds every feature from one shared context and wires the
  * parts into the roles this process runs.
  */
-import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { TxBuilder } from '../../jobs/processors/tx-build.processor.js';
 import type { ProcessorMap } from '../../jobs/processor.js';
 import type { JobQueues } from '../../jobs/queues.js';
-import type { TxBuildClient } from '../../jobs/tx-build.client.js';
-import type { ChainClient } from '../chain/chain-client.js';
+import type { ChainRuntime } from '../chain/chain-runtime.js';
+import type { TxBuilderCatalog, TxBuildPort } from '../services/tx-build/tx-build.port.js';
 import type { OutboundBuilders } from '../services/outbound/outbound.types.js';
-import type { EmbeddedLedger } from '../chain/embedded/ledger.js';
-
-/** The platform's own wallets (keypairs from 0600 files under DATA_DIR/keys). */
-export interface PlatformWallets {
-  treasury: Keypair;
-  exchangeOperator: Keypair;
-  protocolFee: Keypair;
-}
-
-export interface ChainRuntime {
-  client: ChainClient;
-  /** "embedded" or the RPC URL. */
-  cluster: string;
-  /** The JSON-RPC URL clients should use (the embedded cluster's own endpoint when embedded). */
-  rpcUrl: string;
-  usdcMint: PublicKey;
-  wallets: PlatformWallets;
-  programs: { market: PublicKey };
-  /** Present only on the embedded cluster (dev faucet, fault injection). */
-  ledger?: EmbeddedLedger;
-}
 
 export interface FeatureContext {
   config: Config;
@@ -47,14 +24,15 @@ export interface FeatureContext {
   queues: JobQueues;
   chain: ChainRuntime;
   /** Present in processes with the api role. */
-  txBuild?: TxBuildClient;
+  txBuild?: TxBuildPort;
   adminToken: string;
 }
 
 export interface Feature {
   name: string;
   processors?: ProcessorMap;
-  txBuilders?: Record<string, TxBuilder>;
+  /** This feature's part of the typed builder catalog (src/services/tx-build/tx-build.port.ts). */
+  txBuilders?: Partial<TxBuilderCatalog>;
   /** Builders of persisted platform transactions, by purpose (see src/features/outbound.feature.ts). */
   outboundBuilders?: OutboundBuilders;
   routes?: FastifyPluginAsync[];

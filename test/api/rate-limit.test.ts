@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
 import { createMetrics } from '../../src/infra/metrics.js';
-import { createReadinessProbe } from '../../src/infra/readiness.js';
+import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 import { sqliteDatabase } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';

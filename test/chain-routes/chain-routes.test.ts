@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainRoutes } from '../../src/api/routes/chain.routes.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../../src/chain/programs/market/index.js';
-import type { ChainRuntime } from '../../src/features/feature.js';
+import type { ChainRuntime } from '../../src/chain/chain-runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let chain: Chain;

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { countMarkets, insertMarket, listMarkets } from '../../db/repositories/family-a-markets.repository.js';
 import { findClaim, findPaymentBySignature, findQuote, insertClaim, insertPayment, insertQuote } from '../../db/repositories/family-a-trades.repository.js';
 import { findOutbound, insertOutbound, listUnfinishedOutbound, markOutbound, storeBuilt } from '../../db/repositories/outbound-transactions.repository.js';
-import { isUniqueViolation } from '../../src/services/family-a/x402-payment.verifier.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { DIALECTS, PG_AVAILABLE, postgresDatabase } from '../helpers/databases.js';
 import { createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
 

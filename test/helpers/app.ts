@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { JobQueues } from '../../jobs/queues.js';
 import { buildApp } from '../../src/api/app.js';
 import { createMetrics } from '../../src/infra/metrics.js';
-import { createReadinessProbe } from '../../src/infra/readiness.js';
+import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { sqliteDatabase } from './databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 

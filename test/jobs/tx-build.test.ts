@@ -13,6 +13,24 @@ import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const log = pino({ level: 'silent' });
 
+/** The builders of this test, as a catalog: the client is typed by it as routes are by the real one. */
+type Echo = { transaction: string; amount?: number };
+type SampleCatalog = {
+  'sample.echo': (p: { wallet: string; amount?: number }) => Promise<Echo>;
+  'sample.refuse': (p: Record<string, never>) => Promise<never>;
+  'sample.crash': (p: Record<string, never>) => Promise<never>;
+  'sample.nope': (p: Record<string, never>) => Promise<never>;
+};
+
+/** Resolves once the tx-build queue holds no waiting, active or delayed job (no retry pending). */
+async function drained(queues: JobQueues): Promise<void> {
+  for (;;) {
+    const c = await queues.get('tx-build').getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    if (Object.values(c).every((n) => n === 0)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Queues, a tx-build client and (optionally) a worker on a prefix of their own. */
 async function harness(builders?: Map<string, TxBuilder>, timeoutMs = 5_000) {
   const prefix = uniquePrefix('txbuild');
@@ -23,7 +41,7 @@ async function harness(builders?: Map<string, TxBuilder>, timeoutMs = 5_000) {
     return c;
   };
   const queues = new JobQueues(connect('producer'), prefix);
-  const client = new TxBuildClient(queues, connect('blocking'), timeoutMs);
+  const client = new TxBuildClient<SampleCatalog>(queues, connect('blocking'), timeoutMs);
   await client.ready();
   const workers: Worker[] = builders
     ? startWorkers({ connection: connect('blocking'), prefix, processors: { 'tx.build': txBuildProcessor(builders) }, log })
@@ -46,7 +64,7 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
   const calls = new Map<string, number>();
   const count = (kind: string) => calls.set(kind, (calls.get(kind) ?? 0) + 1);
   const builders = new Map<string, TxBuilder>([
-    ['sample.echo', async (params) => (count('sample.echo'), { transaction: `tx-for-${String(params.wallet)}`, amount: params.amount })],
+    ['sample.echo', async (params: { wallet: string; amount?: number }) => (count('sample.echo'), { transaction: `tx-for-${params.wallet}`, amount: params.amount })],
     ['sample.refuse', async () => {
       count('sample.refuse');
       throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed', { marketStatus: 'resolved' });
@@ -65,9 +83,9 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
   });
 
   it("returns the builder's value", async () => {
-    const value = await h.client.request<{ transaction: string; amount: number }>('sample.echo', { wallet: 'W1', amount: 5 });
+    const value = await h.client.request('sample.echo', { wallet: 'W1', amount: 5 });
     expect(value).toEqual({ transaction: 'tx-for-W1', amount: 5 });
-    const many = await Promise.all([1, 2, 3, 4, 5].map((i) => h.client.request<{ transaction: string }>('sample.echo', { wallet: `W${i}` })));
+    const many = await Promise.all([1, 2, 3, 4, 5].map((i) => h.client.request('sample.echo', { wallet: `W${i}` })));
     expect(many.map((v) => v.transaction)).toEqual(['tx-for-W1', 'tx-for-W2', 'tx-for-W3', 'tx-for-W4', 'tx-for-W5']);
   });
 
@@ -75,7 +93,7 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
     const error = await h.client.request('sample.refuse', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'conflict', code: 'MARKET_CLOSED', message: 'The market is closed', extra: { marketStatus: 'resolved' } });
-    await new Promise((r) => setTimeout(r, 200));
+    await drained(h.queues);
     expect(calls.get('sample.refuse')).toBe(1);
     const [job] = await h.queues.get('tx-build').getJobs(['completed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.refuse'));
     expect(job?.attemptsMade).toBe(1);
@@ -89,7 +107,9 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
 
   it('fails the request once when a builder crashes (attempts: 1)', async () => {
     await expect(h.client.request('sample.crash', {})).rejects.toThrow(/transaction builder failed: builder bug/);
-    await new Promise((r) => setTimeout(r, 200));
+    await drained(h.queues);
+    const [job] = await h.queues.get('tx-build').getJobs(['failed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.crash'));
+    expect(await job?.getState()).toBe('failed');
     expect(calls.get('sample.crash')).toBe(1);
   });
 });

@@ -2,9 +2,8 @@
  * Family B's index processors. All are idempotent: rows are upserts guarded by slot, so a
  * retried or duplicated job leaves the same state.
  */
-import { deleteClosedTokenAccount, upsertTokenAccounts } from '../../../db/repositories/token-accounts.repository.js';
 import type { FamilyBContext } from '../../../src/services/family-b/context.js';
-import { decodeTokenAccount, fullIndexPass, refreshMarket } from '../../../src/services/family-b/market-index.service.js';
+import { applyTokenAccount, fullIndexPass, refreshMarket } from '../../../src/services/family-b/market-index.service.js';
 import type { Processor } from '../../processor.js';
 
 export function indexMarketsFullProcessor(ctx: FamilyBContext): Processor<'index.markets.full'> {
@@ -22,20 +21,7 @@ export function indexMarketRefreshProcessor(ctx: FamilyBContext): Processor<'ind
   return async ({ marketId }) => (await refreshMarket(ctx, BigInt(marketId))) ?? { missing: true };
 }
 
-/**
- * Applies a token-account notification by re-reading the account: several changes can land in
- * one slot, and notifications of one slot carry no order, so the notified amount may already be
- * stale; what the chain holds now (at the read's slot) is never older than any notification.
- */
+/** A token-account notification: re-read and apply (see applyTokenAccount for why re-read). */
 export function tokenAccountApplyProcessor(ctx: FamilyBContext): Processor<'index.token-account.apply'> {
-  return async (p) => {
-    const snapshot = await ctx.chain.getAccount(p.address);
-    const row = snapshot ? decodeTokenAccount(snapshot) : null;
-    if (!row) {
-      await deleteClosedTokenAccount(ctx.db, p.address, BigInt(snapshot?.slot ?? (await ctx.chain.getSlot())));
-      return { applied: true, closed: true };
-    }
-    await upsertTokenAccounts(ctx.db, [row]);
-    return { applied: true, slot: Number(row.slot) };
-  };
+  return async (p) => applyTokenAccount(ctx, p.address);
 }

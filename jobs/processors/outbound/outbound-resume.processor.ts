@@ -5,14 +5,14 @@
  * attempt count so a finished job id does not swallow the re-enqueue.
  */
 import type { Kysely } from 'kysely';
-import { listUnfinishedOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
 import type { Database } from '../../../db/schema.js';
 import { outboundJobId } from '../../../src/services/outbound/outbound-intents.js';
+import { outboundToResume } from '../../../src/services/outbound/outbound-resume.js';
 import type { JobQueues } from '../../queues.js';
 import type { Processor } from '../../processor.js';
 
 export async function resumeUnfinished(db: Kysely<Database>, queues: JobQueues, idleMs: number): Promise<number> {
-  const rows = await listUnfinishedOutbound(db, new Date(Date.now() - idleMs).toISOString(), 500);
+  const rows = await outboundToResume(db, idleMs);
   for (const row of rows) {
     await queues.enqueue('outbound.send', { outboundId: row.id }, { jobId: outboundJobId(row.id, `r${row.attempts}`) });
   }

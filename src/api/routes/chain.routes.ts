@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ChainRuntime } from '../../features/feature.js';
+import type { ChainRuntime } from '../../chain/chain-runtime.js';
 import { FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW, runFaucet } from '../../services/dev-faucet.service.js';
 import { readProgramConfig } from '../../services/family-b/market-reader.js';
 import { ok } from '../envelopes.js';

@@ -1,7 +1,7 @@
 /** Liveness and readiness. /health says the process serves; /ready says its dependencies do. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ReadinessProbe } from '../../infra/readiness.js';
+import type { ReadinessProbe } from '../../services/readiness.service.js';
 
 const Check = Type.Object({ ok: Type.Boolean(), detail: Type.Optional(Type.String()), latencyMs: Type.Optional(Type.Number()) });
 

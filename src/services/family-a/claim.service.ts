@@ -16,7 +16,8 @@ import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
-import { assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { isUniqueViolation } from '../../../db/errors.js';
+import { assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
 
 const LABEL = 'Token transfer verification failed';
 

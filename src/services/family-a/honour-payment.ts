@@ -13,7 +13,7 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { awaitOutbound } from '../outbound/outbound-wait.js';
 import type { OutboundResult } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
-import { isUniqueViolation } from './x402-payment.verifier.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 
 export type PaymentRecord = Omit<Insertable<FamilyAPaymentsTable>, 'id' | 'outbound_id' | 'created_at'>;
 

@@ -16,7 +16,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
 import { presentDetails } from './market.presenter.js';
-import { isUniqueViolation } from './x402-payment.verifier.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 
 export interface CreateMarketInput {
   name: string;

@@ -20,7 +20,8 @@ import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, isUniqueViolation, paymentFailed, requireLamports, requireTransfer } from './x402-payment.verifier.js';
+import { isUniqueViolation } from '../../../db/errors.js';
+import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireLamports, requireTransfer } from './x402-payment.verifier.js';
 
 export interface CreateBody {
   name: string;

@@ -52,12 +52,6 @@ export function assertWallet(value: string, field = 'wallet'): string {
   }
 }
 
-/** SQLite and PostgreSQL report a unique violation differently; both mean "already recorded". */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
-}
-
 /** The payload names the network the payment was made on; another cluster's signature means nothing here. */
 export function assertNetwork(deps: FamilyADeps, network: string): void {
   if (network !== deps.settings.network) {

@@ -6,7 +6,7 @@
 import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
-import { deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
+import { deleteClosedTokenAccount, deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
 import type { AccountSnapshot } from '../../chain/chain-client.js';
 import { MARKET_ACCOUNT_DISCRIMINATOR, MARKET_ACCOUNT_SIZE } from '../../chain/programs/market/index.js';
 import type { FamilyBContext } from './context.js';
@@ -72,4 +72,20 @@ export async function knownMints(ctx: FamilyBContext): Promise<Set<string>> {
     mints.add(m.noMint);
   }
   return mints;
+}
+
+/**
+ * Applies a token-account notification by re-reading the account: several changes can land in
+ * one slot, and notifications of one slot carry no order, so the notified amount may already be
+ * stale; what the chain holds now (at the read's slot) is never older than any notification.
+ */
+export async function applyTokenAccount(ctx: FamilyBContext, address: string): Promise<{ applied: true; closed?: true; slot?: number }> {
+  const snapshot = await ctx.chain.getAccount(address);
+  const row = snapshot ? decodeTokenAccount(snapshot) : null;
+  if (!row) {
+    await deleteClosedTokenAccount(ctx.db, address, BigInt(snapshot?.slot ?? (await ctx.chain.getSlot())));
+    return { applied: true, closed: true };
+  }
+  await upsertTokenAccounts(ctx.db, [row]);
+  return { applied: true, slot: Number(row.slot) };
 }

@@ -10,10 +10,9 @@
  */
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Transaction, type Keypair } from '@solana/web3.js';
-import { findOutboundByKey } from '../../../db/repositories/outbound-transactions.repository.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
 import { getClaimProtocolFeesInstruction } from '../../chain/programs/market/index.js';
-import { recordOutboundIntent } from '../outbound/outbound-intents.js';
+import { recordOrFindOutboundIntent } from '../outbound/outbound-intents.js';
 import type { OutboundBuilder } from '../outbound/outbound.types.js';
 import type { FamilyBContext } from './context.js';
 import { readMarketFromChain } from './market-reader.js';
@@ -50,13 +49,8 @@ export async function recordProtocolFeeSweeps(ctx: FamilyBContext): Promise<stri
     const a = market.account;
     if (a.protocolFeesAccrued === a.protocolFeesClaimed) continue;
     const idempotencyKey = `${PROTOCOL_FEE_SWEEP}-${marketId}-${a.protocolFeesClaimed}`;
-    if (await findOutboundByKey(ctx.db, idempotencyKey)) continue;
-    try {
-      recorded.push(await recordOutboundIntent(ctx.db, { idempotencyKey, purpose: PROTOCOL_FEE_SWEEP, params: { marketId: marketId.toString() } satisfies SweepParams }));
-    } catch (error) {
-      // Another sweep recorded the same key between our check and insert: nothing to do.
-      if (!(await findOutboundByKey(ctx.db, idempotencyKey))) throw error;
-    }
+    const intent = await recordOrFindOutboundIntent(ctx.db, { idempotencyKey, purpose: PROTOCOL_FEE_SWEEP, params: { marketId: marketId.toString() } satisfies SweepParams });
+    if (intent.created) recorded.push(intent.id);
   }
   return recorded;
 }

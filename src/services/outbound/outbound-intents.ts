@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { insertOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
+import { isUniqueViolation } from '../../../db/errors.js';
+import { findOutboundByKey, insertOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
 
 export async function recordOutboundIntent(
   trx: Kysely<Database> | Transaction<Database>,
@@ -18,6 +19,26 @@ export async function recordOutboundIntent(
     params: JSON.stringify(intent.params), now: new Date().toISOString(),
   });
   return id;
+}
+
+/**
+ * Records the intent unless one with its idempotency key exists (outside a caller's transaction:
+ * standing intents such as "create the platform accounts" or "sweep this amount"). Safe under
+ * races: the loser of a concurrent insert finds the winner's row.
+ */
+export async function recordOrFindOutboundIntent(
+  db: Kysely<Database>,
+  intent: { idempotencyKey: string; purpose: string; params: unknown },
+): Promise<{ id: string; status: string; created: boolean }> {
+  const existing = await findOutboundByKey(db, intent.idempotencyKey);
+  if (existing) return { id: existing.id, status: existing.status, created: false };
+  try {
+    return { id: await recordOutboundIntent(db, intent), status: 'pending', created: true };
+  } catch (error) {
+    const winner = isUniqueViolation(error) ? await findOutboundByKey(db, intent.idempotencyKey) : undefined;
+    if (!winner) throw error;
+    return { id: winner.id, status: winner.status, created: false };
+  }
 }
 
 /** Job ids may not contain ':'; the attempt suffix lets the resume scan re-enqueue a finished job id. */

@@ -14,7 +14,7 @@ import { hasRole, type Config } from '../../config/config.js';
 import { createChain, type ChainConfig } from '../chain/create-chain.js';
 import { platformKeyPath, readKeypair } from '../chain/keys.js';
 import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../chain/programs/market/index.js';
-import type { ChainRuntime } from '../features/feature.js';
+import type { ChainRuntime } from '../chain/chain-runtime.js';
 
 function chainConfig(config: Config, marketProgram: PublicKey, log: Logger): ChainConfig {
   const common = { dataDir: config.dataDir, commitment: config.chain.commitment, logger: log.child({ component: 'chain' }) };

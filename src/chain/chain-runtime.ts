@@ -1,0 +1,27 @@
+/**
+ * What features and routes need of the chain this daemon talks to: the client, the USDC mint,
+ * the platform wallets and the program ids (opened by src/features/open-chain-runtime.ts).
+ */
+import type { Keypair, PublicKey } from '@solana/web3.js';
+import type { ChainClient } from './chain-client.js';
+import type { EmbeddedLedger } from './embedded/ledger.js';
+
+/** The platform's own wallets (keypairs from 0600 files under DATA_DIR/keys). */
+export interface PlatformWallets {
+  treasury: Keypair;
+  exchangeOperator: Keypair;
+  protocolFee: Keypair;
+}
+
+export interface ChainRuntime {
+  client: ChainClient;
+  /** "embedded" or the RPC URL. */
+  cluster: string;
+  /** The JSON-RPC URL clients should use (the embedded cluster's own endpoint when embedded). */
+  rpcUrl: string;
+  usdcMint: PublicKey;
+  wallets: PlatformWallets;
+  programs: { market: PublicKey };
+  /** Present only on the embedded cluster (dev faucet, fault injection). */
+  ledger?: EmbeddedLedger;
+}
