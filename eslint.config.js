@@ -32,7 +32,7 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'jobs/**/*.ts', 'db/**/*.ts', 'config/**/*.ts'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { typescript: { alwaysTryTypes: true } },
+      'import/resolver': { [`${import.meta.dirname}/eslint-resolver.cjs`]: {} },
       'boundaries/elements': Object.entries(LAYERS).map(([type, l]) => ({ type, pattern: l.pattern })),
     },
     rules: {
@@ -66,6 +66,11 @@ export default tseslint.config(
   {
     files: ['bench/**', 'test/**', 'db/migrate.cli.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['eslint-resolver.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['scripts/**/*.mjs'],
