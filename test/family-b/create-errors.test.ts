@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
-import { createBody, fundedWallet, get, openHarness, post, USDC, type BHarness } from './family-b.harness.js';
+import { confirmProof, createBody, fundedWallet, get, openHarness, post, USDC, type BHarness } from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair;
@@ -98,7 +98,7 @@ describe('init-mints and confirm on markets that do not exist or belong to someo
   });
 
   it('confirm of an unknown market → 404', async () => {
-    const res = await post(h, '/v2/markets/confirm', { marketId: 987654, wallet: creator.publicKey.toBase58(), title: 'x' });
+    const res = await post(h, '/v2/markets/confirm', { marketId: 987654, wallet: creator.publicKey.toBase58(), ...confirmProof(creator, 987654), title: 'x' });
     expect(res.statusCode).toBe(404);
     expect(res.json().success).toBe(false);
   });

@@ -12,7 +12,9 @@ import { pino } from 'pino';
 import { loadConfig } from '../../config/config.js';
 import type { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
 import { startDaemon, type Daemon } from '../../src/daemon.js';
+import { confirmMarketText } from '../../src/domain/signed-message.js';
 import { tempDir } from '../helpers/databases.js';
+import { signTextBase58 } from '../helpers/sign.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 export const USDC = 1_000_000;
@@ -134,4 +136,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The creator's proof for POST /v2/markets/confirm, as a wallet signs it. */
+export function confirmProof(signer: Keypair, marketId: number, timestamp = Math.floor(Date.now() / 1000)): { timestamp: number; signature: string } {
+  return { timestamp, signature: signTextBase58(signer, confirmMarketText(marketId, timestamp)) };
 }

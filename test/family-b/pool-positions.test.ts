@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
-import { buy, createBody, createMarket, fundedWallet, get, openHarness, post, tokenBalance, USDC, waitFor, write, type BHarness } from './family-b.harness.js';
+import { buy, confirmProof, createBody, createMarket, fundedWallet, get, openHarness, post, tokenBalance, USDC, waitFor, write, type BHarness } from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair, carol: Keypair, bob: Keypair, stranger: Keypair;
@@ -36,11 +36,21 @@ describe('creator-only and idempotent edges', () => {
     expect((await post(h, `/v2/markets/${pool}/init-mints`, { wallet: w(creator) })).json()).toMatchObject({ success: true, alreadyInitialized: true });
   });
 
-  it('confirm by a stranger → 403 and publishes nothing; by the creator → a slug, repeatable', async () => {
-    const res = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(stranger), title: 'Hijack' });
-    expect(res.statusCode).toBe(403);
-    const first = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), category: 'weather' })).json().data;
-    const again = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), tags: ['rain'] })).json().data;
+  it("confirm naming the creator's address without the creator's signature → 403 and publishes nothing; with it → a slug, repeatable", async () => {
+    // The creator's address is public: a stranger sends it, signing with their own key.
+    const forged = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(stranger, pool), title: 'Hijack' });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toMatchObject({ success: false, code: 'INVALID_SIGNATURE' });
+    // A proof of another market, an old proof, and the stranger's own proof are refused too.
+    const otherMarket = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, broken), title: 'Hijack' });
+    expect(otherMarket.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
+    const stale = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool, Math.floor(Date.now() / 1000) - 120), title: 'Hijack' });
+    expect([stale.statusCode, stale.json().code]).toEqual([403, 'SIGNATURE_EXPIRED']);
+    const stranger403 = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(stranger), ...confirmProof(stranger, pool), title: 'Hijack' });
+    expect(stranger403.statusCode).toBe(403);
+    expect((await get(h, '/v2/markets/search?q=Hijack')).json().data.markets).toEqual([]); // nothing published
+    const first = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), category: 'weather' })).json().data;
+    const again = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), tags: ['rain'] })).json().data;
     expect(again).toMatchObject({ marketId: pool, slug: first.slug, id: first.id });
     expect(first.title).not.toBe('Hijack');
   });

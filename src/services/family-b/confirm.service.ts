@@ -1,7 +1,9 @@
 /**
  * POST /v2/markets/confirm: after the create transaction landed, the creator publishes the
- * market's website metadata. Requires the market on chain and the caller to be its creator;
- * repeatable (later calls update the metadata). The market joins the shared catalog with a slug,
+ * market's website metadata. Requires the market on chain and proof of the creator's key: an
+ * Ed25519 signature over `PMX Confirm:<marketId>:<unix seconds>`, fresh within 60 s (the
+ * creator's address is public, so naming it proves nothing). Repeatable (later calls update the
+ * metadata). The market joins the shared catalog with a slug,
  * so Family A's list and search show it too.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,6 +11,7 @@ import { findCatalogByChainId, slugTaken, upsertCatalogEntry } from '../../../db
 import { isValidSlug } from '../../domain/family-a/slug.js';
 import { slugFor } from '../../domain/family-b/slug.js';
 import { DomainError } from '../../domain/errors.js';
+import { CONFIRM_WINDOW_SEC, confirmMarketText, isFresh, verifySignedMessage } from '../../domain/signed-message.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { notCreator } from './errors.js';
 import { indexLoadedMarket, requireMarketFromChain } from './market-reader.js';
@@ -16,6 +19,10 @@ import { indexLoadedMarket, requireMarketFromChain } from './market-reader.js';
 export interface ConfirmInput {
   marketId: number;
   wallet: string;
+  /** Unix seconds of the proof. */
+  timestamp: number;
+  /** The wallet's Ed25519 signature of `PMX Confirm:<marketId>:<timestamp>` (base58 or base64). */
+  signature: string;
   title?: string;
   description?: string;
   category?: string;
@@ -27,6 +34,7 @@ export interface ConfirmInput {
 export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
   const wallet = parseWallet(input.wallet);
   const marketId = parseMarketId(input.marketId);
+  assertCreatorProof(input, marketId);
   const market = await requireMarketFromChain(ctx, marketId);
   const a = market.account;
   if (!a.creator.equals(wallet)) throw notCreator(a.creator.toBase58(), wallet.toBase58());
@@ -66,6 +74,15 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
     updated_at: now,
   });
   return { marketId: Number(marketId), id, slug, title: input.title ?? a.title, status: a.status, mintsInitialized: a.mintsInitialized, imageUrls };
+}
+
+function assertCreatorProof(input: ConfirmInput, marketId: bigint): void {
+  if (!isFresh(input.timestamp, Date.now(), CONFIRM_WINDOW_SEC)) {
+    throw new DomainError('forbidden', 'SIGNATURE_EXPIRED', `timestamp must be within ${CONFIRM_WINDOW_SEC} s of the server's clock (now ${Math.floor(Date.now() / 1000)})`);
+  }
+  const text = confirmMarketText(marketId, input.timestamp);
+  const check = verifySignedMessage(text, input.wallet, input.signature);
+  if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `signature must be the wallet's Ed25519 signature of "${text}": ${check.message}`);
 }
 
 /** The website images of a market, for the single-market position view. */

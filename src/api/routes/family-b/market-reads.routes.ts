@@ -80,10 +80,12 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
     {
       schema: {
         tags: ['B'],
-        summary: 'Publish the website metadata of a created market (creator only; repeatable)',
+        summary: 'Publish the website metadata of a created market (creator only, proven by a signature; repeatable)',
         body: Type.Object({
           marketId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
           wallet: Wallet,
+          timestamp: Type.Integer({ description: 'unix seconds; within 60 s of the server clock' }),
+          signature: Type.String({ minLength: 64, maxLength: 88, description: 'Ed25519 signature by `wallet` of "PMX Confirm:<marketId>:<timestamp>" (base58 or padded base64)' }),
           title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           category: Type.Optional(Type.String({ maxLength: 60 })),
