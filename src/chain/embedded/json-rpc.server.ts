@@ -68,6 +68,11 @@ export class JsonRpcServer {
     });
   }
 
+  /** The underlying node:http server (tests observe its connections). */
+  get httpServer(): Server {
+    return this.server;
+  }
+
   /** Dispatches one JSON-RPC call object (also used by tests). */
   call(req: unknown): Promise<Record<string, unknown>> {
     return this.dispatcher.call(req);

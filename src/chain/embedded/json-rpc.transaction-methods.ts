@@ -109,7 +109,11 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
     requestAirdrop: async ([pk, lamports]) => {
       const to = keyParam(pk);
       const amount = BigInt(intParam(lamports, 'lamports', Number(MAX_AIRDROP_LAMPORTS), 1));
-      return ledger.airdrop(to, amount);
+      try {
+        return await ledger.airdrop(to, amount);
+      } catch (e) {
+        throw sendErrorToRpc(e); // e.g. below rent exemption for a new account: -32002, not a server fault
+      }
     },
   };
 }

@@ -88,7 +88,10 @@ export class PubSubServer {
         port,
         host,
         maxPayload: MAX_FRAME_BYTES,
-        verifyClient: ({ req }: { req: IncomingMessage }) => isAllowedOrigin(req.headers.origin),
+        verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => {
+          if (isAllowedOrigin(req.headers.origin)) done(true);
+          else done(false, 403, 'Forbidden: cross-origin WebSocket connections are not accepted');
+        },
       });
       wss.once('error', reject);
       wss.once('listening', () => {
