@@ -142,7 +142,7 @@ describe('item 4: hostile programSubscribe filters', () => {
 
     const conn = new Connection(url, { commitment: 'confirmed', wsEndpoint: h.endpoints.wsUrl });
     const payer = Keypair.generate();
-    await h.ledger.airdrop(payer.publicKey.toBase58(), LAMPORTS_PER_SOL);
+    await h.ledger.airdrop(payer.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
     const bh = await conn.getLatestBlockhash();
     const raw = signedTx(bh.blockhash, payer, [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL / 10 })]);
     const sig = await conn.sendRawTransaction(raw);

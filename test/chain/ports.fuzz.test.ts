@@ -94,7 +94,11 @@ describe('JSON-RPC port (fuzzed)', () => {
     const body = fc.oneof(
       fc.string({ maxLength: 80 }),
       value.map((v) => JSON.stringify(v) ?? 'undefined'),
-      fc.array(item, { maxLength: 8 }).map((b) => JSON.stringify(b.map((x) => (typeof x === 'object' && x && 'method' in x ? { ...x, params: harmless(String(x.method), x.params) } : x)))),
+      fc.array(item, { maxLength: 8 }).map((b) => JSON.stringify(b.map((x) => {
+        if (typeof x !== 'object' || x === null || !('method' in x)) return x;
+        const call = x as { method: unknown; params?: unknown };
+        return { ...call, params: harmless(String(call.method), call.params) };
+      }))),
       fc.integer({ min: 90, max: 400 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getProgramAccounts', params: [TOKEN, { encoding: 'jsonParsed' }] })))),
     );
     const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', '');

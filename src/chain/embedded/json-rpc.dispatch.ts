@@ -40,8 +40,8 @@ export class JsonRpcDispatcher {
     private readonly logger?: Logger,
   ) {}
 
-  /** One call object; never throws. */
-  async call(req: unknown): Promise<Reply> {
+  /** One call object; never throws. Synchronous methods answer without a promise hop. */
+  call(req: unknown): Reply | Promise<Reply> {
     if (typeof req !== 'object' || req === null || Array.isArray(req)) return rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request');
     const { id, method: name, params, jsonrpc } = req as Record<string, unknown>;
     if (!validId(id) || (jsonrpc !== undefined && jsonrpc !== '2.0') || typeof name !== 'string') {
@@ -52,17 +52,30 @@ export class JsonRpcDispatcher {
     if (!method) return rpcErrorReply(RPC_METHOD_NOT_FOUND, 'Method not found', replyId);
     if (params !== undefined && params !== null && !Array.isArray(params)) return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', replyId);
     try {
-      return { jsonrpc: '2.0', result: await method(params ?? []), id: replyId };
+      const result = method(params ?? []);
+      if (result instanceof Promise) return result.then((r: unknown) => ({ jsonrpc: '2.0', result: r, id: replyId }), (e: unknown) => this.failure(e, name, replyId));
+      return { jsonrpc: '2.0', result, id: replyId };
     } catch (e) {
-      if (e instanceof RpcError) return rpcErrorReply(e.code, e.message, replyId, e.data);
-      this.logger?.error({ err: e, method: name }, 'json-rpc method failed');
-      return rpcErrorReply(RPC_INTERNAL_ERROR, 'Internal error', replyId);
+      return this.failure(e, name, replyId);
     }
   }
 
+  private failure(e: unknown, method: string, id: unknown): Reply {
+    if (e instanceof RpcError) return rpcErrorReply(e.code, e.message, id, e.data);
+    this.logger?.error({ err: e, method }, 'json-rpc method failed');
+    return rpcErrorReply(RPC_INTERNAL_ERROR, 'Internal error', id);
+  }
+
   /** A parsed request body (single call or batch) → the serialized answer; never throws. */
-  async handle(body: unknown): Promise<string> {
-    if (!Array.isArray(body)) return this.serialize(await this.call(body), this.limits.maxResponseBytes);
+  handle(body: unknown): string | Promise<string> {
+    if (!Array.isArray(body)) {
+      const reply = this.call(body);
+      return reply instanceof Promise ? reply.then((r) => this.serialize(r, this.limits.maxResponseBytes)) : this.serialize(reply, this.limits.maxResponseBytes);
+    }
+    return this.batch(body);
+  }
+
+  private async batch(body: unknown[]): Promise<string> {
     if (body.length === 0) return JSON.stringify(rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request: empty batch'));
     if (body.length > this.limits.maxBatch) {
       return JSON.stringify(rpcErrorReply(RPC_INVALID_REQUEST, `Invalid request: batch of ${body.length} calls exceeds the limit of ${this.limits.maxBatch}`));
