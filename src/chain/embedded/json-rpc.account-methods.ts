@@ -15,9 +15,8 @@ import { decodeTokenAccount, uiTokenAmount } from './token-balances.js';
 export const SOLANA_CORE_VERSION = '2.1.21';
 const SLOTS_PER_EPOCH = 432_000;
 
-export function accountMethods(ledger: EmbeddedLedger): Record<string, RpcMethod> {
+export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string) => number = (m) => ledger.getTokenSupply(m)?.decimals ?? 0): Record<string, RpcMethod> {
   const ctx = () => ({ slot: ledger.slot, apiVersion: SOLANA_CORE_VERSION });
-  const decimalsOf = (mint: string) => ledger.getTokenSupply(mint)?.decimals ?? 0;
   /** Account encoding options, validated once per call. */
   const accountCfg = (cfg: unknown) => {
     const c = configObject(cfg);

@@ -14,6 +14,7 @@ import { accountMethods } from './json-rpc.account-methods.js';
 import { transactionMethods } from './json-rpc.transaction-methods.js';
 import type { EmbeddedLedger } from './ledger.js';
 import { RPC_PARSE_ERROR } from './rpc-error.js';
+import { MintDecimals } from './rpc-mint-decimals.js';
 import { isAllowedOrigin } from './rpc-origin.js';
 
 /** Agave's MAX_REQUEST_BODY_SIZE (`--rpc-max-request-body-size` default). */
@@ -35,9 +36,11 @@ class HttpRefusal extends Error {
 export class JsonRpcServer {
   private readonly dispatcher: JsonRpcDispatcher;
   private readonly server: Server;
+  private readonly decimals: MintDecimals;
 
   constructor(ledger: EmbeddedLedger, private readonly logger?: Logger, opts: JsonRpcServerOptions = {}) {
-    const methods = { ...accountMethods(ledger), ...transactionMethods(ledger) };
+    this.decimals = new MintDecimals(ledger);
+    const methods = { ...accountMethods(ledger, this.decimals.of), ...transactionMethods(ledger) };
     this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger);
     this.server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, (req, res) => {
       try {
@@ -62,6 +65,7 @@ export class JsonRpcServer {
 
   /** Stops accepting connections, lets in-flight requests finish (up to 1 s), then drops the rest. */
   close(): Promise<void> {
+    this.decimals.detach();
     return new Promise((resolve) => {
       const force = setTimeout(() => this.server.closeAllConnections(), 1000);
       this.server.close(() => {

@@ -1,5 +1,5 @@
 // JSON-RPC 2.0 errors with Solana's server error codes.
-import bs58 from 'bs58';
+import { addressBytes } from './svm-raw.js';
 
 export class RpcError extends Error {
   constructor(
@@ -32,7 +32,10 @@ export function invalidParams(message: string): RpcError {
 
 /** A base58 public key parameter, validated (decodes to exactly 32 bytes). */
 export function keyParam(v: unknown, name = 'pubkey'): string {
-  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(v) || bs58.decode(v).length !== 32) {
+  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(v)) throw invalidParams(`Invalid ${name}`);
+  try {
+    addressBytes(v); // decodes to exactly 32 bytes; cached, and the ledger's read reuses it
+  } catch {
     throw invalidParams(`Invalid ${name}`);
   }
   return v;
