@@ -50,7 +50,6 @@ export class JsonRpcServer {
       }
     });
     this.server.keepAliveTimeout = 60_000;
-    this.server.on('clientError', (_err, socket) => socket.destroy());
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {

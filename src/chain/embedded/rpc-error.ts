@@ -40,7 +40,3 @@ export function keyParam(v: unknown, name = 'pubkey'): string {
   }
   return v;
 }
-
-export function configParam(v: unknown): Record<string, unknown> {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}
