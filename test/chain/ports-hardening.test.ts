@@ -104,12 +104,21 @@ describe('item 3: batches, content type and origin', () => {
     try {
       const one = await rpc(small.endpoints.rpcUrl, 'getProgramAccounts', ['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', { encoding: 'jsonParsed' }]);
       expect(one.error?.code).toBe(-32012);
-      // ~40 bytes per getSlot answer: the first few fit the 300-byte budget, the rest are refused.
+      // ~40 bytes per getSlot answer: the first few fit the 300-byte budget, the rest are not run.
       const batch = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getSlot' }));
       const answers = JSON.parse((await post(small.endpoints.rpcUrl, JSON.stringify(batch))).text) as { result?: number; error?: { code: number } }[];
       expect(answers).toHaveLength(10);
       expect(answers[0]?.result).toEqual(expect.any(Number));
-      expect(answers.at(-1)?.error?.code).toBe(-32012);
+      expect(answers.at(-1)).toMatchObject({ error: { code: -32012 }, id: 9 });
+      // Calls after the budget is spent are not run at all.
+      const airdrops = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'requestAirdrop', params: [Keypair.generate().publicKey.toBase58(), LAMPORTS_PER_SOL] }));
+      const before = small.ledger.transactionCount;
+      const refused = JSON.parse((await post(small.endpoints.rpcUrl, JSON.stringify(airdrops))).text) as { error?: { code: number } }[];
+      const ran = refused.filter((a) => !a.error).length;
+      expect(ran).toBeGreaterThan(0);
+      expect(ran).toBeLessThan(20);
+      // Every call that ran is answered with its signature: a landed airdrop is never reported as an error.
+      expect(small.ledger.transactionCount - before).toBe(ran);
     } finally {
       await small.close();
     }

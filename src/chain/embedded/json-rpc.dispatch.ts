@@ -23,6 +23,8 @@ export const DEFAULT_DISPATCH_LIMITS: DispatchLimits = { maxBatch: 100, maxRespo
 
 type Reply = Record<string, unknown>;
 
+const ALWAYS_DELIVERED_BYTES = 1024;
+
 export function rpcErrorReply(code: number, message: string, id: unknown = null, data?: unknown): Reply {
   return { jsonrpc: '2.0', error: { code, message, ...(data !== undefined ? { data } : {}) }, id };
 }
@@ -88,7 +90,8 @@ export class JsonRpcDispatcher {
         await yieldToLoop();
         sliceStart = performance.now();
       }
-      const part = this.serialize(await this.call(item), budget);
+      // Once the budget is spent, the remaining calls are refused without being run.
+      const part = budget > 0 ? this.serialize(await this.call(item), budget) : this.tooLarge(item);
       budget -= part.length + 1;
       parts.push(part);
     }
@@ -103,7 +106,14 @@ export class JsonRpcDispatcher {
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
     }
-    if (text !== undefined && text.length <= budget) return text;
-    return JSON.stringify(rpcErrorReply(RPC_SCAN_ERROR, `Response exceeds the ${this.limits.maxResponseBytes}-byte limit; narrow the query (filters, dataSlice, fewer calls per batch)`, reply.id ?? null));
+    // A small answer is always delivered, even past the budget: it may be the signature of a
+    // transaction that has landed, and a client told "error" would pay twice.
+    if (text !== undefined && (text.length <= budget || text.length <= ALWAYS_DELIVERED_BYTES)) return text;
+    return this.tooLarge(reply);
+  }
+
+  private tooLarge(req: unknown): string {
+    const id = typeof req === 'object' && req !== null && validId((req as { id?: unknown }).id) ? ((req as { id?: unknown }).id ?? null) : null;
+    return JSON.stringify(rpcErrorReply(RPC_SCAN_ERROR, `Response exceeds the ${this.limits.maxResponseBytes}-byte limit; narrow the query (filters, dataSlice, fewer calls per batch)`, id));
   }
 }
