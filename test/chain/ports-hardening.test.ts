@@ -71,6 +71,24 @@ describe('item 2: JSON-RPC bodies', () => {
     expect((await getHealth(url)).text).toBe('ok');
   });
 
+  it('cuts off a body that trickles in slower than the request timeout with 408', async () => {
+    const slow = await openPorts({ requestTimeoutMs: 400 });
+    try {
+      const sock = connect(slow.endpoints.rpcPort, '127.0.0.1');
+      await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+      let answer = '';
+      sock.on('data', (d: Buffer) => { answer += d.toString(); });
+      sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+      const drip = setInterval(() => sock.write(' '), 100);
+      await new Promise<void>((resolve) => sock.once('close', () => resolve()));
+      clearInterval(drip);
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it(`refuses bodies over ${MAX_BODY_BYTES} bytes with 413 (declared or streamed)`, async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getSlot', params: ['x'.repeat(MAX_BODY_BYTES)] });
     expect((await post(url, big)).status).toBe(413);

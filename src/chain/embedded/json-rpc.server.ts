@@ -19,12 +19,13 @@ import { isAllowedOrigin } from './rpc-origin.js';
 
 /** Agave's MAX_REQUEST_BODY_SIZE (`--rpc-max-request-body-size` default). */
 export const MAX_BODY_BYTES = 50 * 1024;
-/** Whole request (headers + body) must arrive within this; headers alone within HEADERS_TIMEOUT_MS. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 5_000;
 
 export interface JsonRpcServerOptions {
   limits?: Partial<DispatchLimits>;
+  /** Whole request (headers and body) must arrive within this (default 10 s), else 408. */
+  requestTimeoutMs?: number;
 }
 
 class HttpRefusal extends Error {
@@ -42,7 +43,11 @@ export class JsonRpcServer {
     this.decimals = new MintDecimals(ledger);
     const methods = { ...accountMethods(ledger, this.decimals.of), ...transactionMethods(ledger) };
     this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger);
-    this.server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS }, (req, res) => {
+    const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    // Node checks the timeouts every connectionsCheckingInterval (30 s by default): tighten it so
+    // a slow-body client is cut off close to the limit, not up to 30 s later.
+    const timeouts = { requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: Math.min(1000, requestTimeout / 4) };
+    this.server = createServer(timeouts, (req, res) => {
       try {
         this.onRequest(req, res)?.catch((err: unknown) => this.onFailure(err, res));
       } catch (err) {
