@@ -28,7 +28,7 @@ function postOnce(agent: Agent, url: string, body: string): Promise<string> {
 
 async function reqPerSec(url: string, body: string): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  for (let i = 0; i < 200; i++) await postOnce(agent, url, body); // warm-up (JIT, sockets)
+  for (let i = 0; i < 1500; i++) await postOnce(agent, url, body); // warm-up (JIT, sockets): fewer skews the first side measured
   let next = 0;
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -59,6 +59,7 @@ export async function run(): Promise<void> {
     await chain.ledger!.mintUsdc(owner, 1_000_000n);
     const ata = getAssociatedTokenAddressSync(new PublicKey(chain.ledger!.bootstrapInfo.usdcMint), owner).toBase58();
     const calls: [string, unknown[]][] = [
+      ['getHealth', []], // the HTTP + dispatch floor, no ledger work
       ['getAccountInfo', [ata, { encoding: 'base64' }]],
       ['getTokenAccountBalance', [ata]],
     ];
@@ -68,11 +69,13 @@ export async function run(): Promise<void> {
       const answer = await postOnce(agent, chain.rpcUrl, body);
       agent.destroy();
       const bare = await bareServer(answer);
-      // Alternate and keep each side's best: the machine is shared.
-      let rpc = await reqPerSec(chain.rpcUrl, body);
-      let ceiling = await reqPerSec(bare.url, body);
-      rpc = Math.max(rpc, await reqPerSec(chain.rpcUrl, body));
-      ceiling = Math.max(ceiling, await reqPerSec(bare.url, body));
+      // Alternate three times and keep each side's best: the machine is shared.
+      let rpc = 0;
+      let ceiling = 0;
+      for (let round = 0; round < 3; round++) {
+        rpc = Math.max(rpc, await reqPerSec(chain.rpcUrl, body));
+        ceiling = Math.max(ceiling, await reqPerSec(bare.url, body));
+      }
       await bare.close();
       console.log(`chain.rpc.${method}: ${Math.round(rpc).toLocaleString('en-US')} req/s through JSON-RPC vs ${Math.round(ceiling).toLocaleString('en-US')} req/s ` +
         `from a bare node:http server answering the same ${answer.length} bytes; ratio ${(rpc / ceiling).toFixed(2)}x (goal ≥ 0.70x)`);
