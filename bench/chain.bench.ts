@@ -1,7 +1,10 @@
-// Embedded cluster throughput: signed SPL transfers through the JSON-RPC endpoint (web3.js over
-// HTTP, preflight on, persistence on) against LiteSVM called directly in the same run, plus the
-// per-transaction cost of persistence (in-process ledger with vs without a data dir, best of two).
+// Embedded cluster throughput: signed SPL transfers through the JSON-RPC endpoint (preflight on,
+// persistence on), sent and confirmed (getSignatureStatuses) by web3.js and by a bare keep-alive
+// node:http client (the difference is the client's share), against LiteSVM called directly in
+// the same run; plus the per-transaction cost of persistence (in-process ledger with vs without
+// a data dir, best of two).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,11 +91,53 @@ async function throughJsonRpc(dataDir: string): Promise<number> {
   return tps;
 }
 
+function rawPost(agent: Agent, url: string, body: string): Promise<{ result?: unknown; error?: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { result?: unknown; error?: unknown }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Send + confirm over JSON-RPC, by web3.js or by a bare node:http client: tx/s. */
+async function sendAndConfirm(dataDir: string, client: 'web3' | 'http'): Promise<number> {
+  const chain = await createChain({ chain: 'embedded', dataDir, ledgerRpcPort: 0, logger: pino({ level: 'silent' }) });
+  const txs = await prepareLedger(chain.ledger!);
+  const conn = new Connection(chain.rpcUrl, 'confirmed');
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const one = async (raw: Uint8Array) => {
+    if (client === 'web3') {
+      const sig = await conn.sendRawTransaction(raw);
+      const st = await conn.getSignatureStatuses([sig]);
+      if (!st.value[0]) throw new Error('not confirmed');
+      return;
+    }
+    const sent = await rawPost(agent, chain.rpcUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }] }));
+    const st = await rawPost(agent, chain.rpcUrl, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'getSignatureStatuses', params: [[sent.result]] }));
+    if (!(st.result as { value: unknown[] }).value[0]) throw new Error('not confirmed');
+  };
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < txs.length) await one(txs[next++]!);
+  }));
+  const tps = N / ((performance.now() - t0) / 1000);
+  agent.destroy();
+  await chain.close();
+  return tps;
+}
+
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-bench-'));
   try {
     const direct = liteSvmDirect();
     const rpc = await throughJsonRpc(join(dir, 'rpc'));
+    const confirmedWeb3 = await sendAndConfirm(join(dir, 'confirm-web3'), 'web3');
+    const confirmedHttp = await sendAndConfirm(join(dir, 'confirm-http'), 'http');
     // Alternate the two modes and keep each one's best run: the machine is shared, and noise
     // from other processes would otherwise swamp a difference of a fraction of a millisecond.
     const best = (a: Awaited<ReturnType<typeof inProcess>>, b: Awaited<ReturnType<typeof inProcess>>) => (a.usPerTx <= b.usPerTx ? a : b);
@@ -102,6 +147,10 @@ export async function run(): Promise<void> {
     disk = best(disk, await inProcess(join(dir, 'disk2')));
     console.log(`chain.rpc: ${Math.round(rpc).toLocaleString('en-US')} SPL transfers/s through JSON-RPC (web3.js, HTTP, ${CONCURRENCY} in flight, preflight, persisted); ` +
       `LiteSVM direct ${Math.round(direct).toLocaleString('en-US')} tx/s; ratio ${(direct / rpc).toFixed(1)}x`);
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    console.log(`chain.rpc.confirm: send+confirm ${fmt(confirmedHttp)} tx/s with a bare node:http client (${(confirmedHttp / direct).toFixed(2)}x LiteSVM direct, goal ≥ 0.5x), ` +
+      `${fmt(confirmedWeb3)} tx/s with web3.js (${(confirmedWeb3 / direct).toFixed(2)}x); the web3.js client's share of each transaction ≈ ` +
+      `${((1 - confirmedWeb3 / confirmedHttp) * 100).toFixed(0)}%`);
     console.log(`chain.ledger: in-process ${Math.round(memory.tps).toLocaleString('en-US')} tx/s in memory (${memory.usPerTx.toFixed(0)} µs/tx) vs ` +
       `${Math.round(disk.tps).toLocaleString('en-US')} tx/s persisted (${disk.usPerTx.toFixed(0)} µs/tx): persistence costs ${(disk.usPerTx - memory.usPerTx).toFixed(0)} µs/tx; ` +
       `full snapshot ${disk.snapshotMs.toFixed(1)} ms`);

@@ -4,7 +4,7 @@
  * finds the WebSocket at port + 1. Port 0 picks a free pair (tests run in parallel).
  */
 import type { Logger } from 'pino';
-import { JsonRpcServer } from './json-rpc.server.js';
+import { JsonRpcServer, type JsonRpcServerOptions } from './json-rpc.server.js';
 import type { EmbeddedLedger } from './ledger.js';
 import { PubSubServer } from './pubsub.server.js';
 
@@ -17,11 +17,13 @@ export interface ClusterEndpoints {
   close(): Promise<void>;
 }
 
-export async function startClusterEndpoints(ledger: EmbeddedLedger, port: number, logger?: Logger, host = '127.0.0.1'): Promise<ClusterEndpoints> {
+export async function startClusterEndpoints(
+  ledger: EmbeddedLedger, port: number, logger?: Logger, host = '127.0.0.1', rpcOptions: JsonRpcServerOptions = {},
+): Promise<ClusterEndpoints> {
   const attempts = port === 0 ? 20 : 1;
   let lastError: unknown;
   for (let i = 0; i < attempts; i++) {
-    const rpc = new JsonRpcServer(ledger, logger);
+    const rpc = new JsonRpcServer(ledger, logger, rpcOptions);
     const rpcPort = await rpc.listen(port, host);
     const pubsub = new PubSubServer(ledger, logger);
     try {

@@ -4,23 +4,27 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import { matchesFilters } from '../adapters/account-filters.js';
-import type { ProgramAccountFilter } from '../chain-client.js';
 import type { EmbeddedLedger } from './ledger.js';
-import { encodeAccount, type AccountEncoding } from './rpc-encoding.js';
-import { configParam, invalidParams, keyParam, type RpcMethod } from './rpc-error.js';
+import { encodeAccount } from './rpc-encoding.js';
+import { invalidParams, keyParam, type RpcMethod } from './rpc-error.js';
+import {
+  accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, matchesCompiled, MAX_ACCOUNT_DATA_LENGTH,
+} from './rpc-params.js';
 import { decodeTokenAccount, uiTokenAmount } from './token-balances.js';
 
 export const SOLANA_CORE_VERSION = '2.1.21';
 const SLOTS_PER_EPOCH = 432_000;
 
-export function accountMethods(ledger: EmbeddedLedger): Record<string, RpcMethod> {
+export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string) => number = (m) => ledger.getTokenSupply(m)?.decimals ?? 0): Record<string, RpcMethod> {
   const ctx = () => ({ slot: ledger.slot, apiVersion: SOLANA_CORE_VERSION });
-  const decimalsOf = (mint: string) => ledger.getTokenSupply(mint)?.decimals ?? 0;
-  const enc = (address: string, cfg: Record<string, unknown>) => {
+  /** Account encoding options, validated once per call. */
+  const accountCfg = (cfg: unknown) => {
+    const c = configObject(cfg);
+    return { encoding: accountEncodingParam(c.encoding), dataSlice: dataSliceParam(c.dataSlice), withContext: c.withContext === true, filters: c.filters };
+  };
+  const enc = (address: string, c: ReturnType<typeof accountCfg>) => {
     const acc = ledger.getStoredAccount(address);
-    const slice = cfg.dataSlice as { offset: number; length: number } | undefined;
-    return acc ? encodeAccount(acc, cfg.encoding as AccountEncoding | undefined, decimalsOf, slice) : null;
+    return acc ? encodeAccount(acc, c.encoding, decimalsOf, c.dataSlice) : null;
   };
   const tokenAmountOf = (address: string) => {
     const tok = decodeTokenAccount(ledger.getStoredAccount(address));
@@ -29,10 +33,12 @@ export function accountMethods(ledger: EmbeddedLedger): Record<string, RpcMethod
   };
 
   return {
-    getAccountInfo: ([pk, cfg]) => ({ context: ctx(), value: enc(keyParam(pk), configParam(cfg)) }),
+    getAccountInfo: ([pk, cfg]) => ({ context: ctx(), value: enc(keyParam(pk), accountCfg(cfg)) }),
     getMultipleAccounts: ([keys, cfg]) => {
       if (!Array.isArray(keys) || keys.length > 100) throw invalidParams('expected an array of at most 100 pubkeys');
-      return { context: ctx(), value: keys.map((k) => enc(keyParam(k), configParam(cfg))) };
+      const c = accountCfg(cfg);
+      const valid = keys.map((k) => keyParam(k));
+      return { context: ctx(), value: valid.map((k) => enc(k, c)) };
     },
     getBalance: ([pk]) => ({ context: ctx(), value: Number(ledger.getBalance(keyParam(pk))) }),
     getTokenAccountBalance: ([pk]) => ({ context: ctx(), value: tokenAmountOf(keyParam(pk)) }),
@@ -42,21 +48,24 @@ export function accountMethods(ledger: EmbeddedLedger): Record<string, RpcMethod
       return { context: ctx(), value: uiTokenAmount(s.supply, s.decimals) };
     },
     getTokenAccountsByOwner: ([owner, filter, cfg]) => {
-      const f = configParam(filter);
-      if (!f.mint && !f.programId) throw invalidParams('Invalid params: expected mint or programId filter');
-      const c = configParam(cfg);
-      const list = ledger.getTokenAccountsByOwner(keyParam(owner), { mint: f.mint as string | undefined, programId: f.programId as string | undefined });
-      return { context: ctx(), value: list.map((t) => ({ pubkey: t.address, account: encodeAccount(t.account, c.encoding as AccountEncoding, decimalsOf) })) };
+      const ownerKey = keyParam(owner, 'owner');
+      const f = configObject(filter);
+      if ((f.mint === undefined) === (f.programId === undefined)) throw invalidParams('expected exactly one of mint or programId');
+      const query = f.mint !== undefined ? { mint: keyParam(f.mint, 'mint') } : { programId: keyParam(f.programId, 'programId') };
+      const c = accountCfg(cfg);
+      const list = ledger.getTokenAccountsByOwner(ownerKey, query);
+      return { context: ctx(), value: list.map((t) => ({ pubkey: t.address, account: encodeAccount(t.account, c.encoding, decimalsOf, c.dataSlice) })) };
     },
     getProgramAccounts: ([program, cfg]) => {
-      const c = configParam(cfg);
-      const filters = (Array.isArray(c.filters) ? c.filters : []) as ProgramAccountFilter[];
-      const value = ledger.getProgramAccounts(keyParam(program))
-        .filter((a) => matchesFilters(a.account.data, filters))
-        .map((a) => ({ pubkey: a.address, account: encodeAccount(a.account, c.encoding as AccountEncoding, decimalsOf, c.dataSlice as { offset: number; length: number } | undefined) }));
+      const programKey = keyParam(program, 'program id');
+      const c = accountCfg(cfg);
+      const filters = filtersParam(c.filters);
+      const value = ledger.getProgramAccounts(programKey)
+        .filter((a) => matchesCompiled(a.account.data, filters))
+        .map((a) => ({ pubkey: a.address, account: encodeAccount(a.account, c.encoding, decimalsOf, c.dataSlice) }));
       return c.withContext ? { context: ctx(), value } : value;
     },
-    getMinimumBalanceForRentExemption: ([len]) => Number(ledger.minimumBalanceForRentExemption(Number(len ?? 0))),
+    getMinimumBalanceForRentExemption: ([len]) => Number(ledger.minimumBalanceForRentExemption(intParam(len ?? 0, 'data length', MAX_ACCOUNT_DATA_LENGTH))),
     getLatestBlockhash: () => ({ context: ctx(), value: ledger.getLatestBlockhash() }),
     isBlockhashValid: ([hash]) => ({ context: ctx(), value: typeof hash === 'string' && ledger.isBlockhashValid(hash) }),
     getSlot: () => ledger.slot,
@@ -71,8 +80,9 @@ export function accountMethods(ledger: EmbeddedLedger): Record<string, RpcMethod
     }),
     getEpochSchedule: () => ({ firstNormalEpoch: 0, firstNormalSlot: 0, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, slotsPerEpoch: SLOTS_PER_EPOCH, warmup: false }),
     getFeeForMessage: ([msg]) => {
-      if (typeof msg !== 'string') throw invalidParams('expected a base64 message');
+      if (typeof msg !== 'string' || msg.length === 0 || msg.length > 2048) throw invalidParams('expected a base64 message');
       const bytes = Buffer.from(msg, 'base64');
+      if (bytes.length === 0) throw invalidParams('expected a base64 message');
       const numSigners = (bytes[0]! & 0x80) !== 0 ? bytes[1] : bytes[0];
       return { context: ctx(), value: 5000 * (numSigners ?? 0) };
     },

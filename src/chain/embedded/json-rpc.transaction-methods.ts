@@ -7,19 +7,30 @@ import { ChainError } from '../chain-errors.js';
 import { SOLANA_CORE_VERSION } from './json-rpc.account-methods.js';
 import type { EmbeddedLedger } from './ledger.js';
 import { encodeTransaction } from './rpc-transaction.encoding.js';
+import { configObject, intParam, optionalInt, optionalSignature, signatureParam, txEncodingParam } from './rpc-params.js';
 import {
-  configParam, invalidParams, keyParam, RpcError, RPC_NODE_UNHEALTHY, RPC_SEND_TX_PREFLIGHT_FAILURE,
+  invalidParams, keyParam, RpcError, RPC_NODE_UNHEALTHY, RPC_SEND_TX_PREFLIGHT_FAILURE,
   RPC_SIGNATURE_VERIFICATION_FAILURE, RPC_UNSUPPORTED_TX_VERSION, type RpcMethod,
 } from './rpc-error.js';
 
 const MAX_AIRDROP_LAMPORTS = 100n * 1_000_000_000n;
 
+/** Agave's MAX_BASE58_SIZE / MAX_BASE64_SIZE for a 1232-byte packet. */
+const MAX_ENCODED_TX = { base58: 1683, base64: 1644 } as const;
+
 function decodeWire(encoded: unknown, encoding: unknown): Uint8Array {
-  if (typeof encoded !== 'string') throw invalidParams('expected an encoded transaction string');
+  const enc = encoding ?? 'base58';
+  if (enc !== 'base58' && enc !== 'base64') throw invalidParams('unsupported transaction encoding (base58 or base64)');
+  if (typeof encoded !== 'string' || encoded.length === 0) throw invalidParams('expected an encoded transaction string');
+  if (encoded.length > MAX_ENCODED_TX[enc]) throw invalidParams(`${enc} encoded transaction too large (${encoded.length} bytes, max ${MAX_ENCODED_TX[enc]})`);
   try {
-    return encoding === 'base64' ? new Uint8Array(Buffer.from(encoded, 'base64')) : bs58.decode(encoded);
+    if (enc === 'base64') {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw new Error('not base64');
+      return new Uint8Array(Buffer.from(encoded, 'base64'));
+    }
+    return bs58.decode(encoded);
   } catch {
-    throw invalidParams(`invalid ${String(encoding ?? 'base58')} encoding`);
+    throw invalidParams(`invalid ${enc} encoding`);
   }
 }
 
@@ -39,7 +50,7 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
   const ctx = () => ({ slot: ledger.slot, apiVersion: SOLANA_CORE_VERSION });
   return {
     sendTransaction: async ([encoded, cfg]) => {
-      const c = configParam(cfg);
+      const c = configObject(cfg);
       const raw = decodeWire(encoded, c.encoding);
       try {
         return (await ledger.sendRawTransaction(raw, { preflight: c.skipPreflight !== true })).signature;
@@ -52,7 +63,7 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
       }
     },
     simulateTransaction: ([encoded, cfg]) => {
-      const c = configParam(cfg);
+      const c = configObject(cfg);
       const raw = decodeWire(encoded, c.encoding);
       const replace = c.replaceRecentBlockhash === true;
       let out;
@@ -70,32 +81,39 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
       return {
         context: ctx(),
         value: sigs.map((s) => {
-          const st = typeof s === 'string' ? ledger.getSignatureStatus(s) : null;
+          const st = ledger.getSignatureStatus(signatureParam(s));
           return st ? { ...st, status: st.err === null ? { Ok: null } : { Err: st.err } } : null;
         }),
       };
     },
     getTransaction: ([sig, cfg]) => {
-      const c = typeof cfg === 'string' ? { encoding: cfg } : configParam(cfg);
-      if (typeof sig !== 'string') throw invalidParams('expected a signature');
-      const rec = ledger.getTransaction(sig);
+      const c = typeof cfg === 'string' ? { encoding: cfg } : configObject(cfg);
+      const encoding = txEncodingParam(c.encoding);
+      optionalInt(c.maxSupportedTransactionVersion, 'maxSupportedTransactionVersion', 0);
+      const rec = ledger.getTransaction(signatureParam(sig));
       if (!rec) return null;
       const isV0 = (rec.raw[1 + 64 * rec.signers.length]! & 0x80) !== 0;
       if (isV0 && c.maxSupportedTransactionVersion === undefined) {
         throw new RpcError(RPC_UNSUPPORTED_TX_VERSION, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
       }
-      return encodeTransaction(rec, typeof c.encoding === 'string' ? c.encoding : 'json');
+      return encodeTransaction(rec, encoding);
     },
     getSignaturesForAddress: ([addr, cfg]) => {
-      const c = configParam(cfg);
+      const address = keyParam(addr, 'address');
+      const c = configObject(cfg);
+      const opts = { limit: optionalInt(c.limit, 'limit', 1000, 1) ?? 1000, before: optionalSignature(c.before, 'before'), until: optionalSignature(c.until, 'until') };
       return ledger
-        .getSignaturesForAddress(keyParam(addr, 'address'), { limit: typeof c.limit === 'number' ? c.limit : 1000, before: c.before as string | undefined, until: c.until as string | undefined })
+        .getSignaturesForAddress(address, opts)
         .map((s) => ({ ...s, confirmationStatus: 'finalized' }));
     },
     requestAirdrop: async ([pk, lamports]) => {
-      const amount = BigInt(typeof lamports === 'number' ? Math.floor(lamports) : 0);
-      if (amount <= 0n || amount > MAX_AIRDROP_LAMPORTS) throw invalidParams('airdrop amount must be between 1 lamport and 100 SOL');
-      return ledger.airdrop(keyParam(pk), amount);
+      const to = keyParam(pk);
+      const amount = BigInt(intParam(lamports, 'lamports', Number(MAX_AIRDROP_LAMPORTS), 1));
+      try {
+        return await ledger.airdrop(to, amount);
+      } catch (e) {
+        throw sendErrorToRpc(e); // e.g. below rent exemption for a new account: -32002, not a server fault
+      }
     },
   };
 }

@@ -212,9 +212,24 @@ export class EmbeddedLedger extends LedgerQueries {
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
     this.store.record(record, out.changed);
     this.snapshotter.noteTransaction();
-    for (const [address, account] of out.changed) this.events.emit('account', { address, account, slot });
-    this.events.emit('transaction', record);
+    for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
+    this.publish('transaction', record);
     return { signature: p.signature, err: out.err, slot };
+  }
+
+  /**
+   * Tells every listener, each in isolation: the transaction is already recorded, so a
+   * subscriber's failure must neither reach the sender (who would pay twice after a "failed")
+   * nor starve the listeners after it.
+   */
+  private publish(event: string, payload: unknown): void {
+    for (const fn of this.events.listeners(event)) {
+      try {
+        (fn as (p: unknown) => void)(payload);
+      } catch (err) {
+        this.opts.logger?.error({ err, event }, 'ledger event listener failed');
+      }
+    }
   }
 
   private freshnessErr(p: ParsedTransaction): TransactionErr | null {
@@ -251,7 +266,7 @@ export class EmbeddedLedger extends LedgerQueries {
     if (this.closed) return;
     this.clock.advance(1);
     this.syncClock();
-    this.events.emit('slot', this.clock.slot);
+    this.publish('slot', this.clock.slot);
     this.snapshotter.maybeSnapshot();
   }
 

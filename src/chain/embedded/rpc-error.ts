@@ -1,4 +1,6 @@
 // JSON-RPC 2.0 errors with Solana's server error codes.
+import { addressBytes } from './svm-raw.js';
+
 export class RpcError extends Error {
   constructor(
     readonly code: number,
@@ -10,7 +12,12 @@ export class RpcError extends Error {
   }
 }
 
+export const RPC_PARSE_ERROR = -32700;
+export const RPC_INVALID_REQUEST = -32600;
 export const RPC_INVALID_PARAMS = -32602;
+export const RPC_INTERNAL_ERROR = -32603;
+/** Agave's JSON_RPC_SCAN_ERROR: a query whose answer exceeds the server's byte limit. */
+export const RPC_SCAN_ERROR = -32012;
 export const RPC_METHOD_NOT_FOUND = -32601;
 export const RPC_SEND_TX_PREFLIGHT_FAILURE = -32002;
 export const RPC_SIGNATURE_VERIFICATION_FAILURE = -32003;
@@ -23,12 +30,13 @@ export function invalidParams(message: string): RpcError {
   return new RpcError(RPC_INVALID_PARAMS, `Invalid params: ${message}`);
 }
 
-/** A base58 public key parameter, validated. */
+/** A base58 public key parameter, validated (decodes to exactly 32 bytes). */
 export function keyParam(v: unknown, name = 'pubkey'): string {
   if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(v)) throw invalidParams(`Invalid ${name}`);
+  try {
+    addressBytes(v); // decodes to exactly 32 bytes; cached, and the ledger's read reuses it
+  } catch {
+    throw invalidParams(`Invalid ${name}`);
+  }
   return v;
-}
-
-export function configParam(v: unknown): Record<string, unknown> {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
