@@ -8,6 +8,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
+import { installValidators } from './validators.js';
+import { clientErrorHandler } from './client-errors.js';
 import { installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
@@ -39,8 +41,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     requestIdHeader: 'x-request-id',
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    clientErrorHandler,
   });
+  installValidators(app);
   installErrorHandlers(app);
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });

@@ -63,5 +63,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
 
 /** Unknown routes: 404 in the envelope of the family the path's prefix belongs to. */
 export async function notFoundHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  return send(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?', 1)[0]}`);
+  const path = request.url.split('?', 1)[0] ?? '';
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path; // never echo a 16 KiB URL back
+  return send(request, reply, 404, 'NOT_FOUND', `No route ${request.method} ${shown}`);
 }

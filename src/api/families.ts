@@ -1,12 +1,29 @@
 /**
  * Which API family a path belongs to, which decides the error envelope (spec "Response
  * envelopes"). Families A and B share `/v2/markets/`: an integer segment is a Family B market id,
- * anything else a Family A slug. Paths outside the three families (health, docs, metrics, the
+ * anything else a Family A slug; numeric-looking segments and Family B-only actions
+ * (`/v2/markets/abc/buy`) are malformed Family B ids and answer in B's envelope. Paths outside the three families (health, docs, metrics, the
  * admin dashboard) answer in Family A's structured envelope.
  */
 export type Family = 'A' | 'B' | 'C';
 
 const B_MARKET_ACTIONS = new Set(['create', 'confirm']);
+/** `/v2/markets/{x}/<action>` paths that only Family B has: whatever `{x}` is, the caller meant an id. */
+const B_ID_ACTIONS = new Set(['init-mints', 'buy', 'sell', 'resolve', 'redeem', 'claim-fees', 'cancel', 'quote']);
+
+/**
+ * A segment that spells a number (`-1`, `1.5`, `+5`, `05`, `0x5`, `1e3`, ` 5`) is a malformed id,
+ * not a slug. Slugs may start with digits (`2026-world-cup`), so only a whole number matches.
+ */
+export function isNumberLike(segment: string): boolean {
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // keep the raw segment
+  }
+  return /^\s*[+-]?((\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|0[xX][0-9a-fA-F]+)\s*$/.test(decoded);
+}
 const B_ROOTS = new Set(['config', 'positions', 'redeem-all', 'claim-all-fees', 'dev']);
 
 export function familyOf(url: string): Family {
@@ -18,7 +35,8 @@ export function familyOf(url: string): Family {
   if (root === 'markets') {
     const segment = parts[2];
     if (segment === undefined || segment === 'search') return 'A';
-    if (B_MARKET_ACTIONS.has(segment) || /^\d+$/.test(segment)) return 'B';
+    if (B_MARKET_ACTIONS.has(segment) || /^\d+$/.test(segment) || isNumberLike(segment)) return 'B';
+    if (parts[3] !== undefined && B_ID_ACTIONS.has(parts[3])) return 'B';
     return 'A';
   }
   if (root !== undefined && B_ROOTS.has(root)) return 'B';

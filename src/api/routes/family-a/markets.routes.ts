@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { isNumberLike } from '../../families.js';
 import { ok } from '../../envelopes.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
@@ -25,7 +26,14 @@ const Page = {
 };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 
+
 async function delegate(request: FastifyRequest, reply: FastifyReply, slug: string, view: 'market' | 'details'): Promise<unknown> {
+  if (!/^[1-9][0-9]{0,15}$/.test(slug)) {
+    throw new DomainError('invalid', 'INVALID_MARKET_ID', `market id must be a canonical decimal integer from 1 to ${Number.MAX_SAFE_INTEGER}, got "${slug}"`);
+  }
+  if (view === 'details') {
+    throw new DomainError('not_found', 'NOT_FOUND', `Family B markets have no /details view: GET /v2/markets/${slug} carries reserves, odds, fees and mint status`);
+  }
   const handler = (request.server as unknown as { familyBMarketById?: FamilyBMarketHandler }).familyBMarketById;
   if (handler) return handler(Number(slug), request, reply, view);
   throw new DomainError('not_found', 'NOT_FOUND', 'Market not found');
@@ -70,7 +78,7 @@ export function marketRoutes(deps: FamilyADeps) {
       },
     }, async (request, reply) => {
       const { slug } = request.params as { slug: string };
-      if (/^\d+$/.test(slug)) return delegate(request, reply, slug, 'market');
+      if (isNumberLike(slug)) return delegate(request, reply, slug, 'market');
       return ok(await marketSummary(deps, slug));
     });
 
@@ -78,7 +86,7 @@ export function marketRoutes(deps: FamilyADeps) {
       schema: { tags: ['A'], summary: 'Market details: mints (cas), option wallets, target price', params: SlugParams, response: { 200: Envelope } },
     }, async (request, reply) => {
       const { slug } = request.params as { slug: string };
-      if (/^\d+$/.test(slug)) return delegate(request, reply, slug, 'details');
+      if (isNumberLike(slug)) return delegate(request, reply, slug, 'details');
       return ok(await marketDetails(deps, slug));
     });
   };

@@ -5,6 +5,7 @@
  * equals what the program would execute now.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
@@ -13,7 +14,7 @@ import { walletMarketPosition, walletPositions } from '../../../services/family-
 import { quoteMarket } from '../../../services/family-b/trade.builders.js';
 import { marketView } from '../../../services/family-b/views.js';
 import { ok } from '../../envelopes.js';
-import { errorResponses, MarketIdParams, Quote, RawAmount, SideInput, Wallet, WALLET_PATTERN } from './schemas.js';
+import { errorResponses, MarketIdParam, MarketIdParams, Quote, RawAmount, SideInput, Wallet } from './schemas.js';
 
 const Any = Type.Object({}, { additionalProperties: true });
 const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) =>
@@ -27,7 +28,8 @@ export function marketByIdHandler(ctx: FamilyBContext) {
   return async (idParam: string) => ok(marketView(await readMarketForApi(ctx.db, ctx, parseMarketId(idParam))));
 }
 
-export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
+export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = opts;
 
   app.get(
@@ -45,17 +47,13 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
         response: { 200: Envelope(Quote), ...errorResponses },
       },
     },
-    async (request) => {
-      const q = request.query as { side: string; amount: number; action?: 'buy' | 'sell' };
-      const id = String((request.params as { id: number }).id);
-      return ok(await quoteMarket(ctx, { marketId: id, side: q.side, amount: String(q.amount), action: q.action ?? 'buy' }));
-    },
+    async ({ params, query }) => ok(await quoteMarket(ctx, { marketId: params.id, side: query.side, amount: String(query.amount), action: query.action ?? 'buy' })),
   );
 
   app.get(
     '/v2/positions/:wallet',
     { schema: { tags: ['B'], summary: "The wallet's positions (markets where it holds tokens)", params: Type.Object({ wallet: Wallet }), response: { 200: Envelope(Type.Array(Any)), ...errorResponses } } },
-    async (request) => ok(await walletPositions(ctx, (request.params as { wallet: string }).wallet)),
+    async ({ params }) => ok(await walletPositions(ctx, params.wallet)),
   );
 
   app.get(
@@ -64,14 +62,13 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
       schema: {
         tags: ['B'],
         summary: "The wallet's position in one market (404 when the market does not exist)",
-        params: Type.Object({ wallet: Type.String({ pattern: WALLET_PATTERN }), marketId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+        params: Type.Object({ wallet: Wallet, marketId: MarketIdParam }),
         response: { 200: Envelope(Any), ...errorResponses },
       },
     },
-    async (request) => {
-      const p = request.params as { wallet: string; marketId: number };
-      const marketId = parseMarketId(p.marketId);
-      return ok(await walletMarketPosition(ctx, p.wallet, String(marketId), await marketImages(ctx, marketId)));
+    async ({ params }) => {
+      const marketId = parseMarketId(params.marketId);
+      return ok(await walletMarketPosition(ctx, params.wallet, String(marketId), await marketImages(ctx, marketId)));
     },
   );
 
@@ -102,6 +99,6 @@ export async function familyBReadRoutes(app: FastifyInstance, opts: { ctx: Famil
         response: { 200: Envelope(Any), ...errorResponses },
       },
     },
-    async (request) => ok(await confirmMarket(ctx, request.body as Parameters<typeof confirmMarket>[1])),
+    async ({ body }) => ok(await confirmMarket(ctx, body)),
   );
 }

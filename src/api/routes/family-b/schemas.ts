@@ -3,7 +3,15 @@ import { Type } from 'typebox';
 
 export const WALLET_PATTERN = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
 export const Wallet = Type.String({ pattern: WALLET_PATTERN, description: 'base58 Solana address' });
-export const MarketIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'integer market id' }) });
+/**
+ * Market ids in paths: canonical decimal only (no sign, no leading zero, no exponent, no hex, no
+ * spaces), at most 16 digits; the service bounds it to 2^53 − 1. `05`, `+5`, `5.0`, `0x5` or `1e3`
+ * answer 400 instead of silently meaning market 5 or 1000.
+ */
+export const MARKET_ID_PATTERN = '^[1-9][0-9]{0,15}$';
+export const MarketIdParam = Type.String({ pattern: MARKET_ID_PATTERN, description: 'integer market id (canonical decimal)' });
+export const MarketIdParams = Type.Object({ id: MarketIdParam });
+export const isCanonicalMarketId = (segment: string): boolean => new RegExp(MARKET_ID_PATTERN).test(segment);
 export const SideInput = Type.String({ minLength: 1, maxLength: 10, description: "the market's ticker or YES/NO (case-insensitive)" });
 export const RawAmount = (minimum: number, description: string) => Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description });
 
