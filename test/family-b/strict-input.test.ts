@@ -4,9 +4,9 @@
  * a non-numeric id answer in B's envelope, bodies are never type-coerced, and an integer id has no
  * /details view. Every refusal leaves the market untouched (its view is byte-identical after).
  */
-import type { Keypair } from '@solana/web3.js';
+import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMarket, fundedWallet, get, openHarness, post, USDC, waitFor, type BHarness } from './family-b.harness.js';
+import { buy, confirmProof, createBody, createMarket, fundedWallet, get, openHarness, post, USDC, waitFor, type BHarness } from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair;
@@ -84,6 +84,42 @@ describe('bodies are not type-coerced', () => {
       const res = await post(h, path, body);
       expect({ path, status: res.statusCode }).toEqual({ path, status: 400 });
       expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    }
+  });
+});
+
+describe('requests that could only build a failing transaction', () => {
+  it('an oversized create (80-emoji title, 120-emoji description) answers 400 and reserves no id', async () => {
+    const next = () => post(h, '/v2/markets/create', createBody(creator));
+    const body = { ...createBody(creator), title: '🚀'.repeat(80), description: '🌧'.repeat(120) };
+    const res = await post(h, '/v2/markets/create', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 'TRANSACTION_TOO_LARGE', limit: 1232 });
+    // The next accepted create gets the id right after the last one: nothing was used up.
+    const a = (await next()).json().data.marketId as number;
+    await post(h, '/v2/markets/create', body);
+    const b = (await next()).json().data.marketId as number;
+    expect(b).toBe(a + 1);
+  });
+
+  it('buying without the USDC, or selling more than held, answers 400 with the balance', async () => {
+    const broke = Keypair.generate();
+    const buyRes = await post(h, `/v2/markets/${id}/buy`, { wallet: w(broke), side: 'YES', amount: USDC });
+    expect(buyRes.statusCode).toBe(400);
+    expect(buyRes.json()).toMatchObject({ success: false, code: 'INSUFFICIENT_BALANCE', balance: 0, required: USDC });
+    // Someone else holds YES (so a sell can be quoted); alice holds none.
+    await buy(h, id, creator, 'YES', 5 * USDC);
+    const sellRes = await post(h, `/v2/markets/${id}/sell`, { wallet: w(alice), side: 'YES', amount: 200_000 });
+    expect(sellRes.statusCode).toBe(400);
+    expect(sellRes.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE', balance: 0, required: 200_000 });
+  });
+
+  it('tickers naming the other side, and non-http image URLs, answer 400', async () => {
+    const swapped = await post(h, '/v2/markets/create', { ...createBody(creator), yesTicker: 'NO', noTicker: 'YES' });
+    expect([swapped.statusCode, swapped.json().code]).toEqual([400, 'VALIDATION_ERROR']);
+    for (const url of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'ftp://x.y/z.png']) {
+      const res = await post(h, '/v2/markets/confirm', { marketId: id, wallet: w(creator), ...confirmProof(creator, id), imageUrls: { market: url } });
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
     }
   });
 });

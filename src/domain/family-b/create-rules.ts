@@ -34,6 +34,6 @@ export function createMarketProblem(input: CreateMarketInput): string | null {
   const no = input.noTicker.trim().toUpperCase();
   if (yes === '' || no === '') return 'yesTicker and noTicker must not be blank';
   if (yes === no) return 'yesTicker and noTicker must differ';
-  if ((yes === 'NO' && no !== 'YES') || (no === 'YES' && yes !== 'NO')) return 'tickers must not swap the canonical YES/NO names';
+  if (yes === 'NO' || no === 'YES') return 'a ticker must not name the other side (yesTicker NO or noTicker YES)';
   return null;
 }

@@ -7,7 +7,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { highestReservation, tryReserve } from '../../../db/repositories/market-id-reservations.repository.js';
 import { maxIndexedMarketId } from '../../../db/repositories/chain-markets.repository.js';
 import { getCreateMarketInstruction, getInitMintsInstruction } from '../../chain/programs/market/index.js';
-import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
+import { assembleUnsignedTransaction, MAX_TRANSACTION_SIZE, transactionSize } from '../../chain/transaction-assembly.js';
 import { createMarketProblem } from '../../domain/family-b/create-rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
@@ -41,8 +41,7 @@ export async function buildCreateMarket(ctx: FamilyBContext, p: CreateParams) {
   const seedAmount = parseAmount(p.seedAmount, 'seedAmount');
   const problem = createMarketProblem({ ...p, seedAmount });
   if (problem) throw new DomainError('invalid', 'VALIDATION_ERROR', problem);
-  const marketId = await reserveMarketId(ctx, creator.toBase58());
-  const instruction = getCreateMarketInstruction({
+  const instructionFor = (marketId: bigint) => getCreateMarketInstruction({
     marketId,
     title: p.title,
     description: p.description,
@@ -56,7 +55,14 @@ export async function buildCreateMarket(ctx: FamilyBContext, p: CreateParams) {
     creatorUsdc: getAssociatedTokenAddressSync(ctx.usdcMint, creator, true),
     programId: ctx.programId,
   });
-  const tx = assembleUnsignedTransaction(creator, [instruction], await ctx.chain.getLatestBlockhash());
+  // Refused before an id is reserved: a refused request must not use one up. The id is a fixed
+  // 8 bytes, so the size does not depend on which id it will be.
+  const size = transactionSize(creator, [instructionFor(0n)]);
+  if (size > MAX_TRANSACTION_SIZE) {
+    throw new DomainError('invalid', 'TRANSACTION_TOO_LARGE', `title and description make the transaction ${size} bytes, over the ${MAX_TRANSACTION_SIZE}-byte limit; shorten them (they are stored as UTF-8: an emoji takes 4 bytes)`, { size, limit: MAX_TRANSACTION_SIZE });
+  }
+  const marketId = await reserveMarketId(ctx, creator.toBase58());
+  const tx = assembleUnsignedTransaction(creator, [instructionFor(marketId)], await ctx.chain.getLatestBlockhash());
   return {
     data: {
       transaction: tx.transaction,

@@ -5,6 +5,7 @@
  * price than quoted: it either gives the quoted amount (or more) or fails with SlippageExceeded.
  */
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import type { PublicKey } from '@solana/web3.js';
 import { getBuyInstruction, getSellInstruction, toMarketState } from '../../chain/programs/market/index.js';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import { mulDivFloor, parseSide, quoteTrade, type TradeAction, type TradeQuote } from '../../domain/amm/index.js';
@@ -13,6 +14,7 @@ import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { fromAmmError, notActive } from './errors.js';
 import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
+import { ataBalance } from './token-balances.js';
 import { fullQuoteView, quoteView } from './views.js';
 
 export interface TradeParams {
@@ -63,6 +65,7 @@ async function buildTrade(ctx: FamilyBContext, action: TradeAction, p: TradePara
   const slippage = BigInt(p.slippageBps ?? 0);
   const minOut = quote.outputAmount - mulDivFloor(quote.outputAmount, slippage, 10_000n);
   const outcomeMint = quote.side === 'YES' ? market.yesMint : market.noMint;
+  await assertCanPay(ctx, action, wallet, action === 'buy' ? ctx.usdcMint : outcomeMint, quote);
   const accounts = { marketId, side: quote.side, owner: wallet, usdcMint: ctx.usdcMint, programId: ctx.programId, amount: quote.inputAmount, minOut };
   const instructions =
     action === 'buy'
@@ -84,6 +87,21 @@ async function buildTrade(ctx: FamilyBContext, action: TradeAction, p: TradePara
       lastValidBlockHeight: tx.lastValidBlockHeight,
     },
   };
+}
+
+/**
+ * A transaction that can only fail is no answer: the program pays from the wallet's associated
+ * account, so a buy needs that much USDC there and a sell that many tokens (as the chain holds
+ * them now; a transfer landing meanwhile can still change it).
+ */
+async function assertCanPay(ctx: FamilyBContext, action: TradeAction, wallet: PublicKey, mint: PublicKey, quote: TradeQuote): Promise<void> {
+  const balance = await ataBalance(ctx.chain, mint, wallet);
+  if (balance >= quote.inputAmount) return;
+  const what = action === 'buy' ? 'USDC' : `${quote.side} tokens`;
+  throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `The wallet holds ${balance} raw ${what} in its associated account; this ${action} needs ${quote.inputAmount}`, {
+    balance: Number(balance),
+    required: Number(quote.inputAmount),
+  });
 }
 
 export const buildBuy = (ctx: FamilyBContext, p: TradeParams) => buildTrade(ctx, 'buy', p);

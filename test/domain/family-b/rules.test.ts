@@ -25,7 +25,9 @@ describe('createMarketProblem', () => {
     [{ tradeFeeBps: 99 }, /tradeFeeBps/],
     [{ tradeFeeBps: 401 }, /tradeFeeBps/],
     [{ yesTicker: 'up', noTicker: 'UP' }, /differ/],
-    [{ yesTicker: 'NO', noTicker: 'MAYBE' }, /swap/],
+    [{ yesTicker: 'NO', noTicker: 'MAYBE' }, /other side/],
+    [{ yesTicker: 'NO', noTicker: 'YES' }, /other side/], // a full swap is as misleading as a partial one
+    [{ yesTicker: 'up', noTicker: 'yes' }, /other side/],
     [{ title: '   ' }, /blank/],
   ])('refuses case %# (%s)', (patch, message) => {
     expect(createMarketProblem({ ...valid, ...patch })).toMatch(message);

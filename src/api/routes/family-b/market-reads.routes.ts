@@ -17,6 +17,8 @@ import { ok } from '../../envelopes.js';
 import { errorResponses, MarketIdParam, MarketIdParams, Quote, RawAmount, SideInput, Wallet } from './schemas.js';
 
 const Any = Type.Object({}, { additionalProperties: true });
+/** Images are shown on a website: http(s) only (no `javascript:` or `data:` URLs). */
+const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 });
 const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) =>
   Type.Object({ success: Type.Literal(true), data }, { additionalProperties: true });
 
@@ -89,9 +91,9 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
           tags: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })),
           imageUrls: Type.Optional(
             Type.Object({
-              market: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
-              yes: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
-              no: Type.Optional(Type.String({ format: 'uri', maxLength: 500 })),
+              market: Type.Optional(HttpUrl),
+              yes: Type.Optional(HttpUrl),
+              no: Type.Optional(HttpUrl),
             }),
           ),
           slug: Type.Optional(Type.String({ minLength: 3, maxLength: 80 })),
