@@ -20,4 +20,13 @@ describe('TickBitset', () => {
       { numRuns: 500 },
     );
   });
+
+  it('crosses word and summary boundaries', () => {
+    const bits = new TickBitset(10_001);
+    for (const t of [0, 31, 32, 1023, 1024, 10_000]) bits.set(t);
+    expect([bits.nextAtOrAbove(1), bits.nextAtOrAbove(33), bits.nextAtOrAbove(1025), bits.nextAtOrAbove(10_001)]).toEqual([31, 1023, 10_000, -1]);
+    expect([bits.nextAtOrBelow(9_999), bits.nextAtOrBelow(1023), bits.nextAtOrBelow(30), bits.nextAtOrBelow(-1)]).toEqual([1024, 1023, 0, -1]);
+    bits.clear(0);
+    expect(bits.nextAtOrBelow(30)).toBe(-1);
+  });
 });
