@@ -8,7 +8,7 @@ import { buyCommitment } from './amounts.js';
 import { CommitmentLedger } from './commitments.js';
 import { Ladder, OrderNode } from './ladder.js';
 import { Matcher } from './match.js';
-import { normaliseOrder } from './validate.js';
+import { validateOrder } from './validate.js';
 import {
   DEFAULT_FEES,
   type BookTop,
@@ -58,6 +58,7 @@ export class OrderBook {
   nextSeq = 1;
   fillSeq = 0;
   private readonly matcher: Matcher;
+  private stamp = 0;
 
   constructor(options: BookOptions) {
     this.marketId = options.marketId;
@@ -68,8 +69,8 @@ export class OrderBook {
 
   /** Matches an order and rests its remainder per its time in force. Throws DomainError on refusal (nothing changes). */
   place(request: OrderRequest): PlaceResult {
-    const order = normaliseOrder(request, (id) => this.index.has(id));
-    return this.matcher.place(order);
+    const timeInForce = validateOrder(request, this.index);
+    return this.matcher.place(request, timeInForce, request.postOnly === true);
   }
 
   /** Cancels one resting order; null when it is not on the book (filled, cancelled, unknown). */
@@ -176,6 +177,11 @@ export class OrderBook {
 
   levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {
     return { outcome, side, priceBps, size: this.ladders[outcome][side].sizeAt(priceBps) };
+  }
+
+  /** Hands out epochs that mark levels and orders as already reported within one operation. */
+  nextStamp(): number {
+    return ++this.stamp;
   }
 
   private cancelNodes(nodes: OrderNode[], reason: CancelReason): CancelResult {

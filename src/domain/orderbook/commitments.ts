@@ -17,13 +17,19 @@ export interface OwnerCommitment {
   tokens: Map<string, bigint>;
 }
 
-export class CommitmentLedger {
-  private readonly owners = new Map<string, OwnerCommitment>();
+interface Entry {
+  usdc: bigint;
+  /** marketId → tokens committed per outcome (no string keys built on the hot path). */
+  markets: Map<string, Record<Outcome, bigint>>;
+}
 
-  private entry(owner: string): OwnerCommitment {
+export class CommitmentLedger {
+  private readonly owners = new Map<string, Entry>();
+
+  private entry(owner: string): Entry {
     let entry = this.owners.get(owner);
     if (entry === undefined) {
-      entry = { usdc: 0n, tokens: new Map() };
+      entry = { usdc: 0n, markets: new Map() };
       this.owners.set(owner, entry);
     }
     return entry;
@@ -31,23 +37,18 @@ export class CommitmentLedger {
 
   addUsdc(owner: string, delta: bigint): void {
     if (delta === 0n) return;
-    const entry = this.entry(owner);
-    entry.usdc += delta;
-    this.prune(owner, entry);
+    this.entry(owner).usdc += delta;
   }
 
   addTokens(owner: string, marketId: string, outcome: Outcome, delta: bigint): void {
     if (delta === 0n) return;
     const entry = this.entry(owner);
-    const key = `${marketId}:${outcome}`;
-    const next = (entry.tokens.get(key) ?? 0n) + delta;
-    if (next === 0n) entry.tokens.delete(key);
-    else entry.tokens.set(key, next);
-    this.prune(owner, entry);
-  }
-
-  private prune(owner: string, entry: OwnerCommitment): void {
-    if (entry.usdc === 0n && entry.tokens.size === 0) this.owners.delete(owner);
+    let market = entry.markets.get(marketId);
+    if (market === undefined) {
+      market = { yes: 0n, no: 0n };
+      entry.markets.set(marketId, market);
+    }
+    market[outcome] += delta;
   }
 
   usdc(owner: string): bigint {
@@ -55,13 +56,19 @@ export class CommitmentLedger {
   }
 
   tokens(owner: string, marketId: string, outcome: Outcome): bigint {
-    return this.owners.get(owner)?.tokens.get(`${marketId}:${outcome}`) ?? 0n;
+    return this.owners.get(owner)?.markets.get(marketId)?.[outcome] ?? 0n;
   }
 
-  /** A copy of every non-zero entry, for tests and diagnostics. */
+  /** Every owner with a non-zero commitment (zero entries are skipped), for tests and diagnostics. O(owners). */
   entries(): Map<string, OwnerCommitment> {
     const copy = new Map<string, OwnerCommitment>();
-    for (const [owner, entry] of this.owners) copy.set(owner, { usdc: entry.usdc, tokens: new Map(entry.tokens) });
+    for (const [owner, entry] of this.owners) {
+      const tokens = new Map<string, bigint>();
+      for (const [marketId, market] of entry.markets) {
+        for (const outcome of ['yes', 'no'] as const) if (market[outcome] !== 0n) tokens.set(`${marketId}:${outcome}`, market[outcome]);
+      }
+      if (entry.usdc !== 0n || tokens.size > 0) copy.set(owner, { usdc: entry.usdc, tokens });
+    }
     return copy;
   }
 }

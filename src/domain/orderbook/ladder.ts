@@ -15,6 +15,8 @@ export class OrderNode implements RestingOrder {
   level: Level | null = null;
   /** USDC (buy) or tokens (sell) this order currently commits; kept to update totals in O(1). */
   committed = 0n;
+  /** Epoch of the operation that last reported this order (dedupes reports without a Map). */
+  stamp = 0;
 
   constructor(
     readonly id: string,
@@ -42,7 +44,13 @@ export class Level {
   tail: OrderNode | null = null;
   size = 0n;
   count = 0;
-  constructor(readonly priceBps: number) {}
+  /** Epoch of the operation that last reported this level. */
+  stamp = 0;
+  constructor(
+    readonly outcome: Outcome,
+    readonly side: Side,
+    readonly priceBps: number,
+  ) {}
 }
 
 export class Ladder {
@@ -60,7 +68,7 @@ export class Ladder {
     const price = node.priceBps;
     let level = this.levels[price];
     if (level === undefined) {
-      level = new Level(price);
+      level = new Level(this.outcome, this.side, price);
       this.levels[price] = level;
     }
     node.level = level;

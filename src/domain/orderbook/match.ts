@@ -7,43 +7,47 @@
  *                (sell_complementary, price 10000 − a).
  * It always takes the better price for itself; at equal prices the earlier order (lower seq)
  * goes first, so price-time priority holds across the unified book. The maker's price sets
- * the fill price and the taker keeps any improvement.
+ * the fill price and the taker keeps any improvement. This is the hot path: it allocates only
+ * what it returns.
  */
 import { fillMoney } from './amounts.js';
 import type { OrderBook } from './book.js';
 import { WOULD_TAKE, invalidOrder } from './errors.js';
-import { OrderNode, type Ladder } from './ladder.js';
-import type { NormalisedOrder } from './validate.js';
-import type { CancelledOrder, Fill, FillType, LevelDelta, OrderStatus, Outcome, PlaceResult, Side } from './types.js';
+import { OrderNode, type Ladder, type Level } from './ladder.js';
+import type { CancelledOrder, Fill, FillType, OrderRequest, OrderStatus, Outcome, PlaceResult, TimeInForce } from './types.js';
 
 const OTHER: Record<Outcome, Outcome> = { yes: 'no', no: 'yes' };
-
-interface Candidate {
-  ladder: Ladder;
-  type: FillType;
-  /** Price in the taker's outcome. */
-  price: number;
-}
+const NONE = 0;
+const DIRECT = 1;
+const COMP = 2;
 
 export class Matcher {
+  /** Price (taker's outcome) of the queue `best` chose last. */
+  private price = 0;
+
   constructor(private readonly book: OrderBook) {}
 
-  /** The best crossing queue for a taker, or null when nothing crosses its limit. */
-  private best(direct: Ladder, comp: Ladder, buy: boolean, limit: number, compType: FillType): Candidate | null {
-    let d: Candidate | null = null;
-    if (direct.best !== -1 && (buy ? direct.best <= limit : direct.best >= limit)) d = { ladder: direct, type: 'direct', price: direct.best };
-    if (comp.best === -1) return d;
-    const cp = 10_000 - comp.best;
-    if (buy ? cp > limit : cp < limit) return d;
-    if (d === null) return { ladder: comp, type: compType, price: cp };
-    if (cp !== d.price) return (buy ? cp < d.price : cp > d.price) ? { ladder: comp, type: compType, price: cp } : d;
-    const dHead = direct.levels[direct.best]!.head!;
-    const cHead = comp.levels[comp.best]!.head!;
-    return cHead.seq < dHead.seq ? { ladder: comp, type: compType, price: cp } : d;
+  /** Which crossing queue is best for the taker (NONE, DIRECT or COMP); sets `this.price`. */
+  private best(direct: Ladder, comp: Ladder, buy: boolean, limit: number): number {
+    const d = direct.best;
+    const dOk = d !== -1 && (buy ? d <= limit : d >= limit);
+    const c = comp.best;
+    const cp = 10_000 - c;
+    const cOk = c !== -1 && (buy ? cp <= limit : cp >= limit);
+    if (!cOk) {
+      this.price = d;
+      return dOk ? DIRECT : NONE;
+    }
+    if (!dOk || (buy ? cp < d : cp > d) || (cp === d && comp.levels[c]!.head!.seq < direct.levels[d]!.head!.seq)) {
+      this.price = cp;
+      return COMP;
+    }
+    this.price = d;
+    return DIRECT;
   }
 
   /** Quantity a FOK order could fill, stopping once `enough` is reached; own orders do not count (they would be cancelled). */
-  private fillable(direct: Ladder, comp: Ladder, order: NormalisedOrder, enough: bigint): bigint {
+  private fillable(direct: Ladder, comp: Ladder, order: OrderRequest, enough: bigint): bigint {
     const buy = order.side === 'buy';
     let total = 0n;
     const count = (ladder: Ladder, crosses: (price: number) => boolean) => {
@@ -60,7 +64,7 @@ export class Matcher {
     return total;
   }
 
-  place(order: NormalisedOrder): PlaceResult {
+  place(order: OrderRequest, timeInForce: TimeInForce, postOnly: boolean): PlaceResult {
     const book = this.book;
     const buy = order.side === 'buy';
     const other = OTHER[order.outcome];
@@ -69,45 +73,48 @@ export class Matcher {
     const compType: FillType = buy ? 'complementary' : 'sell_complementary';
     const limit = order.priceBps;
 
-    if (order.postOnly && this.best(direct, comp, buy, limit, compType) !== null) {
+    if (postOnly && this.best(direct, comp, buy, limit) !== NONE) {
       throw invalidOrder(WOULD_TAKE, 'postOnly order would take liquidity on arrival');
     }
+    const stamp = book.nextStamp();
     const fills: Fill[] = [];
     const cancelled: CancelledOrder[] = [];
-    const changed = new Map<string, OrderNode>();
-    const touched = new Map<string, [Outcome, Side, number]>();
+    const changed: OrderNode[] = [];
+    const touched: Level[] = [];
     const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, order.quantity,
-      order.expiry, order.postOnly, book.nextSeq++, 0n, 0n);
+      order.expiry, postOnly, book.nextSeq++, 0n, 0n);
     let takerFee = 0n;
 
-    const fok = order.timeInForce === 'fok';
-    if (!fok || this.fillable(direct, comp, order, order.quantity) >= order.quantity) {
+    if (timeInForce !== 'fok' || this.fillable(direct, comp, order, order.quantity) >= order.quantity) {
       while (taker.remaining > 0n) {
-        const candidate = this.best(direct, comp, buy, limit, compType);
-        if (candidate === null) break;
-        const ladder = candidate.ladder;
-        const maker = ladder.levels[ladder.best]!.head!;
-        touched.set(`${maker.outcome}:${maker.side}:${maker.priceBps}`, [maker.outcome, maker.side, maker.priceBps]);
+        const which = this.best(direct, comp, buy, limit);
+        if (which === NONE) break;
+        const ladder = which === DIRECT ? direct : comp;
+        const level = ladder.levels[ladder.best]!;
+        const maker = level.head!;
+        if (level.stamp !== stamp) {
+          level.stamp = stamp;
+          touched.push(level);
+        }
         if (maker.owner === order.owner) {
           // Self-trade prevention: the resting order is cancelled, the taker carries on.
           cancelled.push({ order: maker.toResting(), reason: 'self_trade' });
           book.unrest(maker);
-          changed.delete(maker.id);
           continue;
         }
         const quantity = taker.remaining < maker.remaining ? taker.remaining : maker.remaining;
-        const feeBase = taker.usdc;
-        const money = fillMoney(candidate.type, order.side, taker, maker, quantity, candidate.price, maker.priceBps, feeBase, book.fees);
+        const type = which === DIRECT ? 'direct' : compType;
+        const money = fillMoney(type, order.side, taker, maker, quantity, this.price, maker.priceBps, taker.usdc, book.fees);
         takerFee += money.takerFee;
         taker.remaining -= quantity;
         maker.remaining -= quantity;
-        maker.level!.size -= quantity;
-        if (maker.remaining === 0n) {
-          book.unrest(maker);
-        } else {
-          book.setCommitment(maker);
+        level.size -= quantity;
+        if (maker.remaining === 0n) book.unrest(maker);
+        else book.setCommitment(maker);
+        if (maker.stamp !== stamp) {
+          maker.stamp = stamp;
+          changed.push(maker);
         }
-        changed.set(maker.id, maker);
         fills.push({
           seq: ++book.fillSeq,
           makerOrderId: maker.id,
@@ -116,11 +123,11 @@ export class Matcher {
           takerOwner: order.owner,
           takerSide: order.side,
           outcome: order.outcome,
-          priceBps: candidate.price,
+          priceBps: this.price,
           makerSide: maker.side,
           makerOutcome: maker.outcome,
           makerPriceBps: maker.priceBps,
-          fillType: candidate.type,
+          fillType: type,
           quantity,
           usdcAmount: money.takerUsdc,
           makerUsdc: money.makerUsdc,
@@ -129,25 +136,27 @@ export class Matcher {
           protocolFee: money.protocolFee,
           roundingDust: money.roundingDust,
         });
-        book.lastPrice[order.outcome] = candidate.price;
-        book.lastPrice[other] = 10_000 - candidate.price;
+        book.lastPrice[order.outcome] = this.price;
+        book.lastPrice[other] = 10_000 - this.price;
       }
     }
 
-    const resting = taker.remaining > 0n && order.timeInForce === 'gtc';
+    const resting = taker.remaining > 0n && timeInForce === 'gtc';
     if (resting) {
       book.rest(taker);
-      touched.set(`${taker.outcome}:${taker.side}:${taker.priceBps}`, [taker.outcome, taker.side, taker.priceBps]);
+      const level = taker.level!;
+      if (level.stamp !== stamp) touched.push(level);
     }
     const filled = order.quantity - taker.remaining;
     const status: OrderStatus = taker.remaining === 0n ? 'filled' : resting ? (filled > 0n ? 'partially_filled' : 'open') : 'cancelled';
-    const levels: LevelDelta[] = [...touched.values()].map(([o, s, p]) => book.levelOf(o, s, p));
+    const makersChanged = [];
+    for (const node of changed) if (node.stamp === stamp) makersChanged.push(node.toResting());
     return {
       order: { id: order.id, status, remaining: taker.remaining, filled, resting, committedAmount: taker.committed, usdc: taker.usdc, takerFee },
       fills,
-      makersChanged: [...changed.values()].map((node) => node.toResting()),
+      makersChanged,
       cancelled,
-      levels,
+      levels: touched.map((level) => ({ outcome: level.outcome, side: level.side, priceBps: level.priceBps, size: level.size })),
     };
   }
 }

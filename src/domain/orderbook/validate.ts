@@ -4,13 +4,9 @@ import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderRequest, type TimeInForce 
 
 const U64_MAX = (1n << 64n) - 1n;
 
-export interface NormalisedOrder extends OrderRequest {
-  orderType: 'limit' | 'market';
-  timeInForce: TimeInForce;
-  postOnly: boolean;
-}
 
-export function normaliseOrder(request: OrderRequest, exists: (id: string) => boolean): NormalisedOrder {
+/** Validates a request and returns its effective time in force (a market order is always ioc). */
+export function validateOrder(request: OrderRequest, exists: ReadonlyMap<string, unknown>): TimeInForce {
   const orderType = request.orderType ?? 'limit';
   if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(INVALID_ORDER, `unknown orderType ${String(orderType)}`);
   const timeInForce = orderType === 'market' ? 'ioc' : (request.timeInForce ?? 'gtc');
@@ -26,6 +22,6 @@ export function normaliseOrder(request: OrderRequest, exists: (id: string) => bo
   }
   const postOnly = request.postOnly === true;
   if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalidOrder(INVALID_ORDER, 'postOnly needs a gtc limit order');
-  if (exists(request.id)) throw invalidOrder(DUPLICATE_ORDER, `order ${request.id} is already on the book`);
-  return { ...request, orderType, timeInForce, postOnly };
+  if (exists.has(request.id)) throw invalidOrder(DUPLICATE_ORDER, `order ${request.id} is already on the book`);
+  return timeInForce;
 }
