@@ -121,27 +121,37 @@ export interface OrderbookBenchResult {
   cancelRatio: number;
 }
 
-export async function run(count = 1_000_000): Promise<OrderbookBenchResult> {
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function run(count = 1_000_000, rounds = 3): Promise<OrderbookBenchResult> {
   const stream = makeStream(count);
   const makers = [ours, nob, hft];
+  const names = makers.map((make) => make().name);
   // Warm-up on a small prefix so the JIT has compiled every engine before timing.
   for (const make of makers) timePlace(make(), stream.slice(0, 50_000));
-  const place: Record<string, number> = {};
+  // The machine is shared: engines alternate within each round and the median round counts.
+  const placeRounds = names.map(() => [] as number[]);
+  const cancelRounds = names.map(() => [] as number[]);
   let crossing = 0;
-  for (const make of makers) {
-    const engine = make();
-    const result = timePlace(engine, stream);
-    place[engine.name] = result.perSecond;
-    if (engine.name === 'pmx engine') crossing = result.crossing;
-    console.log(`orderbook.place ${engine.name}: ${fmt(result.perSecond)} orders/s (${(result.crossing * 100).toFixed(1)} % crossing)`);
+  for (let round = 0; round < rounds; round++) {
+    makers.forEach((make, i) => {
+      const result = timePlace(make(), stream);
+      placeRounds[i]!.push(result.perSecond);
+      if (i === 0) crossing = result.crossing;
+    });
+    makers.forEach((make, i) => cancelRounds[i]!.push(timeDeepCancel(make(), 50, 1_200, 20_000)));
   }
+  const place: Record<string, number> = {};
   const cancel: Record<string, number> = {};
-  for (const make of makers) {
-    timeDeepCancel(make(), 5, 1_200, 500);
-    const engine = make();
-    cancel[engine.name] = timeDeepCancel(engine, 50, 1_200, 20_000);
-    console.log(`orderbook.cancel ${engine.name}: ${fmt(cancel[engine.name]!)} cancels/s (1,200 orders per level, back half)`);
-  }
+  names.forEach((name, i) => {
+    place[name] = median(placeRounds[i]!);
+    cancel[name] = median(cancelRounds[i]!);
+    console.log(`orderbook.place ${name}: ${fmt(place[name])} orders/s (median of ${rounds}; ${count.toLocaleString('en-US')} limit orders, ${(crossing * 100).toFixed(1)} % crossing)`);
+    console.log(`orderbook.cancel ${name}: ${fmt(cancel[name])} cancels/s (median of ${rounds}; 1,200 orders per level, back half)`);
+  });
   const bestOtherPlace = Math.max(place['nodejs-order-book']!, place['hft-limit-order-book']!);
   const bestOtherCancel = Math.max(cancel['nodejs-order-book']!, cancel['hft-limit-order-book']!);
   const result = { place, cancel, crossing, placeRatio: place['pmx engine']! / bestOtherPlace, cancelRatio: cancel['pmx engine']! / bestOtherCancel };

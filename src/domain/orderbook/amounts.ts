@@ -15,9 +15,12 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
   return a <= 0n ? 0n : (a + b - 1n) / b;
 }
 
+/** BigInt of every tick, so the hot path does not convert prices again and again. */
+const PRICE = Array.from({ length: 10_001 }, (_, p) => BigInt(p));
+
 /** The public `committedAmount` of a buy: ceil(remaining × priceBps / 10000) USDC. */
 export function buyCommitment(remaining: bigint, priceBps: number): bigint {
-  return ceilDiv(remaining * BigInt(priceBps), BPS);
+  return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
 }
 
 export interface OrderNeed {
@@ -80,8 +83,8 @@ export function fillMoney(
   takerFeeBase: bigint,
   fees: FeeConfig,
 ): FillMoney {
-  const tAdd = quantity * BigInt(takerPrice);
-  const mAdd = quantity * BigInt(makerPrice);
+  const tAdd = quantity * PRICE[takerPrice]!;
+  const mAdd = quantity * PRICE[makerPrice]!;
   let t: bigint;
   let m: bigint;
   let dust: bigint;

@@ -77,9 +77,8 @@ export class OrderBook {
   cancel(id: string, reason: CancelReason = 'user'): CancelResult | null {
     const node = this.index.get(id);
     if (node === undefined) return null;
-    const order = node.toResting();
     this.unrest(node);
-    return { cancelled: [{ order, reason }], levels: [this.levelOf(node.outcome, node.side, node.priceBps)] };
+    return { cancelled: [{ order: node.toResting(), reason }], levels: [this.levelOf(node.outcome, node.side, node.priceBps)] };
   }
 
   /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */
@@ -188,8 +187,8 @@ export class OrderBook {
     const cancelled: CancelledOrder[] = [];
     const touched = new Map<string, [Outcome, Side, number]>();
     for (const node of nodes) {
-      cancelled.push({ order: node.toResting(), reason });
       this.unrest(node);
+      cancelled.push({ order: node.toResting(), reason });
       touched.set(`${node.outcome}:${node.side}:${node.priceBps}`, [node.outcome, node.side, node.priceBps]);
     }
     return { cancelled, levels: [...touched.values()].map(([o, s, p]) => this.levelOf(o, s, p)) };

@@ -16,6 +16,8 @@ import { WOULD_TAKE, invalidOrder } from './errors.js';
 import { OrderNode, type Ladder, type Level } from './ladder.js';
 import type { CancelledOrder, Fill, FillType, OrderRequest, OrderStatus, Outcome, PlaceResult, TimeInForce } from './types.js';
 
+/** The shared empty list; replaced by a fresh array on first push. */
+const EMPTY = Object.freeze([]) as unknown as never[];
 const OTHER: Record<Outcome, Outcome> = { yes: 'no', no: 'yes' };
 const NONE = 0;
 const DIRECT = 1;
@@ -77,9 +79,9 @@ export class Matcher {
       throw invalidOrder(WOULD_TAKE, 'postOnly order would take liquidity on arrival');
     }
     const stamp = book.nextStamp();
-    const fills: Fill[] = [];
-    const cancelled: CancelledOrder[] = [];
-    const changed: OrderNode[] = [];
+    let fills: Fill[] = EMPTY;
+    let cancelled: CancelledOrder[] = EMPTY;
+    let changed: OrderNode[] = EMPTY;
     const touched: Level[] = [];
     const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, order.quantity,
       order.expiry, postOnly, book.nextSeq++, 0n, 0n);
@@ -98,6 +100,7 @@ export class Matcher {
         }
         if (maker.owner === order.owner) {
           // Self-trade prevention: the resting order is cancelled, the taker carries on.
+          if (cancelled === EMPTY) cancelled = [];
           cancelled.push({ order: maker.toResting(), reason: 'self_trade' });
           book.unrest(maker);
           continue;
@@ -113,8 +116,10 @@ export class Matcher {
         else book.setCommitment(maker);
         if (maker.stamp !== stamp) {
           maker.stamp = stamp;
+          if (changed === EMPTY) changed = [];
           changed.push(maker);
         }
+        if (fills === EMPTY) fills = [];
         fills.push({
           seq: ++book.fillSeq,
           makerOrderId: maker.id,
@@ -149,8 +154,7 @@ export class Matcher {
     }
     const filled = order.quantity - taker.remaining;
     const status: OrderStatus = taker.remaining === 0n ? 'filled' : resting ? (filled > 0n ? 'partially_filled' : 'open') : 'cancelled';
-    const makersChanged = [];
-    for (const node of changed) if (node.stamp === stamp) makersChanged.push(node.toResting());
+    const makersChanged = changed === EMPTY ? EMPTY : changed.map((node) => node.toResting());
     return {
       order: { id: order.id, status, remaining: taker.remaining, filled, resting, committedAmount: taker.committed, usdc: taker.usdc, takerFee },
       fills,

@@ -110,14 +110,15 @@ export interface OrderOutcome {
   takerFee: bigint;
 }
 
+/** Lists are read-only: empty ones are one shared frozen array (no allocation per order). */
 export interface PlaceResult {
   order: OrderOutcome;
-  fills: Fill[];
-  /** Resting orders whose remaining changed through fills (after state). */
-  makersChanged: RestingOrder[];
+  fills: readonly Fill[];
+  /** Resting orders whose remaining changed through fills (state after the fill). */
+  makersChanged: readonly RestingOrder[];
   /** Resting orders removed without filling: self-trade prevention. */
-  cancelled: CancelledOrder[];
-  levels: LevelDelta[];
+  cancelled: readonly CancelledOrder[];
+  levels: readonly LevelDelta[];
 }
 
 export interface FeeConfig {
