@@ -40,6 +40,11 @@ export interface BookSnapshot {
   lastPrice: Record<Outcome, number | null>;
 }
 
+export interface SingleCancel extends CancelledOrder {
+  /** The order's level after the cancel (size 0n: the level is gone). */
+  level: LevelDelta;
+}
+
 export interface CancelResult {
   cancelled: CancelledOrder[];
   levels: LevelDelta[];
@@ -74,11 +79,11 @@ export class OrderBook {
   }
 
   /** Cancels one resting order; null when it is not on the book (filled, cancelled, unknown). */
-  cancel(id: string, reason: CancelReason = 'user'): CancelResult | null {
+  cancel(id: string, reason: CancelReason = 'user'): SingleCancel | null {
     const node = this.index.get(id);
     if (node === undefined) return null;
     this.unrest(node);
-    return { cancelled: [{ order: node.toResting(), reason }], levels: [this.levelOf(node.outcome, node.side, node.priceBps)] };
+    return { order: node.toResting(), reason, level: this.levelOf(node.outcome, node.side, node.priceBps) };
   }
 
   /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */

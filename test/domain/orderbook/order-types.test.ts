@@ -102,8 +102,9 @@ describe('cancel, expire, cancel-all and market data', () => {
     book.place(order({ owner: 'b', side: 'sell', outcome: 'no', priceBps: 7000, quantity: 2_000_000n, expiry: 200 }));
     expect(book.commitments.usdc('a')).toBe(1_600_000n); // 1,200,000 + 400,000
     expect(book.cancel(a.order.id)).toEqual({
-      cancelled: [{ order: expect.objectContaining({ id: a.order.id }), reason: 'user' }],
-      levels: [{ outcome: 'yes', side: 'buy', priceBps: 4000, size: 1_000_000n }],
+      order: expect.objectContaining({ id: a.order.id, remaining: 3_000_000n }),
+      reason: 'user',
+      level: { outcome: 'yes', side: 'buy', priceBps: 4000, size: 1_000_000n },
     });
     expect(book.cancel(a.order.id)).toBeNull();
     expect(book.commitments.usdc('a')).toBe(400_000n);

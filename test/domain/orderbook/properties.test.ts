@@ -150,7 +150,10 @@ describe('matching engine properties', () => {
         // every set minted has a YES and a NO; every merge burns one of each
         let yes = 0n;
         let no = 0n;
-        for (const [key, q] of tokens) (key.endsWith(':yes') ? (yes += q) : (no += q));
+        for (const [key, q] of tokens) {
+          if (key.endsWith(':yes')) yes += q;
+          else no += q;
+        }
         expect(yes).toBe(no);
       }),
       { numRuns: 200 },
