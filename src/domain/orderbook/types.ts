@@ -103,7 +103,7 @@ export interface OrderOutcome {
   filled: bigint;
   /** True when the remainder rests on the book. */
   resting: boolean;
-  /** USDC the resting remainder commits (buy) — `committedAmount` of the public order shape. */
+  /** What the resting remainder commits — USDC for a buy, tokens for a sell (public `committedAmount`); 0n when not resting. */
   committedAmount: bigint;
   /** USDC paid (buy) or received (sell) over this placement's fills, before fees. */
   usdc: bigint;
