@@ -1,0 +1,173 @@
+/**
+ * The Family C matching engine against two open-source JavaScript books, `nodejs-order-book`
+ * and `hft-limit-order-book` (its predecessor), on the same order stream in the same run:
+ *
+ * - place: 1,000,000 limit orders (one outcome, prices around 50%, about 29 % of them crossing
+ *   the opposite side on arrival). Orders/s for each; ratio = ours ÷ the faster of them
+ *   (target ≥ 3).
+ * - cancel deep in a level: levels of 1,200 resting orders, cancelling orders from the back
+ *   half of each level (where a queue backed by an array must shift). Cancels/s; ratio = ours ÷
+ *   the faster of them (target ≥ 100).
+ *
+ * Our engine returns full results (fills with money, level deltas, commitments); theirs return
+ * their own result objects. Run standalone: `npx tsx bench/orderbook.bench.ts [orders]`.
+ */
+import { pathToFileURL } from 'node:url';
+import { OrderBook as HftBook, Side as HftSide } from 'hft-limit-order-book';
+import { OrderBook as NobBook, Side as NobSide } from 'nodejs-order-book';
+import { OrderBook } from '../src/domain/orderbook/index.js';
+
+interface StreamOrder {
+  id: string;
+  buy: boolean;
+  price: number;
+  size: number;
+}
+
+/** Deterministic PRNG (mulberry32) so every engine and every run sees the same stream. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeStream(count: number): StreamOrder[] {
+  const random = rng(12);
+  const orders: StreamOrder[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const buy = random() < 0.5;
+    // Bids below 5000, asks above, with a spread of offsets tuned so ~29 % of orders cross.
+    const offset = Math.floor(random() * 200) - 68;
+    orders[i] = { id: `o${i}`, buy, price: buy ? 5000 - offset : 5001 + offset, size: 1 + Math.floor(random() * 100) };
+  }
+  return orders;
+}
+
+interface Engine {
+  name: string;
+  place(order: StreamOrder): boolean;
+  cancel(id: string): void;
+}
+
+function ours(): Engine {
+  const book = new OrderBook({ marketId: 'bench' });
+  const owners = Array.from({ length: 1000 }, (_, i) => `u${i}`);
+  let n = 0;
+  return {
+    name: 'pmx engine',
+    place: (o) =>
+      book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: BigInt(o.size) * 1_000_000n, expiry: 0 })
+        .fills.length > 0,
+    cancel: (id) => void book.cancel(id),
+  };
+}
+
+function nob(): Engine {
+  const book = new NobBook();
+  return {
+    name: 'nodejs-order-book',
+    place: (o) => book.limit({ id: o.id, side: o.buy ? NobSide.BUY : NobSide.SELL, size: o.size, price: o.price }).done.length > 0,
+    cancel: (id) => void book.cancel(id),
+  };
+}
+
+function hft(): Engine {
+  const book = new HftBook();
+  return {
+    name: 'hft-limit-order-book',
+    place: (o) => book.limit({ id: o.id, side: o.buy ? HftSide.BUY : HftSide.SELL, size: o.size, price: o.price }).done.length > 0,
+    cancel: (id) => void book.cancel(id),
+  };
+}
+
+const rate = (count: number, ms: number) => (count / ms) * 1000;
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+
+function timePlace(engine: Engine, stream: StreamOrder[]): { perSecond: number; crossing: number } {
+  let crossing = 0;
+  const start = performance.now();
+  for (const order of stream) if (engine.place(order)) crossing++;
+  return { perSecond: rate(stream.length, performance.now() - start), crossing: crossing / stream.length };
+}
+
+/** Levels of `perLevel` resting bids; then cancels of orders in the back half of every level. */
+function timeDeepCancel(engine: Engine, levels: number, perLevel: number, cancels: number): number {
+  const random = rng(7);
+  for (let l = 0; l < levels; l++) {
+    for (let k = 0; k < perLevel; k++) engine.place({ id: `c${l}:${k}`, buy: true, price: 4000 - l, size: 1 });
+  }
+  const ids: string[] = [];
+  const picked = new Set<string>();
+  while (ids.length < cancels) {
+    const id = `c${Math.floor(random() * levels)}:${perLevel / 2 + Math.floor(random() * (perLevel / 2))}`;
+    if (!picked.has(id)) {
+      picked.add(id);
+      ids.push(id);
+    }
+  }
+  const start = performance.now();
+  for (const id of ids) engine.cancel(id);
+  return rate(ids.length, performance.now() - start);
+}
+
+export interface OrderbookBenchResult {
+  place: Record<string, number>;
+  cancel: Record<string, number>;
+  crossing: number;
+  placeRatio: number;
+  cancelRatio: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function run(count = 1_000_000, rounds = 3): Promise<OrderbookBenchResult> {
+  const stream = makeStream(count);
+  const makers = [ours, nob, hft];
+  const names = makers.map((make) => make().name);
+  // Warm-up so the JIT has compiled every engine's paths before timing.
+  for (const make of makers) {
+    timePlace(make(), stream.slice(0, 50_000));
+    timeDeepCancel(make(), 10, 1_200, 2_000);
+  }
+  // The machine is shared: engines alternate within each round and the median round counts.
+  // Cancels run first, while the heap is small, so no engine pays for another's garbage.
+  const placeRounds = names.map(() => [] as number[]);
+  const cancelRounds = names.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    makers.forEach((make, i) => cancelRounds[i]!.push(timeDeepCancel(make(), 50, 1_200, 20_000)));
+  }
+  let crossing = 0;
+  for (let round = 0; round < rounds; round++) {
+    makers.forEach((make, i) => {
+      const result = timePlace(make(), stream);
+      placeRounds[i]!.push(result.perSecond);
+      if (i === 0) crossing = result.crossing;
+    });
+  }
+  const place: Record<string, number> = {};
+  const cancel: Record<string, number> = {};
+  names.forEach((name, i) => {
+    place[name] = median(placeRounds[i]!);
+    cancel[name] = median(cancelRounds[i]!);
+    console.log(`orderbook.place ${name}: ${fmt(place[name])} orders/s (median of ${rounds}; ${count.toLocaleString('en-US')} limit orders, ${(crossing * 100).toFixed(1)} % crossing)`);
+    console.log(`orderbook.cancel ${name}: ${fmt(cancel[name])} cancels/s (median of ${rounds}; 1,200 orders per level, back half)`);
+  });
+  const bestOtherPlace = Math.max(place['nodejs-order-book']!, place['hft-limit-order-book']!);
+  const bestOtherCancel = Math.max(cancel['nodejs-order-book']!, cancel['hft-limit-order-book']!);
+  const result = { place, cancel, crossing, placeRatio: place['pmx engine']! / bestOtherPlace, cancelRatio: cancel['pmx engine']! / bestOtherCancel };
+  console.log(
+    `orderbook: place ${result.placeRatio.toFixed(2)}× the faster baseline (target ≥ 3); ` +
+      `deep cancel ${result.cancelRatio.toFixed(0)}× (target ≥ 100)`,
+  );
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run(process.argv[2] ? Number(process.argv[2]) : undefined);
+}

@@ -1,0 +1,131 @@
+/**
+ * Money of a fill. Every division rounds against the user it concerns and nothing is created or
+ * lost: what users pay equals what users receive plus what the vault takes in (minting) or pays
+ * out (merging) plus the protocol's share (protocolFee + roundingDust). See docs/family-c-engine.md.
+ *
+ * Each order rounds cumulatively: it remembers `notional` = Σ quantity × priceBps of its fills
+ * and `usdc` = what it has paid (buy) or received (sell). A payer's leg brings its total to
+ * ceil(notional / 10000); a receiver's leg brings it to at most floor(notional / 10000). So a
+ * resting buy never pays more over all its fills than the `ceil(remaining × price / 10000)` it
+ * committed, however many small fills it takes.
+ */
+import { BPS, type FeeConfig, type FillType, type Side } from './types.js';
+
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return a <= 0n ? 0n : (a + b - 1n) / b;
+}
+
+/** BigInt of every tick, so the hot path does not convert prices again and again. */
+const PRICE = Array.from({ length: 10_001 }, (_, p) => BigInt(p));
+
+/** The public `committedAmount` of a buy: ceil(remaining × priceBps / 10000) USDC. */
+export function buyCommitment(remaining: bigint, priceBps: number): bigint {
+  return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
+}
+
+export interface OrderNeed {
+  usdc: bigint;
+  tokens: bigint;
+}
+
+/**
+ * What an incoming order may consume at most, to check against `balance − committed` before
+ * placing it. A buy: its principal cap P = ceil(quantity × priceBps / 10000), one raw unit of
+ * rounding slack (a complementary fill may ask the taker for the unit the two floors leave
+ * short), and the taker fee on that: ceil((P + 1) × takerFeeBps / 10000). A sell: its tokens;
+ * the taker fee of a sell comes out of its proceeds (ceil(u × fee) ≤ u for u ≥ 1), so it holds
+ * no USDC.
+ */
+export function orderNeed(side: Side, priceBps: number, quantity: bigint, fees: FeeConfig): OrderNeed {
+  if (side === 'sell') return { usdc: 0n, tokens: quantity };
+  const principal = buyCommitment(quantity, priceBps) + 1n;
+  return { usdc: principal + ceilDiv(principal * fees.takerFeeBps, BPS), tokens: 0n };
+}
+
+export interface Leg {
+  notional: bigint;
+  usdc: bigint;
+}
+
+function payerLeg(order: Leg, add: bigint): bigint {
+  const owed = ceilDiv(order.notional + add, BPS) - order.usdc;
+  return owed > 0n ? owed : 0n;
+}
+
+function receiverLeg(order: Leg, add: bigint): bigint {
+  return (order.notional + add) / BPS - order.usdc;
+}
+
+export interface FillMoney {
+  takerUsdc: bigint;
+  makerUsdc: bigint;
+  takerFee: bigint;
+  makerRebate: bigint;
+  protocolFee: bigint;
+  roundingDust: bigint;
+}
+
+/**
+ * Computes both legs of a fill of `quantity` and applies them to the two orders' running totals.
+ * `takerPrice` and `makerPrice` are each in the order's own outcome (equal for direct fills,
+ * summing to 10000 otherwise). `takerFeeBase` is the taker's USDC over this placement before
+ * the fill; the taker fee is cumulative on it (ceil of the total) so splitting a taker into
+ * many fills never costs more than one fill would.
+ */
+export function fillMoney(
+  type: FillType,
+  takerSide: Side,
+  taker: Leg,
+  maker: Leg,
+  quantity: bigint,
+  takerPrice: number,
+  makerPrice: number,
+  takerFeeBase: bigint,
+  fees: FeeConfig,
+): FillMoney {
+  const tAdd = quantity * PRICE[takerPrice]!;
+  const mAdd = quantity * PRICE[makerPrice]!;
+  let t: bigint;
+  let m: bigint;
+  let dust: bigint;
+  if (type === 'direct') {
+    if (takerSide === 'buy') {
+      t = payerLeg(taker, tAdd);
+      m = receiverLeg(maker, mAdd);
+      if (m > t) m = t;
+      dust = t - m;
+    } else {
+      t = receiverLeg(taker, tAdd);
+      m = payerLeg(maker, mAdd);
+      if (t > m) t = m;
+      dust = m - t;
+    }
+  } else if (type === 'complementary') {
+    // Both pay into the vault, which mints `quantity` sets for exactly `quantity` USDC.
+    t = payerLeg(taker, tAdd);
+    m = payerLeg(maker, mAdd);
+    if (t + m < quantity) t = quantity - m;
+    dust = t + m - quantity;
+  } else {
+    // Both are paid by the vault, which merges `quantity` sets and releases `quantity` USDC.
+    t = receiverLeg(taker, tAdd);
+    m = receiverLeg(maker, mAdd);
+    let excess = t + m - quantity;
+    if (excess > 0n) {
+      const cut = excess < t ? excess : t;
+      t -= cut;
+      excess -= cut;
+      m -= excess;
+    }
+    dust = quantity - t - m;
+  }
+  taker.notional += tAdd;
+  taker.usdc += t;
+  maker.notional += mAdd;
+  maker.usdc += m;
+  const takerFee = ceilDiv((takerFeeBase + t) * fees.takerFeeBps, BPS) - ceilDiv(takerFeeBase * fees.takerFeeBps, BPS);
+  let makerRebate = (t * fees.makerRebateBps) / BPS;
+  // With configurable rates the rebate could exceed a tiny fill's fee; the protocol never pays.
+  if (makerRebate > takerFee) makerRebate = takerFee;
+  return { takerUsdc: t, makerUsdc: m, takerFee, makerRebate, protocolFee: takerFee - makerRebate, roundingDust: dust };
+}

@@ -1,0 +1,201 @@
+/**
+ * One market's book with both outcomes: four ladders (yes/no × buy/sell), an order index
+ * (id → node) and the per-owner commitment ledger. Pure and synchronous: the matcher role owns
+ * one instance per market, persists each PlaceResult before acknowledging, and rebuilds the
+ * book with `OrderBook.restore(snapshot)` (or from its resting orders) after a crash.
+ */
+import { buyCommitment } from './amounts.js';
+import { CommitmentLedger } from './commitments.js';
+import { Ladder, OrderNode } from './ladder.js';
+import { Matcher } from './match.js';
+import { validateOrder } from './validate.js';
+import {
+  DEFAULT_FEES,
+  type BookTop,
+  type CancelReason,
+  type CancelledOrder,
+  type FeeConfig,
+  type LevelDelta,
+  type Outcome,
+  type OutcomeDepth,
+  type OrderRequest,
+  type PlaceResult,
+  type RestingOrder,
+  type Side,
+} from './types.js';
+
+export interface BookOptions {
+  marketId: string;
+  fees?: FeeConfig;
+  /** Shared across the books of one matcher so owners' totals span markets. */
+  commitments?: CommitmentLedger;
+}
+
+export interface BookSnapshot {
+  marketId: string;
+  /** Resting orders in time priority. */
+  orders: RestingOrder[];
+  nextSeq: number;
+  fillSeq: number;
+  lastPrice: Record<Outcome, number | null>;
+}
+
+export interface SingleCancel extends CancelledOrder {
+  /** The order's level after the cancel (size 0n: the level is gone). */
+  level: LevelDelta;
+}
+
+export interface CancelResult {
+  cancelled: CancelledOrder[];
+  levels: LevelDelta[];
+}
+
+export class OrderBook {
+  readonly marketId: string;
+  readonly fees: FeeConfig;
+  readonly commitments: CommitmentLedger;
+  readonly ladders: Record<Outcome, Record<Side, Ladder>> = {
+    yes: { buy: new Ladder('yes', 'buy'), sell: new Ladder('yes', 'sell') },
+    no: { buy: new Ladder('no', 'buy'), sell: new Ladder('no', 'sell') },
+  };
+  readonly index = new Map<string, OrderNode>();
+  lastPrice: Record<Outcome, number | null> = { yes: null, no: null };
+  nextSeq = 1;
+  fillSeq = 0;
+  private readonly matcher: Matcher;
+  private stamp = 0;
+
+  constructor(options: BookOptions) {
+    this.marketId = options.marketId;
+    this.fees = options.fees ?? DEFAULT_FEES;
+    this.commitments = options.commitments ?? new CommitmentLedger();
+    this.matcher = new Matcher(this);
+  }
+
+  /** Matches an order and rests its remainder per its time in force. Throws DomainError on refusal (nothing changes). */
+  place(request: OrderRequest): PlaceResult {
+    const timeInForce = validateOrder(request, this.index);
+    return this.matcher.place(request, timeInForce, request.postOnly === true);
+  }
+
+  /** Cancels one resting order; null when it is not on the book (filled, cancelled, unknown). */
+  cancel(id: string, reason: CancelReason = 'user'): SingleCancel | null {
+    const node = this.index.get(id);
+    if (node === undefined) return null;
+    this.unrest(node);
+    return { order: node.toResting(), reason, level: this.levelOf(node.outcome, node.side, node.priceBps) };
+  }
+
+  /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */
+  expire(now: number): CancelResult {
+    const due: OrderNode[] = [];
+    for (const node of this.index.values()) if (node.expiry <= now) due.push(node);
+    return this.cancelNodes(due, 'expired');
+  }
+
+  /** Cancels all of an owner's resting orders (cancel-all). */
+  cancelOwner(owner: string): CancelResult {
+    const mine: OrderNode[] = [];
+    for (const node of this.index.values()) if (node.owner === owner) mine.push(node);
+    return this.cancelNodes(mine, 'user');
+  }
+
+  get(id: string): RestingOrder | undefined {
+    return this.index.get(id)?.toResting();
+  }
+
+  /** Resting orders in time priority. */
+  restingOrders(): RestingOrder[] {
+    return [...this.index.values()].map((node) => node.toResting());
+  }
+
+  top(): BookTop {
+    const best = (ladder: Ladder) => (ladder.best === -1 ? null : ladder.best);
+    return {
+      bestBid: { yes: best(this.ladders.yes.buy), no: best(this.ladders.no.buy) },
+      bestAsk: { yes: best(this.ladders.yes.sell), no: best(this.ladders.no.sell) },
+      lastPrice: { ...this.lastPrice },
+    };
+  }
+
+  /** Aggregated levels per outcome, best first, at most `depth` per side. */
+  depth(depth: number): Record<Outcome, OutcomeDepth> {
+    const side = (ladder: Ladder) => [...ladder.walk(depth)].map((level) => ({ priceBps: level.priceBps, size: level.size, orders: level.count }));
+    return {
+      yes: { bids: side(this.ladders.yes.buy), asks: side(this.ladders.yes.sell) },
+      no: { bids: side(this.ladders.no.buy), asks: side(this.ladders.no.sell) },
+    };
+  }
+
+  snapshot(): BookSnapshot {
+    return { marketId: this.marketId, orders: this.restingOrders(), nextSeq: this.nextSeq, fillSeq: this.fillSeq, lastPrice: { ...this.lastPrice } };
+  }
+
+  /** Rebuilds a book from resting orders (any order; time priority comes from `seq`). */
+  static restore(options: BookOptions, snapshot: Pick<BookSnapshot, 'orders'> & Partial<BookSnapshot>): OrderBook {
+    const book = new OrderBook(options);
+    const orders = [...snapshot.orders].sort((a, b) => a.seq - b.seq);
+    let maxSeq = 0;
+    for (const order of orders) {
+      if (book.index.has(order.id)) throw new Error(`restore: duplicate order ${order.id}`);
+      if (order.remaining <= 0n || order.remaining > order.quantity) throw new Error(`restore: order ${order.id} has remaining ${order.remaining}`);
+      if (!Number.isInteger(order.priceBps) || order.priceBps < 1 || order.priceBps > 9999) throw new Error(`restore: order ${order.id} has price ${order.priceBps}`);
+      const node = new OrderNode(order.id, order.owner, order.side, order.outcome, order.priceBps, order.quantity, order.remaining,
+        order.expiry, order.postOnly, order.seq, order.notional, order.usdc);
+      book.rest(node);
+      maxSeq = Math.max(maxSeq, order.seq);
+    }
+    book.nextSeq = Math.max(snapshot.nextSeq ?? 1, maxSeq + 1);
+    book.fillSeq = snapshot.fillSeq ?? 0;
+    book.lastPrice = { yes: null, no: null, ...snapshot.lastPrice };
+    return book;
+  }
+
+  // ---- internals shared with the matcher ----
+
+  rest(node: OrderNode): void {
+    this.ladders[node.outcome][node.side].append(node);
+    this.index.set(node.id, node);
+    this.setCommitment(node);
+  }
+
+  unrest(node: OrderNode): void {
+    this.ladders[node.outcome][node.side].remove(node);
+    this.index.delete(node.id);
+    this.releaseCommitment(node);
+  }
+
+  setCommitment(node: OrderNode): void {
+    const next = node.side === 'buy' ? buyCommitment(node.remaining, node.priceBps) : node.remaining;
+    const delta = next - node.committed;
+    node.committed = next;
+    if (node.side === 'buy') this.commitments.addUsdc(node.owner, delta);
+    else this.commitments.addTokens(node.owner, this.marketId, node.outcome, delta);
+  }
+
+  private releaseCommitment(node: OrderNode): void {
+    if (node.side === 'buy') this.commitments.addUsdc(node.owner, -node.committed);
+    else this.commitments.addTokens(node.owner, this.marketId, node.outcome, -node.committed);
+    node.committed = 0n;
+  }
+
+  levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {
+    return { outcome, side, priceBps, size: this.ladders[outcome][side].sizeAt(priceBps) };
+  }
+
+  /** Hands out epochs that mark levels and orders as already reported within one operation. */
+  nextStamp(): number {
+    return ++this.stamp;
+  }
+
+  private cancelNodes(nodes: OrderNode[], reason: CancelReason): CancelResult {
+    const cancelled: CancelledOrder[] = [];
+    const touched = new Map<string, [Outcome, Side, number]>();
+    for (const node of nodes) {
+      this.unrest(node);
+      cancelled.push({ order: node.toResting(), reason });
+      touched.set(`${node.outcome}:${node.side}:${node.priceBps}`, [node.outcome, node.side, node.priceBps]);
+    }
+    return { cancelled, levels: [...touched.values()].map(([o, s, p]) => this.levelOf(o, s, p)) };
+  }
+}

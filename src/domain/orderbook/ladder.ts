@@ -1,0 +1,118 @@
+/**
+ * One side of one outcome: a price ladder indexed by tick (an array of 10,001 slots), each
+ * non-empty slot a FIFO level of orders held in an intrusive doubly linked list, plus a bitset
+ * of non-empty ticks and the best tick. Append, remove and size changes are O(1); when the best
+ * level empties the next best comes from the bitset (bounded, see tick-bitset.ts).
+ */
+import { TickBitset } from './tick-bitset.js';
+import type { Outcome, RestingOrder, Side } from './types.js';
+
+export const TICKS = 10_001;
+
+export class OrderNode implements RestingOrder {
+  prev: OrderNode | null = null;
+  next: OrderNode | null = null;
+  level: Level | null = null;
+  /** USDC (buy) or tokens (sell) this order currently commits; kept to update totals in O(1). */
+  committed = 0n;
+  /** Epoch of the operation that last reported this order (dedupes reports without a Map). */
+  stamp = 0;
+
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+    readonly side: Side,
+    readonly outcome: Outcome,
+    readonly priceBps: number,
+    readonly quantity: bigint,
+    public remaining: bigint,
+    readonly expiry: number,
+    readonly postOnly: boolean,
+    readonly seq: number,
+    public notional: bigint,
+    public usdc: bigint,
+  ) {}
+
+  toResting(): RestingOrder {
+    const { id, owner, side, outcome, priceBps, quantity, remaining, expiry, postOnly, seq, notional, usdc } = this;
+    return { id, owner, side, outcome, priceBps, quantity, remaining, expiry, postOnly, seq, notional, usdc };
+  }
+}
+
+export class Level {
+  head: OrderNode | null = null;
+  tail: OrderNode | null = null;
+  size = 0n;
+  count = 0;
+  /** Epoch of the operation that last reported this level. */
+  stamp = 0;
+  constructor(
+    readonly outcome: Outcome,
+    readonly side: Side,
+    readonly priceBps: number,
+  ) {}
+}
+
+export class Ladder {
+  readonly levels: (Level | undefined)[] = new Array<Level | undefined>(TICKS);
+  readonly ticks = new TickBitset(TICKS);
+  /** Best price (highest bid, lowest ask) or -1 when empty. */
+  best = -1;
+
+  constructor(
+    readonly outcome: Outcome,
+    readonly side: Side,
+  ) {}
+
+  append(node: OrderNode): Level {
+    const price = node.priceBps;
+    let level = this.levels[price];
+    if (level === undefined) {
+      level = new Level(this.outcome, this.side, price);
+      this.levels[price] = level;
+    }
+    node.level = level;
+    node.prev = level.tail;
+    node.next = null;
+    if (level.tail === null) level.head = node;
+    else level.tail.next = node;
+    level.tail = node;
+    level.size += node.remaining;
+    if (level.count++ === 0) {
+      this.ticks.set(price);
+      if (this.best === -1 || (this.side === 'buy' ? price > this.best : price < this.best)) this.best = price;
+    }
+    return level;
+  }
+
+  remove(node: OrderNode): Level {
+    const level = node.level!;
+    if (node.prev === null) level.head = node.next;
+    else node.prev.next = node.next;
+    if (node.next === null) level.tail = node.prev;
+    else node.next.prev = node.prev;
+    node.prev = node.next = null;
+    node.level = null;
+    level.size -= node.remaining;
+    if (--level.count === 0) {
+      this.ticks.clear(level.priceBps);
+      if (level.priceBps === this.best) {
+        this.best = this.side === 'buy' ? this.ticks.nextAtOrBelow(level.priceBps) : this.ticks.nextAtOrAbove(level.priceBps);
+      }
+    }
+    return level;
+  }
+
+  /** Levels from the best outward, at most `depth` of them. */
+  *walk(depth: number): Generator<Level> {
+    let price = this.best;
+    for (let n = 0; n < depth && price !== -1; n++) {
+      yield this.levels[price]!;
+      price = this.side === 'buy' ? this.ticks.nextAtOrBelow(price - 1) : this.ticks.nextAtOrAbove(price + 1);
+    }
+  }
+
+  sizeAt(price: number): bigint {
+    return this.levels[price]?.size ?? 0n;
+  }
+}
