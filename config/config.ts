@@ -4,7 +4,7 @@
  * Every key is documented in README.md and .env.example.
  */
 import path from 'node:path';
-import { address, bool, int, list, oneOf, str, url, type Parser } from './fields.js';
+import { address, bool, int, list, oneOf, str, trustProxy, url, type Parser } from './fields.js';
 
 export const ROLES = ['api', 'worker', 'indexer', 'matcher', 'ledger'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,6 +26,14 @@ export interface Config {
   adminToken: string | undefined;
   roles: Role[];
   rateLimit: { readPerMinute: number; writePerMinute: number };
+  http: {
+    /** Fastify's trustProxy: false, true, a hop count, or a comma list of proxy addresses/CIDRs. */
+    trustProxy: boolean | number | string;
+    /** Whole-request deadline (headers and body): a slow client cannot hold a socket forever. */
+    requestTimeoutMs: number;
+    /** Open TCP connections one peer address may hold (0 = no cap). */
+    maxConnectionsPerClient: number;
+  };
   txBuildTimeoutMs: number;
   shutdownTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -98,6 +106,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
       writePerMinute: read('RATE_LIMIT_WRITE_PER_MIN', int(1, 1_000_000), 300),
+    },
+    http: {
+      trustProxy: read('TRUST_PROXY', trustProxy, false),
+      requestTimeoutMs: read('HTTP_REQUEST_TIMEOUT_MS', int(1_000, 600_000), 30_000),
+      maxConnectionsPerClient: read('HTTP_MAX_CONNECTIONS_PER_CLIENT', int(0, 100_000), 256),
     },
     txBuildTimeoutMs: read('TX_BUILD_TIMEOUT_MS', int(100, 120_000), 10_000),
     shutdownTimeoutMs: read('SHUTDOWN_TIMEOUT_MS', int(100, 120_000), 8_000),

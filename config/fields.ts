@@ -59,3 +59,16 @@ export const address: Parser<string> = (raw) => {
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(raw)) throw new Error(`must be a base58 address, got "${raw}"`);
   return raw;
 };
+
+/**
+ * TRUST_PROXY: `false` (default: the TCP peer is the client), `true` (trust every proxy), a hop
+ * count (`1` behind one reverse proxy), or a comma list of trusted proxy addresses or CIDRs.
+ */
+export const trustProxy: Parser<boolean | number | string> = (raw) => {
+  const v = raw.trim();
+  if (/^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = v.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 0 && parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) return parts.join(',');
+  throw new Error(`must be true, false, a hop count or a comma list of addresses/CIDRs, got "${raw}"`);
+};

@@ -5,11 +5,14 @@
  * - producers used inside HTTP requests set `enableOfflineQueue: false` so a request fails fast
  *   with 503 while Redis is away rather than hanging;
  * - the rate limiter's connection fails fast too (requests are then served unlimited);
- * - all reconnect with capped exponential backoff.
+ * - connections used inside HTTP requests carry a command timeout, so a frozen Redis (which keeps
+ *   the socket open) cannot hang them;
+ * - all reconnect with exponential backoff capped at 1 s.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 
-const retryStrategy = (times: number): number => Math.max(Math.min(Math.exp(times), 20_000), 1_000);
+/** Reconnect at 100, 200, 400 … ms, never more than 1 s apart: back within 1 s of Redis returning. */
+const retryStrategy = (times: number): number => Math.min(100 * 2 ** Math.min(times - 1, 4), 1_000);
 
 export type ConnectionRole = 'blocking' | 'producer' | 'ratelimit' | 'general';
 
@@ -18,10 +21,12 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
     retryStrategy,
     connectionName: name,
     ...(role === 'blocking' ? { maxRetriesPerRequest: null } : {}),
-    ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : {}),
+    // A frozen Redis (SIGSTOP, a partition) keeps the socket open and answers nothing: without a
+    // command timeout every request waiting on it would hang. Writes then answer 503 within ~1 s.
+    ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 } : {}),
     // Every HTTP request counts itself here: fail fast while Redis is away (the limiter then lets
     // requests through) and batch the concurrent requests' commands into one round trip.
-    ...(role === 'ratelimit' ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, enableAutoPipelining: true } : {}),
+    ...(role === 'ratelimit' ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, enableAutoPipelining: true, commandTimeout: 500 } : {}),
   };
   return new Redis(url, options);
 }

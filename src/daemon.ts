@@ -3,7 +3,6 @@
  * `stop()` shuts them down in the reverse order: HTTP first (no new work), then workers (active
  * jobs finish), queues, Redis, the chain and the database.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
@@ -30,6 +29,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.j
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
+import { makeDataDirPrivate } from './infra/private-data-dir.js';
 import { resolveAdminToken } from './infra/secret-file.js';
 import { VERSION } from './infra/version.js';
 
@@ -40,6 +40,7 @@ export interface Daemon {
   db: DatabaseHandle;
   queues: JobQueues;
   redisUrl: string;
+  dataDir: string;
   metrics: DaemonMetrics;
   chain: ChainRuntime;
   stop(): Promise<void>;
@@ -59,7 +60,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
   };
 
   try {
-    fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    makeDataDirPrivate(config.dataDir);
     const admin = resolveAdminToken(config.adminToken, config.dataDir);
     log.info({ adminTokenFile: admin.file ?? '(from ADMIN_TOKEN)' }, 'admin token ready');
 
@@ -148,7 +149,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       }
     }
 
-    const daemon: Daemon = { db, queues, redisUrl, metrics, chain: chain.runtime, stop };
+    const daemon: Daemon = { db, queues, redisUrl, dataDir: config.dataDir, metrics, chain: chain.runtime, stop };
     if (hasRole(config, 'api')) {
       const app = await buildApp({
         log,
@@ -166,6 +167,9 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
           chainSlot: () => chain.runtime.client.getSlot(),
         }),
         routes: features.flatMap((f) => f.routes ?? []),
+        trustProxy: config.http.trustProxy,
+        requestTimeoutMs: config.http.requestTimeoutMs,
+        maxConnectionsPerClient: config.http.maxConnectionsPerClient,
       });
       cleanups.push(['http', () => app.close()]);
       daemon.url = await app.listen({ host: config.host, port: config.port });

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { startDaemon } from './daemon.js';
 import { RedisBinaryMissingError } from './infra/embedded-redis.js';
 import { createLogger } from './infra/logger.js';
+import { installProcessGuard } from './infra/process-guard.js';
 
 async function main(): Promise<void> {
   let config;
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
     log.flush?.();
     process.exit(1);
   }
+
+  installProcessGuard({ log, count: (kind) => daemon.metrics.processErrors.inc({ kind }) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

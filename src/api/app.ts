@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
 import { installValidators } from './validators.js';
 import { clientErrorHandler } from './client-errors.js';
+import { capConnectionsPerClient } from './connection-cap.js';
 import { installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
@@ -31,19 +32,40 @@ export interface AppDeps {
   readiness: ReadinessProbe;
   /** The families' route plugins, built by the composition root from the services. */
   routes: FastifyPluginAsync[];
-  trustProxy?: boolean;
+  trustProxy?: boolean | number | string;
   bodyLimit?: number;
+  /** Whole-request deadline in ms (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Open connections per peer address (default 256; 0 = no cap). */
+  maxConnectionsPerClient?: number;
+}
+
+/** A hop count trusts that many proxies nearest to us (Fastify's types take it as a function). */
+function trustProxySetting(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
-    trustProxy: deps.trustProxy ?? false,
+    trustProxy: trustProxySetting(deps.trustProxy ?? false),
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
+    // A client sending 1 byte per 10 s must not hold a socket for minutes: headers within 10 s,
+    // the whole request within requestTimeoutMs, idle keep-alive sockets closed after 5 s.
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
+    connectionTimeout: (deps.requestTimeoutMs ?? 30_000) * 2,
+    keepAliveTimeout: 5_000,
+    // Node checks those deadlines every connectionsCheckingInterval (default 30 s): check each second.
+    http: {
+      headersTimeout: Math.min(10_000, deps.requestTimeoutMs ?? 30_000),
+      requestTimeout: deps.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: 1_000,
+    },
     requestIdHeader: 'x-request-id',
     clientErrorHandler,
   });
   installValidators(app);
+  capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { hasRole, type Config } from '../../config/config.js';
 import { createChain, type ChainConfig } from '../chain/create-chain.js';
 import { platformKeyPath, readKeypair } from '../chain/keys.js';
+import { publicUrl } from '../chain/public-url.js';
 import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../chain/programs/market/index.js';
 import type { ChainRuntime } from '../chain/chain-runtime.js';
 
@@ -58,7 +59,7 @@ export async function openChainRuntime(config: Config, log: Logger): Promise<{ r
     const runtime: ChainRuntime = {
       client: chain.client,
       cluster: config.chain.kind === 'embedded' ? 'embedded' : chain.client.cluster,
-      rpcUrl: chain.rpcUrl,
+      rpcUrl: publicUrl(chain.rpcUrl), // what clients are told: no API key of the operator's provider
       usdcMint,
       wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
       programs: { market: marketProgram },

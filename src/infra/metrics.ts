@@ -11,6 +11,7 @@ export interface DaemonMetrics {
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobOutcomes: Counter<'queue' | 'job' | 'outcome'>;
   jobDuration: Histogram<'queue' | 'job'>;
+  processErrors: Counter<'kind'>;
   setQueueDepthSource(source: QueueDepthSource): void;
 }
 
@@ -49,6 +50,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
       help: 'Job processing time',
       labelNames: ['queue', 'job'],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
+    processErrors: new Counter({
+      name: 'pmx_process_errors_total',
+      help: 'Stray errors caught by the process guard (unhandled rejections, uncaught exceptions)',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     setQueueDepthSource(next) {

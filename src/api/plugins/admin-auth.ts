@@ -23,7 +23,12 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie ?? '';
   for (const part of header.split(';')) {
     const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined; // a malformed cookie is no session (and no 500)
+    }
   }
   return undefined;
 }

@@ -4,6 +4,7 @@
  * (`{"InstructionError":[…]}`, `"BlockhashNotFound"`) reaches the ChainError, which web3.js's
  * SendTransactionError flattens into text. Transport failures retry with backoff.
  */
+import { publicUrl } from '../public-url.js';
 import { Connection, PublicKey, type Commitment as Web3Commitment } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Logger } from 'pino';
@@ -36,7 +37,7 @@ export class RpcChainClient implements ChainClient {
   private rpcId = 0;
 
   constructor(private readonly opts: RpcAdapterOptions) {
-    this.cluster = opts.rpcUrl;
+    this.cluster = publicUrl(opts.rpcUrl); // shown in /v2/config and logs: no credentials
     this.commitment = opts.commitment ?? 'confirmed';
     this.retry = opts.retry ?? DEFAULT_RETRY;
     const url = new URL(opts.rpcUrl);

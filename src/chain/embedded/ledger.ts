@@ -5,7 +5,7 @@
  * transaction durably before reporting it, and advances slots with wall time.
  */
 import { EventEmitter } from 'node:events';
-import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { LiteSVM } from 'litesvm';
 import type { Logger } from 'pino';
@@ -53,6 +53,8 @@ export interface SimulationOutcome {
 const FAUCET_FLOOR = 10n ** 17n;
 const FAUCET_FUNDING = 10n ** 18n;
 
+const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
 export class EmbeddedLedger extends LedgerQueries {
   /** 'transaction' (TransactionRecord), 'account' ({ address, account, slot }), 'slot' (number). */
   readonly events = new EventEmitter().setMaxListeners(0);
@@ -63,6 +65,7 @@ export class EmbeddedLedger extends LedgerQueries {
   private readonly snapshotter: Snapshotter;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  private sendSequence = 0;
 
   private constructor(
     svm: LiteSVM,
@@ -160,12 +163,18 @@ export class EmbeddedLedger extends LedgerQueries {
     ], [this.keys.usdcMintAuthority]);
   }
 
-  /** Signs with the ledger faucet (fee payer) plus `signers` and lands it; throws if it fails. */
+  /**
+   * Signs with the ledger faucet (fee payer) plus `signers` and lands it; throws if it fails. A
+   * memo with a per-process sequence number keeps two identical requests within one blockhash
+   * (two equal faucet calls in one slot) from being the same transaction, which the cluster would
+   * refuse as already processed.
+   */
   async sendInstructions(instructions: TransactionInstruction[], signers: Keypair[]): Promise<string> {
+    const nonce = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`pmx-ledger ${++this.sendSequence}`) });
     const message = new TransactionMessage({
       payerKey: this.keys.ledgerFaucet.publicKey,
       recentBlockhash: this.clock.latest().blockhash,
-      instructions,
+      instructions: [...instructions, nonce],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     tx.sign([this.keys.ledgerFaucet, ...signers]);

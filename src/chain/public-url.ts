@@ -1,0 +1,18 @@
+/**
+ * A cluster URL as it may be shown to clients and written to logs: RPC providers put API keys in
+ * the userinfo or the query string (`https://rpc.example/?api-key=…`), so both are dropped, as is
+ * the fragment. What remains names the cluster without granting access to it.
+ */
+export function publicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '(invalid url)';
+  }
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.toString();
+}
