@@ -1,12 +1,15 @@
 /**
  * Redemption: POST /v2/markets/{id}/redeem for one side, POST /v2/redeem-all for every resolved
- * or cancelled market where the wallet holds tokens worth something. Balances and market states
- * are read live from the chain (not the index) so an already-redeemed position is never offered
- * again. The program burns the whole balance of the side in the owner's associated account.
+ * or cancelled market where the wallet holds tokens worth something. Which markets to look at
+ * comes from the index (by owner, bounded); balances and market states are then read live, account
+ * by account, so an already-redeemed position is never offered again and no call scans the ledger.
+ * The program burns the whole balance of the side in the owner's associated account; tokens the
+ * wallet holds in other token accounts are moved there in the same transaction first.
  */
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import { listChainMarketsByMints } from '../../../db/repositories/chain-markets.repository.js';
+import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
 import { getRedeemInstruction } from '../../chain/programs/market/index.js';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import type { BlockhashWithExpiry } from '../../chain/chain-client.js';
@@ -14,13 +17,17 @@ import type { Side } from '../../domain/amm/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { readMarketFromChain, requireMarketFromChain, type LoadedMarket } from './market-reader.js';
-import { ataBalance } from './token-balances.js';
+import { consolidateInstructions, holdingOf, type Holding } from './holdings.js';
 import { sideOf } from './trade.builders.js';
 
-function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: Side, recent: BlockhashWithExpiry): string {
+/** Markets one redeem-all call looks at (the wallet's indexed holdings); the rest on the next call. */
+export const REDEEM_ALL_MAX_MARKETS = 50;
+
+function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: Side, holding: Holding, recent: BlockhashWithExpiry): string {
   const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
   const instructions = [
     createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
+    ...consolidateInstructions(holding, wallet),
     getRedeemInstruction({ marketId: market.account.marketId, side, owner: wallet, usdcMint: ctx.usdcMint, programId: ctx.programId }),
   ];
   return assembleUnsignedTransaction(wallet, instructions, recent).transaction;
@@ -43,21 +50,19 @@ export async function buildRedeem(ctx: FamilyBContext, p: { marketId: string; wa
   if (market.account.status === 'active') {
     throw new DomainError('invalid', 'MarketNotResolved', `Market ${id} is not resolved yet; redemption opens once it is resolved or cancelled`, { marketStatus: 'active' });
   }
-  const balance = await ataBalance(ctx.chain, side === 'YES' ? market.yesMint : market.noMint, wallet);
+  const holding = await holdingOf(ctx, wallet, side === 'YES' ? market.yesMint : market.noMint);
+  const balance = holding.total;
   if (balance === 0n) return { flags: { alreadyRedeemed: true, note: `Wallet holds no ${side} tokens of market ${id}` } };
   const reason = skipReason(market, side);
   if (reason) throw new DomainError('invalid', reason, `${side} tokens of market ${id} cannot be redeemed: ${reason}`, { marketStatus: market.account.status });
-  const transaction = redeemTransaction(ctx, wallet, market, side, await ctx.chain.getLatestBlockhash());
+  const transaction = redeemTransaction(ctx, wallet, market, side, holding, await ctx.chain.getLatestBlockhash());
   return { data: { transaction, marketId: id, side, tokenAmount: Number(balance), message: `Sign and submit to redeem ${balance} ${side} tokens of market ${id}.` } };
 }
 
 export async function buildRedeemAll(ctx: FamilyBContext, p: { wallet: string }) {
   const wallet = parseWallet(p.wallet);
-  const held = new Map<string, bigint>();
-  for (const t of await ctx.chain.getTokenAccountsByOwner(wallet.toBase58())) {
-    if (t.amount > 0n) held.set(t.mint, (held.get(t.mint) ?? 0n) + t.amount);
-  }
-  const indexed = await listChainMarketsByMints(ctx.db, [...held.keys()]);
+  const held = await balancesByOwner(ctx.db, wallet.toBase58());
+  const indexed = (await listChainMarketsByMints(ctx.db, [...held.keys()])).slice(0, REDEEM_ALL_MAX_MARKETS);
   const recent = await ctx.chain.getLatestBlockhash();
   const transactions: Array<{ marketId: number; side: Side; transaction: string }> = [];
   const skipped: Array<{ marketId: number; reason: string }> = [];
@@ -66,11 +71,16 @@ export async function buildRedeemAll(ctx: FamilyBContext, p: { wallet: string })
     if (!market) continue;
     const id = Number(row.marketId);
     for (const side of ['YES', 'NO'] as Side[]) {
-      const mint = (side === 'YES' ? market.yesMint : market.noMint).toBase58();
-      if (!held.has(mint)) continue;
+      const mint = side === 'YES' ? market.yesMint : market.noMint;
+      if (!held.has(mint.toBase58())) continue;
       const reason = skipReason(market, side);
-      if (reason) skipped.push({ marketId: id, reason });
-      else transactions.push({ marketId: id, side, transaction: redeemTransaction(ctx, wallet, market, side, recent) });
+      if (reason) {
+        skipped.push({ marketId: id, reason });
+        continue;
+      }
+      const holding = await holdingOf(ctx, wallet, mint);
+      if (holding.total === 0n) continue; // redeemed since the index last saw it
+      transactions.push({ marketId: id, side, transaction: redeemTransaction(ctx, wallet, market, side, holding, recent) });
     }
   }
   return {
