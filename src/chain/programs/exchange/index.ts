@@ -4,3 +4,5 @@ export * from './pda.js';
 export * from './errors.js';
 export * from './discriminators.js';
 export * from './accounts.js';
+export * from './instructions/index.js';
+export { createExchangeProgramHandler } from './reference/exchange.handler.js';
