@@ -20,7 +20,9 @@ afterAll(async () => { await h.close(); });
 const step = fc.record({
   op: fc.constantFrom('deposit', 'withdraw', 'split', 'merge'),
   trader: fc.integer({ min: 0, max: 1 }),
-  amount: fc.bigInt({ min: 1n, max: 60n * USDC }),
+  // Small fixed sizes make successful merges and withdrawals after splits likely; the random one
+  // exercises odd raw amounts and the failures for lack of funds.
+  amount: fc.oneof(fc.constantFrom(1n, 3n * USDC, 7n * USDC, 20n * USDC), fc.bigInt({ min: 1n, max: 60n * USDC })),
 });
 
 function checkInvariant(uuid: string): void {
@@ -31,15 +33,17 @@ function checkInvariant(uuid: string): void {
 describe('exchange vault invariant', () => {
   it('holds over random deposit/withdraw/split/merge sequences, and redemption empties the vault', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.constantFrom<0 | 1>(0, 1), async (steps, winner) => {
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 16 }), fc.constantFrom<0 | 1>(0, 1), async (steps, winner) => {
         const uuid = await h.createMarket();
         const traders: Keypair[] = [await h.wallet(100n * USDC), await h.wallet(100n * USDC)];
+        // Both smart wallets exist from the start, so most random steps reach the program's checks.
+        for (const t of traders) await h.sendOk([getDepositInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, amount: 30n * USDC })], [t]);
         const total = () => traders.reduce((s, t) => s + h.walletUsdc(t.publicKey) + h.escrowUsdc(t.publicKey), 0n) + h.vault(uuid);
         for (const s of steps) {
           const t = traders[s.trader]!;
           const p = { owner: t.publicKey, usdcMint: h.usdcMint, amount: s.amount, marketUuid: uuid };
           const ix = { deposit: getDepositInstruction, withdraw: getWithdrawInstruction, split: getSplitInstruction, merge: getMergeInstruction }[s.op](p);
-          await h.send([ix], [t]); // may fail for lack of funds or a missing smart wallet: then nothing changes
+          await h.send([ix], [t]); // may fail for lack of funds: then nothing changes
           checkInvariant(uuid);
           expect(total()).toBe(200n * USDC);
         }
