@@ -5,6 +5,7 @@
  */
 import { AddressLookupTableAccount, AddressLookupTableProgram, Keypair, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeTransaction } from '../../../src/chain/embedded/rpc-transaction.encoding.js';
 import { findExchangeConfigPda, findUserEscrowPda, getDepositInstruction } from '../../../src/chain/programs/exchange/index.js';
 import { ExchangeHarness, USDC } from './harness.js';
 
@@ -36,6 +37,12 @@ describe('v0 transactions with an address lookup table', () => {
     const res = await h.ledger.sendRawTransaction(tx.serialize());
     expect(res.err).toBeNull();
     expect(h.escrowUsdc(t.publicKey)).toBe(3n * USDC);
+    // getTransaction reports it as a real node does: static keys in the message, loaded ones in meta.
+    const rec = h.ledger.getTransaction(res.signature)!;
+    const json = encodeTransaction(rec, 'json') as { transaction: { message: { accountKeys: string[]; addressTableLookups: unknown[] } }; meta: { loadedAddresses: unknown } };
+    expect(json.transaction.message.accountKeys).toEqual(message.staticAccountKeys.map((k) => k.toBase58()));
+    expect(json.transaction.message.addressTableLookups).toEqual([{ accountKey: table.toBase58(), writableIndexes: [2], readonlyIndexes: [0, 1] }]);
+    expect(json.meta.loadedAddresses).toEqual({ writable: [addresses[2]!.toBase58()], readonly: [addresses[0]!.toBase58(), addresses[1]!.toBase58()] });
   });
 
   it('refuses a transaction naming a table that does not exist, changing nothing', async () => {
