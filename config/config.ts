@@ -50,6 +50,8 @@ export interface Config {
     ledgerRpcPort: number;
     usdcMint: string | undefined;
     marketProgramId: string | undefined;
+    /** The exchange program (Family C); undefined → the built-in id (docs/programs.md). */
+    exchangeProgramId: string | undefined;
   };
   // Family A
   familyA: {
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
       ledgerRpcPort: read('LEDGER_RPC_PORT', int(0, 65534), 8899),
       usdcMint: read('USDC_MINT', address),
       marketProgramId: read('MARKET_PROGRAM_ID', address),
+      exchangeProgramId: read('EXCHANGE_PROGRAM_ID', address),
     },
     // Family A
     familyA: {

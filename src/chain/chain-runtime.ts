@@ -21,7 +21,8 @@ export interface ChainRuntime {
   rpcUrl: string;
   usdcMint: PublicKey;
   wallets: PlatformWallets;
-  programs: { market: PublicKey };
+  /** `exchange` is the Family C program (optional only so older test harnesses need not name it). */
+  programs: { market: PublicKey; exchange?: PublicKey };
   /** Present only on the embedded cluster (dev faucet, fault injection). */
   ledger?: EmbeddedLedger;
 }

@@ -2,7 +2,7 @@
  * Opens the chain this daemon talks to and gathers what features need from it: the client, the
  * USDC mint, the platform wallets and the program ids.
  * - CHAIN=embedded with the `ledger` role: the in-process ledger (with the reference
- *   implementation of the market program) and its JSON-RPC endpoints.
+ *   implementations of the market and exchange programs) and its JSON-RPC endpoints.
  * - CHAIN=embedded without the `ledger` role: another process on this machine runs the ledger;
  *   reach it over JSON-RPC at 127.0.0.1:LEDGER_RPC_PORT, with the keys it wrote to DATA_DIR/keys.
  * - CHAIN=rpc: a real cluster, with the platform keypairs read from DATA_DIR/keys (mode 0600).
@@ -14,17 +14,23 @@ import { hasRole, type Config } from '../../config/config.js';
 import { createChain, type ChainConfig } from '../chain/create-chain.js';
 import { platformKeyPath, readKeypair } from '../chain/keys.js';
 import { publicUrl } from '../chain/public-url.js';
+import { createExchangeProgramHandler, EXCHANGE_PROGRAM_ID } from '../chain/programs/exchange/index.js';
 import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../chain/programs/market/index.js';
 import type { ChainRuntime } from '../chain/chain-runtime.js';
 
-function chainConfig(config: Config, marketProgram: PublicKey, log: Logger): ChainConfig {
+interface ProgramIds { market: PublicKey; exchange: PublicKey }
+
+function chainConfig(config: Config, programs: ProgramIds, log: Logger): ChainConfig {
   const common = { dataDir: config.dataDir, commitment: config.chain.commitment, logger: log.child({ component: 'chain' }) };
   if (config.chain.kind === 'rpc') return { ...common, chain: 'rpc', rpcUrl: config.chain.rpcUrl, wsUrl: config.chain.wsUrl };
   if (!hasRole(config, 'ledger')) {
     const port = config.chain.ledgerRpcPort;
     return { ...common, chain: 'rpc', rpcUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port + 1}` };
   }
-  return { ...common, chain: 'embedded', ledgerRpcPort: config.chain.ledgerRpcPort, programs: [createMarketProgramHandler({ programId: marketProgram })] };
+  return { ...common, chain: 'embedded', ledgerRpcPort: config.chain.ledgerRpcPort, programs: [
+    createMarketProgramHandler({ programId: programs.market }),
+    createExchangeProgramHandler({ programId: programs.exchange }),
+  ] };
 }
 
 function usdcMintOf(config: Config): PublicKey {
@@ -46,7 +52,8 @@ function assertLedgerKeysExist(config: Config): void {
 export async function openChainRuntime(config: Config, log: Logger): Promise<{ runtime: ChainRuntime; close(): Promise<void> }> {
   assertLedgerKeysExist(config);
   const marketProgram = config.chain.marketProgramId ? new PublicKey(config.chain.marketProgramId) : MARKET_PROGRAM_ID;
-  const chain = await createChain(chainConfig(config, marketProgram, log));
+  const exchangeProgram = config.chain.exchangeProgramId ? new PublicKey(config.chain.exchangeProgramId) : EXCHANGE_PROGRAM_ID;
+  const chain = await createChain(chainConfig(config, { market: marketProgram, exchange: exchangeProgram }, log));
   try {
     const keys = chain.ledger
       ? chain.ledger.platformKeypairs()
@@ -62,7 +69,7 @@ export async function openChainRuntime(config: Config, log: Logger): Promise<{ r
       rpcUrl: publicUrl(chain.rpcUrl), // what clients are told: no API key of the operator's provider
       usdcMint,
       wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
-      programs: { market: marketProgram },
+      programs: { market: marketProgram, exchange: exchangeProgram },
       ...(chain.ledger ? { ledger: chain.ledger } : {}),
     };
     return { runtime, close: () => chain.close() };

@@ -5,7 +5,7 @@
  * transaction durably before reporting it, and advances slots with wall time.
  */
 import { EventEmitter } from 'node:events';
-import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { AddressLookupTableAccount, AddressLookupTableProgram, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { LiteSVM } from 'litesvm';
 import type { Logger } from 'pino';
@@ -50,6 +50,8 @@ export interface SimulationOutcome {
   unitsConsumed: number;
 }
 
+/** Entries of the SlotHashes sysvar kept (a real node keeps 512; lookup tables need the recent ones). */
+const SLOT_HASHES_KEPT = 150;
 const FAUCET_FLOOR = 10n ** 17n;
 const FAUCET_FUNDING = 10n ** 18n;
 
@@ -113,7 +115,7 @@ export class EmbeddedLedger extends LedgerQueries {
   async sendRawTransaction(raw: Uint8Array, opts: { preflight?: boolean } = {}): Promise<SendResult> {
     this.assertOpen();
     if (this.faults.takeFailedSend()) throw new ChainError('NODE_UNAVAILABLE', 'injected fault: the node did not accept the transaction');
-    const p = parseTransaction(raw);
+    const p = parseTransaction(raw, this.resolveTable);
     if (!signaturesValid(p)) throw new ChainError('SIGNATURE_VERIFICATION_FAILED', 'Transaction signature verification failure');
     const stale = this.freshnessErr(p);
     if (stale) throw preflightError(stale, [], describeErr(stale));
@@ -138,7 +140,7 @@ export class EmbeddedLedger extends LedgerQueries {
   /** Executes without landing. `sigVerify` defaults to false, like the RPC method. */
   simulateTransaction(raw: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean } = {}): SimulationOutcome {
     this.assertOpen();
-    const p = parseTransaction(raw);
+    const p = parseTransaction(raw, this.resolveTable);
     if (opts.sigVerify && !signaturesValid(p)) return { err: 'SignatureFailure', logs: [], unitsConsumed: 0 };
     const stale = opts.replaceRecentBlockhash ? null : this.freshnessErr(p);
     if (stale) return { err: stale, logs: [], unitsConsumed: 0 };
@@ -279,11 +281,35 @@ export class EmbeddedLedger extends LedgerQueries {
     this.snapshotter.maybeSnapshot();
   }
 
+  /**
+   * A lookup table's usable addresses, as the runtime sees them: the table must be owned by the
+   * Address Lookup Table program and active; addresses appended in the current slot are not usable
+   * until the next one.
+   */
+  private readonly resolveTable = (table: PublicKey): PublicKey[] | null => {
+    const acc = this.getAccount(table);
+    if (!acc || !acc.owner.equals(AddressLookupTableProgram.programId)) return null;
+    let state: AddressLookupTableAccount['state'];
+    try {
+      state = AddressLookupTableAccount.deserialize(acc.data);
+    } catch {
+      return null;
+    }
+    if (state.deactivationSlot !== 2n ** 64n - 1n) return null;
+    const slot = this.clock.slot;
+    return state.lastExtendedSlot >= slot ? state.addresses.slice(0, state.lastExtendedSlotStartIndex) : state.addresses;
+  };
+
   private syncClock(): void {
     const c = this.svm.getClock();
     c.slot = BigInt(this.clock.slot);
     c.unixTimestamp = BigInt(this.clock.unixTimestamp());
     this.svm.setClock(c);
+    // SlotHashes (newest first), as a real node keeps it: the Address Lookup Table program checks
+    // a new table's recent_slot against it.
+    const hashes = [];
+    for (let s = this.clock.slot; s >= 0 && hashes.length < SLOT_HASHES_KEPT; s--) hashes.push({ slot: BigInt(s), hash: this.clock.blockhashAt(s) });
+    this.svm.setSlotHashes(hashes);
   }
 
   private assertOpen(): void {

@@ -1,9 +1,11 @@
 /**
  * A submitted transaction, decoded once from its wire bytes (legacy or v0 message) into what the
  * ledger needs: signatures, message bytes to verify, static keys with signer/writable flags and
- * compiled instructions. Address lookup tables are not supported by the embedded cluster.
+ * compiled instructions. A v0 message's address-table lookups are resolved through `resolveTable`
+ * (the ledger reads the Address Lookup Table program's accounts), appending the loaded writable
+ * then read-only addresses after the static keys, exactly as the runtime orders them.
  */
-import { VersionedTransaction } from '@solana/web3.js';
+import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { ChainError } from '../chain-errors.js';
 import { verifyEd25519 } from './signature-verifier.js';
@@ -29,7 +31,10 @@ export interface ParsedTransaction {
   tx: VersionedTransaction;
 }
 
-export function parseTransaction(raw: Uint8Array): ParsedTransaction {
+/** The addresses a lookup table can serve now, or null when it does not exist or is deactivated. */
+export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
+
+export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
   let tx: VersionedTransaction;
   try {
     tx = VersionedTransaction.deserialize(raw);
@@ -37,14 +42,13 @@ export function parseTransaction(raw: Uint8Array): ParsedTransaction {
     throw new ChainError('INVALID_TRANSACTION', `failed to deserialize transaction: ${(e as Error).message}`);
   }
   const msg = tx.message;
-  if (msg.version === 0 && msg.addressTableLookups.length > 0) {
-    throw new ChainError('INVALID_TRANSACTION', 'address lookup tables are not supported by the embedded cluster');
-  }
   const numSigners = msg.header.numRequiredSignatures;
   if (tx.signatures.length !== numSigners || numSigners === 0) {
     throw new ChainError('INVALID_TRANSACTION', 'transaction signature count does not match the message header');
   }
-  const accountKeys = msg.staticAccountKeys.map((k) => k.toBase58());
+  const staticKeys = msg.staticAccountKeys.map((k) => k.toBase58());
+  const loaded = loadLookups(tx, resolveTable);
+  const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
   const signatures = tx.signatures.map((s) => bs58.encode(s));
   return {
     raw,
@@ -56,7 +60,7 @@ export function parseTransaction(raw: Uint8Array): ParsedTransaction {
     version: msg.version === 'legacy' ? 'legacy' : 0,
     accountKeys,
     numSigners,
-    writable: accountKeys.map((_, i) => msg.isAccountWritable(i)),
+    writable: accountKeys.map((_, i) => (i < staticKeys.length ? msg.isAccountWritable(i) : i < staticKeys.length + loaded.writable.length)),
     instructions: msg.compiledInstructions.map((ix) => ({
       programIndex: ix.programIdIndex,
       accounts: ix.accountKeyIndexes,
@@ -74,4 +78,21 @@ export function signaturesValid(p: ParsedTransaction): boolean {
     if (!verifyEd25519(p.messageBytes, p.tx.signatures[i]!, keys[i]!.toBytes())) return false;
   }
   return true;
+}
+
+function loadLookups(tx: VersionedTransaction, resolveTable?: LookupTableResolver): { writable: string[]; readonly: string[] } {
+  const out = { writable: [] as string[], readonly: [] as string[] };
+  if (tx.message.version !== 0) return out;
+  for (const lookup of tx.message.addressTableLookups) {
+    const addresses = resolveTable?.(lookup.accountKey) ?? null;
+    if (!addresses) throw new ChainError('INVALID_TRANSACTION', `address lookup table ${lookup.accountKey.toBase58()} not found`);
+    const pick = (i: number) => {
+      const a = addresses[i];
+      if (!a) throw new ChainError('INVALID_TRANSACTION', `invalid address lookup table index ${i}`);
+      return a.toBase58();
+    };
+    out.writable.push(...lookup.writableIndexes.map(pick));
+    out.readonly.push(...lookup.readonlyIndexes.map(pick));
+  }
+  return out;
 }

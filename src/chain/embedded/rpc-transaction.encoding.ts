@@ -15,7 +15,9 @@ function tokenBalances(list: TokenBalance[]): unknown[] {
   return list.map((t) => ({ accountIndex: t.accountIndex, mint: t.mint, owner: t.owner, programId: t.programId, uiTokenAmount: uiTokenAmount(t.amount, t.decimals) }));
 }
 
-function meta(rec: TransactionRecord, version: 'legacy' | 0): Record<string, unknown> {
+interface Loaded { writable: string[]; readonly: string[] }
+
+function meta(rec: TransactionRecord, version: 'legacy' | 0, loaded: Loaded): Record<string, unknown> {
   const m: Record<string, unknown> = {
     err: rec.err,
     status: rec.err === null ? { Ok: null } : { Err: rec.err },
@@ -29,7 +31,7 @@ function meta(rec: TransactionRecord, version: 'legacy' | 0): Record<string, unk
     rewards: [],
     computeUnitsConsumed: rec.unitsConsumed,
   };
-  if (version === 0) m.loadedAddresses = { writable: [], readonly: [] };
+  if (version === 0) m.loadedAddresses = loaded;
   return m;
 }
 
@@ -54,7 +56,13 @@ export function encodeTransaction(rec: TransactionRecord, encoding: string): Rec
   const tx = VersionedTransaction.deserialize(rec.raw);
   const msg = tx.message;
   const version = msg.version === 'legacy' ? 'legacy' : 0;
-  const base = { slot: rec.slot, blockTime: rec.blockTime, version, meta: meta(rec, version) };
+  // As a real node reports it: the message lists its static keys; addresses loaded from lookup
+  // tables (recorded after them, writable first) appear in meta.loadedAddresses.
+  const nStatic = msg.staticAccountKeys.length;
+  const lookups = msg.version === 0 ? msg.addressTableLookups : [];
+  const nWritable = lookups.reduce((n, l) => n + l.writableIndexes.length, 0);
+  const loaded = { writable: rec.accountKeys.slice(nStatic, nStatic + nWritable), readonly: rec.accountKeys.slice(nStatic + nWritable) };
+  const base = { slot: rec.slot, blockTime: rec.blockTime, version, meta: meta(rec, version, loaded) };
   if (encoding === 'base64' || encoding === 'base58') {
     const wire = Buffer.from(rec.raw);
     return { ...base, transaction: [encoding === 'base64' ? wire.toString('base64') : bs58.encode(wire), encoding] };
@@ -63,16 +71,18 @@ export function encodeTransaction(rec: TransactionRecord, encoding: string): Rec
   const ixs = msg.compiledInstructions;
   const message: Record<string, unknown> = encoding === 'jsonParsed'
     ? {
-        accountKeys: keys.map((pubkey, i) => ({ pubkey, writable: rec.writable[i], signer: i < rec.signers.length, source: 'transaction' })),
+        accountKeys: keys.map((pubkey, i) => ({ pubkey, writable: rec.writable[i], signer: i < rec.signers.length, source: i < nStatic ? 'transaction' : 'lookupTable' })),
         recentBlockhash: msg.recentBlockhash,
         instructions: ixs.map((ix) => parseInstruction(keys[ix.programIdIndex]!, ix.accountKeyIndexes.map((a) => keys[a]!), ix.data)),
       }
     : {
-        accountKeys: keys,
+        accountKeys: keys.slice(0, nStatic),
         header: msg.header,
         recentBlockhash: msg.recentBlockhash,
         instructions: ixs.map((ix) => ({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: bs58.encode(ix.data), stackHeight: null })),
       };
-  if (version === 0) message.addressTableLookups = [];
+  if (version === 0) {
+    message.addressTableLookups = lookups.map((l) => ({ accountKey: l.accountKey.toBase58(), writableIndexes: l.writableIndexes, readonlyIndexes: l.readonlyIndexes }));
+  }
   return { ...base, transaction: { signatures: tx.signatures.map((s) => bs58.encode(s)), message } };
 }

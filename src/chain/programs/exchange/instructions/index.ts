@@ -1,0 +1,3 @@
+export * from './data.js';
+export * from './operator.js';
+export * from './wallet.js';

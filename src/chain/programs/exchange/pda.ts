@@ -1,0 +1,58 @@
+/**
+ * The exchange program's addresses (docs/programs.md, "Exchange program"). Markets are keyed by
+ * the 16 raw bytes of their UUID; smart wallets by the owner's public key.
+ */
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { PublicKey } from '@solana/web3.js';
+import { EXCHANGE_PROGRAM_ID } from './program-id.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The UUID as its 16 bytes in RFC 4122 (textual) order; throws RangeError on anything else. */
+export function marketUuidSeed(uuid: string): Buffer {
+  if (!UUID_RE.test(uuid)) throw new RangeError(`not a UUID: ${uuid}`);
+  return Buffer.from(uuid.replaceAll('-', ''), 'hex');
+}
+
+/** The inverse of marketUuidSeed (lowercase canonical form). */
+export function uuidFromSeed(bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new RangeError('a UUID seed is 16 bytes');
+  const h = Buffer.from(bytes).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([Buffer.from('config')], programId);
+}
+
+export function findClobMarketPda(uuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([Buffer.from('market'), marketUuidSeed(uuid)], programId);
+}
+
+export function findClobOutcomeMintPda(
+  uuid: string,
+  outcome: 'yes' | 'no',
+  programId: PublicKey = EXCHANGE_PROGRAM_ID,
+): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
+}
+
+/** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
+export function findClobVaultAddress(uuid: string, usdcMint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
+  return getAssociatedTokenAddressSync(usdcMint, findClobMarketPda(uuid, programId)[0], true);
+}
+
+/** The smart wallet: PDA ["user_escrow", owner]. */
+export function findUserEscrowPda(owner: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([Buffer.from('user_escrow'), owner.toBuffer()], programId);
+}
+
+/** A token account of the smart wallet: ATA(owner = escrow PDA, mint). */
+export function findEscrowTokenAddress(owner: PublicKey, mint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
+  return getAssociatedTokenAddressSync(mint, findUserEscrowPda(owner, programId)[0], true);
+}
+
+/** Reserved for settlement: one receipt per fill, ["fill_receipt", fill uuid bytes]. */
+export function findFillReceiptPda(fillUuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return PublicKey.findProgramAddressSync([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
+}
