@@ -1,0 +1,32 @@
+/**
+ * Heartbeat schedules do not leak: nodes with ever-new ids (restarts on other ports, other hosts)
+ * all share one schedule, and the per-node schedules earlier versions left in Redis are removed.
+ */
+import { describe, expect, it } from 'vitest';
+import { JobQueues } from '../../jobs/queues.js';
+import { createRedisConnection } from '../../jobs/redis-connection.js';
+import { declareSchedules, HEARTBEAT_SCHEDULE } from '../../jobs/schedules.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+
+describe('heartbeat schedules', () => {
+  it('ten nodes leave one schedule; legacy per-node schedules are removed', async () => {
+    const prefix = uniquePrefix('schedules');
+    const connection = createRedisConnection(TEST_REDIS_URL, 'general');
+    const queues = new JobQueues(connection, prefix);
+    try {
+      const system = queues.get('system');
+      for (const legacy of ['heartbeat:host-a:8080:api', 'heartbeat:host-b:9090:worker']) {
+        await system.upsertJobScheduler(legacy, { every: 5_000 }, { name: 'system.heartbeat', data: { scheduledBy: legacy } });
+      }
+      const first = await declareSchedules(queues, { nodeId: 'node-0', heartbeatMs: 5_000 });
+      expect(first.removedStale).toBe(2);
+      for (let i = 1; i < 10; i++) await declareSchedules(queues, { nodeId: `node-${i}`, heartbeatMs: 5_000 });
+      const ids = (await system.getJobSchedulers(0, -1)).map((s) => s.key ?? s.id);
+      expect(ids).toEqual([HEARTBEAT_SCHEDULE]);
+    } finally {
+      await queues.close();
+      await connection.quit();
+      await deleteKeys(prefix);
+    }
+  });
+});
