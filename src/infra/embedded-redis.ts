@@ -89,18 +89,25 @@ export async function startEmbeddedRedis(dataDir: string, log: Logger): Promise<
   const pidFile = path.join(dir, 'redis.pid');
   await stopStaleServer(pidFile, log);
 
-  const port = await findFreePort();
+  // A unix socket under DATA_DIR (mode 0700 like its directory): no TCP port that could collide
+  // with the user's own services or be reached by other users. Socket paths are limited to ~107
+  // bytes, so a very deep DATA_DIR falls back to a free loopback port.
+  const socket = path.join(dir, 'redis.sock');
+  const useSocket = Buffer.byteLength(socket) <= 100;
+  const port = useSocket ? 0 : await findFreePort();
+  const listen = useSocket ? ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700'] : ['--bind', '127.0.0.1', '--port', String(port)];
   const args = [
-    '--bind', '127.0.0.1', '--port', String(port), '--dir', dir,
+    ...listen, '--dir', dir,
     '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction',
     '--save', '', '--daemonize', 'no', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'),
     '--protected-mode', 'yes',
   ];
   const child = spawn('redis-server', args, { detached: true, stdio: 'ignore' });
   child.unref();
-  const url = `redis://127.0.0.1:${port}`;
+  // ioredis takes a socket path where it takes a URL.
+  const url = useSocket ? socket : `redis://127.0.0.1:${port}`;
   await waitForPing(url, child, 10_000);
-  log.info({ port, dir }, 'embedded redis-server started');
+  log.info(useSocket ? { socket, dir } : { port, dir }, 'embedded redis-server started');
 
   return {
     url,

@@ -31,6 +31,9 @@ describe('the daemon as a real process', () => {
 
     const tokenFile = path.join(dataDir, 'admin-token');
     expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    // The private Redis listens on a unix socket under DATA_DIR, not on a TCP port.
+    expect(fs.statSync(path.join(dataDir, 'redis', 'redis.sock')).isSocket()).toBe(true);
+    expect(daemon.output()).toMatch(/"socket":"[^"]*redis\.sock".*embedded redis-server started/);
     const token = fs.readFileSync(tokenFile, 'utf8').trim();
     expect(token.length).toBeGreaterThanOrEqual(16);
 
