@@ -52,6 +52,19 @@ describe('Family A catalog routes', () => {
     expect(res.json()).toMatchObject({ success: false, error: 'Market not found' });
   });
 
+  it('non-finite or out-of-range limit/offset answer 400 on /v2/markets and /search (issue 9 item 9), creator must be a wallet', async () => {
+    for (const qs of ['limit=Infinity', 'offset=1e400', 'limit=-Infinity', 'offset=NaN', 'limit=1e400', 'offset=Infinity']) {
+      for (const path of ['/v2/markets', '/v2/markets/search?q=lunar&']) {
+        const url = path.includes('?') ? `${path}${qs}` : `${path}?${qs}`;
+        const res = await get(url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().success, url).toBe(false);
+      }
+    }
+    const bad = await get('/v2/markets?creator=notawallet');
+    expect(bad.statusCode).toBe(400); // before: 200 with an empty list
+  });
+
   it('admin endpoints need the admin token', async () => {
     const res = await h.t.app.inject({ method: 'POST', url: '/v2/admin/markets', payload: { name: 'abc', description: 'd', endDate: '2030-01-01' } });
     expect(res.statusCode).toBe(401);
