@@ -64,6 +64,8 @@ export interface Config {
     targetPrice: number;
     marketLimit: number;
     deliveryWaitMs: number;
+    /** Whether Family A requests need a valid `X-API-Key`. Off by default: the spec says no key is required. */
+    requireApiKey: boolean;
   };
 }
 
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
       targetPrice: read('FAMILY_A_TARGET_PRICE', decimal(0.000001, 1), 0.0005),
       marketLimit: read('FAMILY_A_MARKET_LIMIT', int(1, 1_000_000_000_000), 100_000),
       deliveryWaitMs: read('FAMILY_A_DELIVERY_WAIT_MS', int(0, 120_000), 20_000),
+      requireApiKey: read('FAMILY_A_REQUIRE_API_KEY', bool, false),
     },
   };
 

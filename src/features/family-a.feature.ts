@@ -40,7 +40,7 @@ export const familyAFeature: FeatureFactory = (ctx) => {
       await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
     },
   };
-  const apiKeys = new ApiKeyService(ctx.db);
+  const apiKeys = new ApiKeyService(ctx.db, ctx.config.familyA.requireApiKey);
   return {
     name: 'family-a',
     outboundBuilders: familyABuilders(deps),

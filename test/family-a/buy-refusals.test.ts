@@ -55,6 +55,12 @@ describe('Family A buy refusals', () => {
     }
   });
 
+  it('refuses an X-PAYMENT payer that is not a public key with 400 (was 402)', async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const badPayer = xPayment({ txHash: '5'.repeat(87), amount: 1, payer: 'abc', payTo: wallet, asset: h.usdcMint, quoteIssuedAt: new Date().toISOString() });
+    await expectFailed(await step2(wallet, badPayer), 400, 'VALIDATION_ERROR', /payer is not a valid Solana address/);
+  });
+
   it('refuses a payment of the right amount to the wrong wallet', async () => {
     const user = await fundedUser(h);
     const wallet = user.publicKey.toBase58();

@@ -4,7 +4,7 @@ import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
 import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey, SystemProgram } from '@solana/web3.js';
-import { createHarness, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
+import { admin, createHarness, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,6 +17,18 @@ afterAll(async () => {
 });
 
 describe('Family A paid market creation', () => {
+  it('refuses an end date in the past (400) on paid and admin creation, and records nothing', async () => {
+    const wallet = (await fundedUser(h, 0n)).publicKey.toBase58();
+    const before = (await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=pending&limit=100' })).json().data.count;
+    const past = { name: 'Already over', description: 'Ended yesterday', end_date: new Date(Date.now() - 86_400_000).toISOString(), creator_wallet: wallet };
+    const paid = await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: past });
+    expect(paid.statusCode).toBe(400); // before: 402 and a pending market that would trade
+    expect(paid.json().error.message).toMatch(/endDate must be in the future/);
+    const adm = await h.t.app.inject({ method: 'POST', url: '/v2/admin/markets', headers: admin, payload: { name: 'Admin past', description: 'd', endDate: '2001-01-01' } });
+    expect(adm.statusCode).toBe(400);
+    expect((await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=pending&limit=100' })).json().data.count).toBe(before);
+  });
+
   it('answers 402 with the creation fee, then 201 with a live market after payment', async () => {
     const creator = await fundedUser(h);
     const wallet = creator.publicKey.toBase58();

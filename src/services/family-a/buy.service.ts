@@ -53,6 +53,7 @@ export async function buyStep1(deps: FamilyADeps, slug: string, body: BuyBody): 
 
 export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, header: string) {
   const payload = decodePaymentHeader(header);
+  assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
   const { wallet, side, amountRaw } = readBody(m, body);

@@ -48,6 +48,8 @@ async function freeSlug(deps: FamilyADeps, input: CreateMarketInput): Promise<st
 /** Records the market and its setup intent; returns the market id and the intent id. */
 export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, status: 'creating' | 'pending'): Promise<{ id: string; outboundId: string | null }> {
   if (Number.isNaN(Date.parse(input.endDate))) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be an ISO 8601 date');
+  // A market that ends in the past would trade although its question is already decided.
+  if (Date.parse(input.endDate) <= Date.now()) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be in the future');
   const priceRaw = input.targetPrice === undefined ? deps.settings.targetPriceRaw : humanToRaw(input.targetPrice, 'targetPrice');
   if (priceRaw <= 0n) throw new DomainError('invalid', 'VALIDATION_ERROR', 'targetPrice must be positive');
   const slug = await freeSlug(deps, input);

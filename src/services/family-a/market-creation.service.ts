@@ -67,6 +67,7 @@ export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<
 
 export async function createStep2(deps: FamilyADeps, body: CreateBody, header: string) {
   const payload = decodePaymentHeader(header, { quote: false });
+  assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const creator = assertWallet(body.creator_wallet, 'creator_wallet');
   const m = body.marketId ? await findMarketById(deps.db, body.marketId) : await findPendingMarket(deps.db, creator, body.name);

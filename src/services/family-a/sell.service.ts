@@ -51,6 +51,7 @@ export async function sellStep1(deps: FamilyADeps, slug: string, body: SellBody)
 
 export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody, header: string) {
   const payload = decodePaymentHeader(header);
+  assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
   const { wallet, side, tokensRaw, payoutRaw } = readBody(m, body);

@@ -24,6 +24,18 @@ const Page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
 };
+
+/**
+ * Ajv's query coercion turns "Infinity" and "1e400" into Infinity, which passes its integer and
+ * range keywords and reached SQLite as a datatype mismatch (500); refuse anything not a safe
+ * integer here as the 400 the schema means.
+ */
+function finitePage<T extends { limit: number; offset: number }>(q: T): T {
+  for (const key of ['limit', 'offset'] as const) {
+    if (!Number.isSafeInteger(q[key])) throw new DomainError('invalid', 'VALIDATION_ERROR', `querystring/${key} must be a finite integer`);
+  }
+  return q;
+}
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 
 
@@ -47,7 +59,7 @@ export function marketRoutes(deps: FamilyADeps) {
         querystring: Type.Object({
           status: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('active'), Type.Literal('resolved'), Type.Literal('pending')])),
           q: Type.Optional(Type.String({ maxLength: 200 })),
-          creator: Type.Optional(Type.String({ maxLength: 64 })),
+          creator: Type.Optional(Type.String({ pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'a wallet address (base58 public key)' })),
           published: Type.Optional(Type.Boolean()),
           ...Page,
         }),
@@ -55,7 +67,7 @@ export function marketRoutes(deps: FamilyADeps) {
       },
     }, async (request) => {
       const q = request.query as { status?: string; q?: string; creator?: string; published?: boolean; limit: number; offset: number };
-      return ok(await listCatalog(deps, q));
+      return ok(await listCatalog(deps, finitePage(q)));
     });
 
     app.get('/v2/markets/search', {
@@ -66,7 +78,7 @@ export function marketRoutes(deps: FamilyADeps) {
       },
     }, async (request) => {
       const q = request.query as { q: string; limit: number; offset: number };
-      return ok(await listCatalog(deps, q));
+      return ok(await listCatalog(deps, finitePage(q)));
     });
 
     app.get('/v2/markets/:slug', {
