@@ -77,7 +77,13 @@ export class OutboundSender {
     } else {
       signature = await this.rebuildAndSend(row, params, builder.build.bind(builder));
     }
-    if (signature === null) throw new Error(`outbound ${id}: another worker rebuilt it; retrying later`);
+    if (signature === null) {
+      // Two jobs for one row (a start-up dispatch and the resume scan, say): the other one built
+      // and sent it. Not a failure: follow its signature like our own.
+      signature = (await findOutbound(this.db, id))?.signature ?? null;
+      this.log.debug({ outbound: id, signature }, 'outbound built by a concurrent job; following its signature');
+      if (signature === null) throw new Error(`outbound ${id}: built concurrently but no signature recorded; will retry`);
+    }
     const outcome = await this.waitForConfirmation(signature);
     if (outcome === 'ok') return this.confirm({ ...row, signature }, params, builder);
     const reason = outcome === 'err' ? 'transaction failed on chain' : 'not confirmed in time';
