@@ -64,7 +64,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'test/**', 'db/migrate.cli.ts'],
+    files: ['bench/**', 'test/**', 'scripts/**', 'db/migrate.cli.ts'],
     rules: { 'no-console': 'off' },
   },
   {

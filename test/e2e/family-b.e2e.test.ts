@@ -8,7 +8,8 @@ import { spawnDaemon, waitForStatus, type DaemonProcess } from '../daemon/daemon
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/family-b-client.ts', import.meta.url));
+// The README's example (`npm run example:family-b`) is the client: the example cannot rot.
+const fixture = fileURLToPath(new URL('../../scripts/example-family-b.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
