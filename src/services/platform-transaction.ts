@@ -5,6 +5,7 @@
  */
 import { Transaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import type { ChainClient } from '../chain/chain-client.js';
+import { awaitSignature } from '../chain/confirmation.js';
 
 export async function sendAndConfirmPlatformTransaction(
   chain: ChainClient,
@@ -17,13 +18,7 @@ export async function sendAndConfirmPlatformTransaction(
   tx.add(...instructions);
   tx.sign(...signers);
   const signature = await chain.sendRawTransaction(tx.serialize());
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const [status] = await chain.getSignatureStatuses([signature]);
-    if (status?.err) throw new Error(`transaction ${signature} failed: ${JSON.stringify(status.err)}`);
-    if (status && status.confirmationStatus !== 'processed') return signature;
-    if ((await chain.getBlockHeight()) > recent.lastValidBlockHeight) throw new Error(`transaction ${signature} expired before confirmation`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`transaction ${signature} not confirmed within ${timeoutMs} ms`);
+  const fate = await awaitSignature(chain, signature, { timeoutMs, pollMs: 200, lastValidBlockHeight: recent.lastValidBlockHeight });
+  if (fate === 'ok') return signature;
+  throw new Error(`transaction ${signature} ${fate === 'err' ? 'failed on chain' : fate === 'expired' ? 'expired before confirmation' : `not confirmed within ${timeoutMs} ms`}`);
 }

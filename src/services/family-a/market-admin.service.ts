@@ -17,6 +17,7 @@ import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
 import { presentDetails } from './market.presenter.js';
 import { isUniqueViolation } from '../../../db/errors.js';
+import { pollUntil } from '../../infra/poll.js';
 
 export interface CreateMarketInput {
   name: string;
@@ -83,12 +84,11 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
 export async function finishSetup(deps: FamilyADeps, id: string, outboundId: string) {
   await dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs * 2);
   // The confirmation hook flips the status right after the row turns confirmed.
-  for (let i = 0; i < 40; i++) {
+  const live = await pollUntil(async () => {
     const market = await findMarketById(deps.db, id);
-    if (market && market.status !== 'creating') return presentDetails(market);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return presentDetails((await findMarketById(deps.db, id))!);
+    return market && market.status !== 'creating' ? market : undefined;
+  }, { timeoutMs: 2_000 });
+  return presentDetails(live ?? (await findMarketById(deps.db, id))!);
 }
 
 export async function adminCreateMarket(deps: FamilyADeps, input: CreateMarketInput) {

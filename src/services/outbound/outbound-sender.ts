@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import bs58 from 'bs58';
 import type { Database } from '../../../db/schema.js';
 import { findOutbound, markOutbound, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
+import { awaitSignature } from '../../chain/confirmation.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
 import { hasOutboundMemo, outboundMemoInstruction } from './outbound-memo.js';
@@ -131,13 +132,8 @@ export class OutboundSender {
   }
 
   private async waitForConfirmation(signature: string): Promise<'ok' | 'err' | 'timeout'> {
-    const deadline = Date.now() + this.confirmTimeoutMs;
-    while (Date.now() < deadline) {
-      const status = await this.landedStatus(signature);
-      if (status !== 'none') return status;
-      await new Promise((r) => setTimeout(r, this.pollMs));
-    }
-    return 'timeout';
+    const fate = await awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs });
+    return fate === 'expired' ? 'timeout' : fate;
   }
 
   private async confirm(row: OutboundRow, params: unknown, builder: OutboundBuilders[string]): Promise<OutboundResult> {

@@ -5,19 +5,18 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { findOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
+import { pollUntil } from '../../infra/poll.js';
 import type { OutboundResult } from './outbound.types.js';
 
 export async function awaitOutbound(db: Kysely<Database>, id: string, timeoutMs: number, maxPollMs = 50): Promise<OutboundResult> {
-  const deadline = Date.now() + timeoutMs;
-  // Start fast (a delivery on a local cluster takes a few ms), back off to maxPollMs.
-  let pollMs = 3;
-  for (;;) {
+  const current = async (): Promise<OutboundResult> => {
     const row = await findOutbound(db, id);
     if (!row) throw new Error(`outbound transaction ${id} not found`);
-    if (row.status === 'confirmed' || row.status === 'failed' || Date.now() >= deadline) {
-      return { id, status: row.status, signature: row.signature };
-    }
-    await new Promise((r) => setTimeout(r, pollMs));
-    pollMs = Math.min(maxPollMs, Math.ceil(pollMs * 1.5));
-  }
+    return { id, status: row.status, signature: row.signature };
+  };
+  const settled = await pollUntil(async () => {
+    const r = await current();
+    return r.status === 'confirmed' || r.status === 'failed' ? r : undefined;
+  }, { timeoutMs, maxMs: maxPollMs });
+  return settled ?? current(); // still in flight: its current state
 }
