@@ -10,9 +10,8 @@ export function publicUrl(raw: string): string {
   } catch {
     return '(invalid url)';
   }
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  return url.toString();
+  // Keep the operator's spelling otherwise: no trailing slash added to a bare origin.
+  const hadRootSlash = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\//i.test(raw);
+  const path = url.pathname === '/' && !hadRootSlash ? '' : url.pathname;
+  return `${url.protocol}//${url.host}${path}`;
 }

@@ -10,7 +10,8 @@ import { publicUrl } from '../../src/chain/public-url.js';
 describe('publicUrl', () => {
   it('drops credentials, query strings and fragments, keeps scheme, host, port and path', () => {
     expect(publicUrl('https://user:s3cret@rpc.example.com:8443/v1/?api-key=abc123&x=1#frag')).toBe('https://rpc.example.com:8443/v1/');
-    expect(publicUrl('http://127.0.0.1:8899')).toBe('http://127.0.0.1:8899/');
+    expect(publicUrl('http://127.0.0.1:8899')).toBe('http://127.0.0.1:8899');
+    expect(publicUrl('https://rpc.example.com?api-key=k')).toBe('https://rpc.example.com');
     expect(publicUrl('not a url')).toBe('(invalid url)');
   });
 
