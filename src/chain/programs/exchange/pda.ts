@@ -3,8 +3,9 @@
  * the 16 raw bytes of their UUID; smart wallets by the owner's public key.
  */
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { EXCHANGE_PROGRAM_ID } from './program-id.js';
+import { findProgramAddressCached } from '../../pda-cache.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,11 +23,11 @@ export function uuidFromSeed(bytes: Uint8Array): string {
 }
 
 export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('config')], programId);
+  return findProgramAddressCached([Buffer.from('config')], programId);
 }
 
 export function findClobMarketPda(uuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('market'), marketUuidSeed(uuid)], programId);
+  return findProgramAddressCached([Buffer.from('market'), marketUuidSeed(uuid)], programId);
 }
 
 export function findClobOutcomeMintPda(
@@ -34,7 +35,7 @@ export function findClobOutcomeMintPda(
   outcome: 'yes' | 'no',
   programId: PublicKey = EXCHANGE_PROGRAM_ID,
 ): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
+  return findProgramAddressCached([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
 }
 
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
@@ -44,7 +45,7 @@ export function findClobVaultAddress(uuid: string, usdcMint: PublicKey, programI
 
 /** The smart wallet: PDA ["user_escrow", owner]. */
 export function findUserEscrowPda(owner: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('user_escrow'), owner.toBuffer()], programId);
+  return findProgramAddressCached([Buffer.from('user_escrow'), owner.toBuffer()], programId);
 }
 
 /** A token account of the smart wallet: ATA(owner = escrow PDA, mint). */
@@ -54,5 +55,5 @@ export function findEscrowTokenAddress(owner: PublicKey, mint: PublicKey, progra
 
 /** Reserved for settlement: one receipt per fill, ["fill_receipt", fill uuid bytes]. */
 export function findFillReceiptPda(fillUuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
+  return findProgramAddressCached([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
 }

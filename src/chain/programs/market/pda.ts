@@ -2,8 +2,9 @@
  * Program-derived addresses. The market id is a u64 little-endian 8-byte seed. The vault is the
  * associated token account of the market PDA for the USDC mint (owner off curve).
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { PublicKey } from '@solana/web3.js';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import type { PublicKey } from '@solana/web3.js';
+import { findProgramAddressCached } from '../../pda-cache.js';
 import { MARKET_PROGRAM_ID } from './program-id.js';
 
 export function marketIdSeed(marketId: bigint): Buffer {
@@ -13,19 +14,19 @@ export function marketIdSeed(marketId: bigint): Buffer {
 }
 
 export function findConfigPda(programId: PublicKey = MARKET_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('config')], programId);
+  return findProgramAddressCached([Buffer.from('config')], programId);
 }
 
 export function findMarketPda(marketId: bigint, programId: PublicKey = MARKET_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('market'), marketIdSeed(marketId)], programId);
+  return findProgramAddressCached([Buffer.from('market'), marketIdSeed(marketId)], programId);
 }
 
 export function findYesMintPda(marketId: bigint, programId: PublicKey = MARKET_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('yes_mint'), marketIdSeed(marketId)], programId);
+  return findProgramAddressCached([Buffer.from('yes_mint'), marketIdSeed(marketId)], programId);
 }
 
 export function findNoMintPda(marketId: bigint, programId: PublicKey = MARKET_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([Buffer.from('no_mint'), marketIdSeed(marketId)], programId);
+  return findProgramAddressCached([Buffer.from('no_mint'), marketIdSeed(marketId)], programId);
 }
 
 export function findOutcomeMintPda(
@@ -39,5 +40,6 @@ export function findOutcomeMintPda(
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
 export function findVaultAddress(marketId: bigint, usdcMint: PublicKey, programId: PublicKey = MARKET_PROGRAM_ID): PublicKey {
   const [market] = findMarketPda(marketId, programId);
-  return getAssociatedTokenAddressSync(usdcMint, market, true);
+  // The associated-token-account derivation, cached like the PDAs (seeds: owner, token program, mint).
+  return findProgramAddressCached([market.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), usdcMint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
 }
