@@ -11,6 +11,7 @@ import type { DaemonMetrics } from '../infra/metrics.js';
 import { installValidators } from './validators.js';
 import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
+import { installRequestLog } from './request-log.js';
 import { installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
@@ -48,6 +49,9 @@ function trustProxySetting(value: boolean | number | string): boolean | string |
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    // Fastify's two lines per request (830 MB of logs for 2.27M requests) give way to one line
+    // from installRequestLog: errors and slow requests at info and above, the rest at debug.
+    disableRequestLogging: true,
     trustProxy: trustProxySetting(deps.trustProxy ?? false),
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     // A client sending 1 byte per 10 s must not hold a socket for minutes: headers within 10 s,
@@ -67,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installValidators(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
+  installRequestLog(app);
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
