@@ -92,6 +92,35 @@ describe.each([
     await expect(c.sendRawTransaction(stale)).rejects.toMatchObject({ code: 'BLOCKHASH_NOT_FOUND', retryable: true });
   });
 
+  it('filters program subscriptions on the server (dataSize, memcmp), as programSubscribe does', async () => {
+    const c = client();
+    const usdc = mint.toBase58();
+    const tokenAccounts: number[] = [];
+    const mintAccounts: number[] = [];
+    const offA = c.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (a) => tokenAccounts.push(a.data.length), [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: usdc } }]);
+    const offB = c.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (a) => mintAccounts.push(a.data.length), [{ dataSize: 82 }]);
+    try {
+      // Each mint-to changes the mint (82 bytes) and a token account (165 bytes). Mint until both
+      // subscriptions were notified, then once more: every notification of the earlier
+      // transactions has arrived once the later one's has (one socket, in order).
+      const until = async (done: () => boolean) => {
+        for (let i = 0; i < 200 && !done(); i++) {
+          await chain.ledger!.mintUsdc(bob.publicKey, 1n);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      };
+      await until(() => tokenAccounts.length > 0 && mintAccounts.length > 0);
+      const [a, b] = [tokenAccounts.length, mintAccounts.length];
+      await until(() => tokenAccounts.length > a && mintAccounts.length > b);
+      expect(tokenAccounts.length).toBeGreaterThan(a);
+      expect(new Set(tokenAccounts)).toEqual(new Set([165]));
+      expect(new Set(mintAccounts)).toEqual(new Set([82]));
+    } finally {
+      offA();
+      offB();
+    }
+  });
+
   it('streams slots and account changes', async () => {
     const c = client();
     const slot = await new Promise<number>((resolve) => {
