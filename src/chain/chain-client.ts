@@ -104,7 +104,8 @@ export interface ChainClient {
 
   /** Change notifications are hints: consumers must tolerate missed and duplicate events. */
   onAccountChange(address: string, listener: (account: AccountSnapshot) => void): Unsubscribe;
-  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void): Unsubscribe;
+  /** `filters` narrow the subscription on the server (as in programSubscribe): all must match. */
+  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void, filters?: ProgramAccountFilter[]): Unsubscribe;
   onSignature(signature: string, listener: (status: SignatureStatus) => void): Unsubscribe;
   onSlot(listener: (slot: number) => void): Unsubscribe;
 

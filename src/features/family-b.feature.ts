@@ -2,8 +2,6 @@
  * Family B: the market program's transactions (built by workers from the tx-build queue), its
  * index (full passes on a schedule, fast refreshes on change notifications), and its routes.
  */
-import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { findNoMintPda, findYesMintPda } from '../chain/programs/market/index.js';
 import {
   indexMarketRefreshProcessor,
   indexMarketsFullProcessor,
@@ -14,19 +12,25 @@ import fp from 'fastify-plugin';
 import { familyBReadRoutes, marketByIdHandler } from '../api/routes/family-b/market-reads.routes.js';
 import { familyBWriteRoutes } from '../api/routes/family-b/market-writes.routes.js';
 import type { FamilyBContext } from '../services/family-b/context.js';
-import { decodeTokenAccount, knownMints } from '../services/family-b/market-index.service.js';
+import { IndexSubscriptions } from '../services/family-b/index-subscriptions.js';
 import { ensureProgramInitialized } from '../services/family-b/program-setup.service.js';
 import { familyBTxBuilders } from '../services/family-b/family-b.tx-builders.js';
 import { PROTOCOL_FEE_SWEEP, protocolFeeSweepBuilder } from '../services/family-b/protocol-fees.service.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import { protocolFeeSweepProcessor } from '../../jobs/processors/family-b/protocol-fees.processor.js';
-import type { Unsubscribe } from '../chain/chain-client.js';
 import type { Feature, FeatureFactory } from './feature.js';
 
 export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const b: FamilyBContext = { db: ctx.db, chain: ctx.chain.client, programId: ctx.chain.programs.market, usdcMint: ctx.chain.usdcMint, log: ctx.log.child({ feature: 'family-b' }) };
   await ensureProgramInitialized(b, ctx.chain.wallets, ctx.chain.usdcMint);
-  const subscriptions: Unsubscribe[] = [];
+  const subscriptions = new IndexSubscriptions(b, {
+    marketChanged: (marketId, slot) =>
+      void ctx.queues.enqueue('index.market.refresh', { marketId: marketId.toString(), slot }).catch((err) => b.log.warn({ err }, 'could not enqueue market refresh')),
+    tokenAccountChanged: (row) =>
+      void ctx.queues
+        .enqueue('index.token-account.apply', { address: row.address, mint: row.mint, owner: row.owner, amount: row.amount.toString(), slot: Number(row.slot) })
+        .catch((err) => b.log.warn({ err }, 'could not enqueue token account update')),
+  });
 
   // Family A owns GET /v2/markets/:slug and hands all-digit params to this root decoration.
   const byId = marketByIdHandler(b);
@@ -71,26 +75,10 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       }
     },
     async start() {
-      const mints = await knownMints(b);
-      subscriptions.push(
-        ctx.chain.client.onProgramAccountChange(b.programId.toBase58(), (account) => {
-          if (account.data.length < 16) return;
-          const marketId = account.data.readBigUInt64LE(8);
-          mints.add(findYesMintPda(marketId, b.programId)[0].toBase58());
-          mints.add(findNoMintPda(marketId, b.programId)[0].toBase58());
-          void ctx.queues.enqueue('index.market.refresh', { marketId: marketId.toString(), slot: account.slot }).catch((err) => b.log.warn({ err }, 'could not enqueue market refresh'));
-        }),
-        ctx.chain.client.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (account) => {
-          const row = decodeTokenAccount(account);
-          if (!row || !mints.has(row.mint)) return;
-          void ctx.queues
-            .enqueue('index.token-account.apply', { address: row.address, mint: row.mint, owner: row.owner, amount: row.amount.toString(), slot: Number(row.slot) })
-            .catch((err) => b.log.warn({ err }, 'could not enqueue token account update'));
-        }),
-      );
+      await subscriptions.start();
     },
     async stop() {
-      for (const unsubscribe of subscriptions.splice(0)) unsubscribe();
+      subscriptions.stop();
     },
   };
 };

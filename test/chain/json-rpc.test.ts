@@ -12,6 +12,24 @@ import {
 import bs58 from 'bs58';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 
+
+/**
+ * Resolves once every subscription of `conn` was acknowledged by the server. web3.js keeps that
+ * state privately: `_subscriptionsByHash[hash].state` turns 'subscribed' when the answer to the
+ * subscribe call arrives (there is no public ack). A subscription removed by its own callback
+ * (after a notification, so after its ack) counts as acknowledged.
+ */
+async function subscriptionsAcknowledged(conn: Connection, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const byHash = () => (conn as unknown as { _subscriptionsByHash: Record<string, { state: string }> })._subscriptionsByHash;
+  const waiting = () => Object.values(byHash()).filter((s) => s.state === 'pending' || s.state === 'subscribing');
+  if (Object.keys(byHash()).length === 0) throw new Error('no subscriptions');
+  while (waiting().length > 0) {
+    if (Date.now() > deadline) throw new Error(`subscriptions not acknowledged: ${waiting().map((s) => s.state).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('embedded JSON-RPC endpoint', () => {
   let chain: Chain;
   let conn: Connection;
@@ -136,7 +154,7 @@ describe('embedded JSON-RPC endpoint', () => {
     const seenLogs = new Promise<string>((resolve) => {
       const id = conn.onLogs(bob.publicKey, (l) => { void conn.removeOnLogsListener(id); resolve(l.signature); });
     });
-    await new Promise((r) => setTimeout(r, 200)); // let the subscriptions reach the server
+    await subscriptionsAcknowledged(conn); // the server answered each subscribe with its id
     const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: LAMPORTS_PER_SOL / 10 }));
     const sig = await sendAndConfirmTransaction(conn, tx, [alice]);
     expect(await seenAccount).toBe(bobBefore + LAMPORTS_PER_SOL / 10);

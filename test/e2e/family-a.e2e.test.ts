@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/infra/free-port.js';
 import { tempDir } from '../helpers/databases.js';
+import { waitForQueuesDrained } from '../helpers/queues.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,7 +137,15 @@ describe('Family A end to end (daemon + agent processes)', () => {
       yes = String(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)); // eslint-disable-line @typescript-eslint/no-explicit-any
     }
     expect(yes).toBe('10000000000');
-    await new Promise((r) => setTimeout(r, 1_500)); // duplicate jobs (original + resume scan) have run
+    // The duplicate jobs (original + startup resume scan) have all run before the balance is re-read.
+    const drainConnection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const drainQueue = new Queue('platform', { connection: drainConnection, prefix });
+    try {
+      await waitForQueuesDrained([drainQueue], 30_000);
+    } finally {
+      await drainQueue.close();
+      drainConnection.disconnect();
+    }
     const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountsByOwner', params: [wallet, { mint: details.cas.Yes }, { encoding: 'jsonParsed' }] }) });
     const accounts = ((await again.json()) as any).result.value; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)).toBe(10_000_000_000n); // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -10,6 +10,7 @@ import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';
 import { recordOutboundIntent } from '../../src/services/outbound/outbound-intents.js';
 import { OutboundSender } from '../../src/services/outbound/outbound-sender.js';
 import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
+import { waitForQueuesDrained } from '../helpers/queues.js';
 import { admin, createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
 
 let h: Harness;
@@ -97,7 +98,7 @@ describe('outbound transactions', () => {
     const payment = await h.ctx.db.selectFrom('family_a_payments').selectAll().where('signature', '=', sig).executeTakeFirstOrThrow();
     const done = await awaitOutbound(h.ctx.db, payment.outbound_id!, 15_000);
     expect(done.status).toBe('confirmed');
-    await new Promise((r) => setTimeout(r, 500)); // let the duplicate jobs run too
+    await waitForQueuesDrained([h.ctx.queues.get('platform')]); // the duplicate jobs have run too
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(4_000_000_000n);
   });
 

@@ -13,6 +13,7 @@ import { upsertTokenAccounts } from '../../db/repositories/token-accounts.reposi
 import type { FamilyBContext } from '../../src/services/family-b/context.js';
 import { fullIndexPass } from '../../src/services/family-b/market-index.service.js';
 import { sqliteDatabase } from '../helpers/databases.js';
+import { waitForQueuesDrained } from '../helpers/queues.js';
 import { buy, createMarket, fundedWallet, get, openHarness, post, tokenBalance, USDC, waitFor, type BHarness } from './family-b.harness.js';
 
 let h: BHarness;
@@ -70,7 +71,7 @@ describe('notification path', () => {
       }
       const chainAmount = await tokenBalance(h, noMint, bob.publicKey);
       await waitFor('bob NO row = chain', async () => (amountOf(await rowOf(h.daemon.db.db, ata(noMint, bob))) === chainAmount ? true : undefined), 3_000);
-      await new Promise((r) => setTimeout(r, 300)); // no late job may roll it back
+      await waitForQueuesDrained([h.daemon.queues.get('index')]); // every index job has run: no late one may roll it back
       expect(BigInt((await rowOf(h.daemon.db.db, ata(noMint, bob)))!.amount)).toBe(chainAmount);
       if (slots[0] === slots[1]) return;
     }

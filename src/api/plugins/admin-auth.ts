@@ -13,7 +13,7 @@ export function sessionValue(token: string): string {
   return createHmac('sha256', token).update('pmx-admin-session-v1').digest('base64url');
 }
 
-function safeEqual(a: string, b: string): boolean {
+export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

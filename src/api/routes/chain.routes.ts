@@ -3,6 +3,7 @@
  * embedded cluster only, the dev faucet POST /v2/dev/faucet. Both answer in Family B's envelope.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ChainRuntime } from '../../chain/chain-runtime.js';
 import { FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW, runFaucet } from '../../services/dev-faucet.service.js';
@@ -10,7 +11,8 @@ import { readProgramConfig } from '../../services/family-b/market-reader.js';
 import { ok } from '../envelopes.js';
 import { errorResponses, Wallet } from './family-b/schemas.js';
 
-export async function chainRoutes(app: FastifyInstance, opts: { chain: ChainRuntime }): Promise<void> {
+export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRuntime }): Promise<void> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { chain } = opts;
   app.get(
     '/v2/config',
@@ -58,8 +60,7 @@ export async function chainRoutes(app: FastifyInstance, opts: { chain: ChainRunt
         },
       },
     },
-    async (request) => {
-      const body = request.body as { wallet: string; usdc?: string; sol?: string };
+    async ({ body }) => {
       const usdcRaw = body.usdc === undefined ? undefined : BigInt(body.usdc);
       const lamports = body.sol === undefined ? undefined : BigInt(body.sol);
       return ok(await runFaucet(ledger, { wallet: body.wallet, usdcRaw, lamports }));

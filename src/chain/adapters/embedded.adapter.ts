@@ -107,9 +107,9 @@ export class EmbeddedChainClient implements ChainClient {
     });
   }
 
-  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void): Unsubscribe {
+  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void, filters: ProgramAccountFilter[] = []): Unsubscribe {
     return this.on('account', (e: AccountEvent) => {
-      if (e.account?.owner === programId) listener(toSnapshot(e.address, e.account, e.slot));
+      if (e.account?.owner === programId && matchesFilters(e.account.data, filters)) listener(toSnapshot(e.address, e.account, e.slot));
     });
   }
 

@@ -132,8 +132,8 @@ export class RpcChainClient implements ChainClient {
     return () => void this.connection.removeAccountChangeListener(id).catch(() => {});
   }
 
-  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void): Unsubscribe {
-    const id = this.connection.onProgramAccountChange(new PublicKey(programId), (a, ctx) => listener(toAccountSnapshot(a.accountId.toBase58(), a.accountInfo, ctx.slot)), { commitment: this.commitment as Web3Commitment });
+  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void, filters: ProgramAccountFilter[] = []): Unsubscribe {
+    const id = this.connection.onProgramAccountChange(new PublicKey(programId), (a, ctx) => listener(toAccountSnapshot(a.accountId.toBase58(), a.accountInfo, ctx.slot)), { commitment: this.commitment as Web3Commitment, filters: filters as never });
     return () => void this.connection.removeProgramAccountChangeListener(id).catch(() => {});
   }
 

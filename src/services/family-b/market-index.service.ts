@@ -7,12 +7,25 @@ import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
 import { deleteClosedTokenAccount, deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
-import type { AccountSnapshot } from '../../chain/chain-client.js';
+import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
 import { MARKET_ACCOUNT_DISCRIMINATOR, MARKET_ACCOUNT_SIZE } from '../../chain/programs/market/index.js';
 import type { FamilyBContext } from './context.js';
 import { indexLoadedMarket, readMarketFromChain } from './market-reader.js';
 
 const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
+
+/** The market program's market accounts (not its config or other accounts). */
+export function marketAccountFilters(): ProgramAccountFilter[] {
+  return [{ dataSize: MARKET_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(MARKET_ACCOUNT_DISCRIMINATOR) } }];
+}
+
+/**
+ * The token accounts of one mint, as a getProgramAccounts / programSubscribe filter on the SPL
+ * Token program: the 165-byte account layout, the mint at offset 0.
+ */
+export function mintTokenAccountFilters(mint: string): ProgramAccountFilter[] {
+  return [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: mint } }];
+}
 
 export function decodeTokenAccount(snapshot: AccountSnapshot): TokenAccountRow | null {
   if (snapshot.owner !== TOKEN_PROGRAM_ID.toBase58() || snapshot.data.length !== TOKEN_ACCOUNT_SIZE) return null;
@@ -22,10 +35,7 @@ export function decodeTokenAccount(snapshot: AccountSnapshot): TokenAccountRow |
 
 /** All token accounts of one mint, as of one read. */
 async function indexMint(ctx: FamilyBContext, mint: string): Promise<number> {
-  const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), [
-    { dataSize: TOKEN_ACCOUNT_SIZE },
-    { memcmp: { offset: 0, bytes: mint } },
-  ]);
+  const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), mintTokenAccountFilters(mint));
   const rows = accounts.map(decodeTokenAccount).filter((r): r is TokenAccountRow => r !== null);
   await upsertTokenAccounts(ctx.db, rows);
   const slot = rows.length > 0 ? rows[0]!.slot : BigInt(await ctx.chain.getSlot());
@@ -48,10 +58,7 @@ export interface FullPassResult {
 }
 
 export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: number, total: number) => Promise<void>): Promise<FullPassResult> {
-  const accounts = await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), [
-    { dataSize: MARKET_ACCOUNT_SIZE },
-    { memcmp: { offset: 0, bytes: bs58.encode(MARKET_ACCOUNT_DISCRIMINATOR) } },
-  ]);
+  const accounts = await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), marketAccountFilters());
   let tokenAccounts = 0;
   let done = 0;
   for (const account of accounts) {

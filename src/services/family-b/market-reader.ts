@@ -101,11 +101,52 @@ export async function indexLoadedMarket(db: Kysely<Database>, m: LoadedMarket): 
   await syncCatalogStatus(db, a.marketId, a.status, a.winningSide, resolvedAt);
 }
 
-/** For API reads: the index first, then the chain (indexing the result). */
+/**
+ * Ids the chain recently said do not exist, per chain client. Without it every request for an
+ * unknown id costs an RPC call (a cheap way to exhaust a public RPC's quota). A miss is trusted
+ * for MISS_TTL_MS: a market created meanwhile is indexed by the listener (the index is read
+ * first), so the cache only delays the chain fallback for a market the index has not seen yet.
+ * Bounded: when full, the oldest entries go first (Map iteration is insertion order).
+ */
+export const MISS_TTL_MS = 2_000;
+const MISS_CACHE_MAX = 4_096;
+const misses = new WeakMap<ChainClient, Map<string, number>>();
+
+function missKey(ref: MarketProgramRef, marketId: bigint): string {
+  return `${ref.programId.toBase58()}:${marketId}`;
+}
+
+function recentlyMissed(ref: MarketProgramRef, marketId: bigint, now: number): boolean {
+  const byKey = misses.get(ref.chain);
+  const until = byKey?.get(missKey(ref, marketId));
+  if (until === undefined) return false;
+  if (until > now) return true;
+  byKey!.delete(missKey(ref, marketId));
+  return false;
+}
+
+function rememberMiss(ref: MarketProgramRef, marketId: bigint, now: number): void {
+  let byKey = misses.get(ref.chain);
+  if (!byKey) misses.set(ref.chain, (byKey = new Map()));
+  const key = missKey(ref, marketId);
+  byKey.delete(key); // re-inserted at the end: the eviction order stays oldest-first
+  while (byKey.size >= MISS_CACHE_MAX) byKey.delete(byKey.keys().next().value!);
+  byKey.set(key, now + MISS_TTL_MS);
+}
+
+/**
+ * For API reads: the index first, then the chain (indexing the result). An id the chain did not
+ * know is answered 404 from the miss cache for MISS_TTL_MS without another chain read.
+ */
 export async function readMarketForApi(db: Kysely<Database>, ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket> {
   const row = await findChainMarket(db, marketId);
   if (row) return loaded(ref.programId, row.address, row.data, Number(row.slot));
-  const market = await requireMarketFromChain(ref, marketId);
+  if (recentlyMissed(ref, marketId, Date.now())) throw marketNotFound(marketId);
+  const market = await readMarketFromChain(ref, marketId);
+  if (!market) {
+    rememberMiss(ref, marketId, Date.now());
+    throw marketNotFound(marketId);
+  }
   await indexLoadedMarket(db, market);
   return market;
 }

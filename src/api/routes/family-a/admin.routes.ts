@@ -4,18 +4,20 @@
  * transactions.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
 import { requireAdmin } from '../../plugins/admin-auth.js';
 import { listOutbound, retryFailedOutbound } from '../../../services/outbound/outbound-admin.js';
 import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { adminCreateMarket, adminResolveMarket, type CreateMarketInput } from '../../../services/family-a/market-admin.service.js';
+import { adminCreateMarket, adminResolveMarket } from '../../../services/family-a/market-admin.service.js';
 
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 
 export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string) {
-  return async function (app: FastifyInstance): Promise<void> {
+  return async function (root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAdmin(adminToken));
 
     app.post('/v2/admin/markets', {
@@ -34,7 +36,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
         }),
         response: { 200: Envelope },
       },
-    }, async (request) => ok(await adminCreateMarket(deps, request.body as CreateMarketInput)));
+    }, async (request) => ok(await adminCreateMarket(deps, request.body)));
 
     app.post('/v2/admin/markets/:slug/resolve', {
       schema: {
@@ -43,7 +45,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
         body: Type.Object({ outcome: Type.Union([Type.Literal('YES'), Type.Literal('NO')]) }),
         response: { 200: Envelope },
       },
-    }, async (request) => ok(await adminResolveMarket(deps, (request.params as { slug: string }).slug, (request.body as { outcome: string }).outcome)));
+    }, async ({ params, body }) => ok(await adminResolveMarket(deps, params.slug, body.outcome)));
 
     app.get('/v2/admin/outbound', {
       schema: {
@@ -51,9 +53,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
         querystring: Type.Object({ status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed')], { default: 'failed' }) }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      return ok(await listOutbound(deps.db, (request.query as { status: 'failed' }).status));
-    });
+    }, async ({ query }) => ok(await listOutbound(deps.db, query.status)));
 
     app.post('/v2/admin/outbound/:id/retry', {
       schema: {
@@ -61,8 +61,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const { id } = request.params as { id: string };
+    }, async ({ params: { id } }) => {
       await retryFailedOutbound(deps.db, id);
       await deps.dispatchOutbound(id);
       return ok({ id, status: 'pending' });
@@ -70,12 +69,12 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
 
     app.post('/v2/admin/api-keys', {
       schema: { tags: ['admin'], summary: 'Create a Family A API key (shown once)', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: Envelope } },
-    }, async (request) => ok(await apiKeys.create((request.body as { name: string }).name)));
+    }, async ({ body }) => ok(await apiKeys.create(body.name)));
 
     app.get('/v2/admin/api-keys', { schema: { tags: ['admin'], summary: 'List Family A API keys (prefixes only)', response: { 200: Envelope } } }, async () => ok(await apiKeys.list()));
 
     app.delete('/v2/admin/api-keys/:id', {
       schema: { tags: ['admin'], summary: 'Revoke a Family A API key', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: Envelope } },
-    }, async (request) => ok(await apiKeys.revoke((request.params as { id: string }).id)));
+    }, async ({ params }) => ok(await apiKeys.revoke(params.id)));
   };
 }

@@ -4,13 +4,15 @@
  * (Family B's POST /v2/markets/create and /confirm are other, static routes.)
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { createStep1, createStep2, type CreateBody } from '../../../services/family-a/market-creation.service.js';
+import { createStep1, createStep2 } from '../../../services/family-a/market-creation.service.js';
 
 export function createRoutes(deps: FamilyADeps) {
-  return async function (app: FastifyInstance): Promise<void> {
+  return async function (root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/v2/markets', {
       schema: {
         tags: ['A'], summary: 'Create a market paid by x402 (402 → pay the creation fee → repeat with X-PAYMENT → 201)',
@@ -31,7 +33,7 @@ export function createRoutes(deps: FamilyADeps) {
       },
     }, async (request, reply) => {
       const header = request.headers['x-payment'];
-      const body = request.body as CreateBody;
+      const body = request.body;
       if (typeof header !== 'string') return createStep1(deps, body);
       const details = await createStep2(deps, body, header);
       return reply.status(201).send(ok(details));

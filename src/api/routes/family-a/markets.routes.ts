@@ -10,6 +10,7 @@
  * answers 404 "Market not found" in Family B's envelope. Slugs can never be all digits.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { isNumberLike } from '../../families.js';
 import { ok } from '../../envelopes.js';
@@ -17,7 +18,7 @@ import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { listCatalog, marketDetails, marketSummary } from '../../../services/family-a/market-catalog.service.js';
 
-export type FamilyBMarketHandler = (id: number, request: FastifyRequest, reply: FastifyReply, view: 'market' | 'details') => Promise<unknown>;
+export type FamilyBMarketHandler = (id: number, request: FastifyRequest, reply: FastifyReply, view: 'market' | 'details') => Promise<{ success: true; data: unknown }>;
 
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 const Page = {
@@ -39,7 +40,7 @@ function finitePage<T extends { limit: number; offset: number }>(q: T): T {
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 
 
-async function delegate(request: FastifyRequest, reply: FastifyReply, slug: string, view: 'market' | 'details'): Promise<unknown> {
+async function delegate(request: FastifyRequest, reply: FastifyReply, slug: string, view: 'market' | 'details'): Promise<{ success: true; data: unknown }> {
   if (!/^[1-9][0-9]{0,15}$/.test(slug)) {
     throw new DomainError('invalid', 'INVALID_MARKET_ID', `market id must be a canonical decimal integer from 1 to ${Number.MAX_SAFE_INTEGER}, got "${slug}"`);
   }
@@ -52,7 +53,8 @@ async function delegate(request: FastifyRequest, reply: FastifyReply, slug: stri
 }
 
 export function marketRoutes(deps: FamilyADeps) {
-  return async function (app: FastifyInstance): Promise<void> {
+  return async function (root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/v2/markets', {
       schema: {
         tags: ['A'], summary: 'List markets (Family A summaries), newest first',
@@ -65,10 +67,7 @@ export function marketRoutes(deps: FamilyADeps) {
         }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const q = request.query as { status?: string; q?: string; creator?: string; published?: boolean; limit: number; offset: number };
-      return ok(await listCatalog(deps, finitePage(q)));
-    });
+    }, async ({ query }) => ok(await listCatalog(deps, finitePage(query))));
 
     app.get('/v2/markets/search', {
       schema: {
@@ -76,10 +75,7 @@ export function marketRoutes(deps: FamilyADeps) {
         querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), ...Page }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const q = request.query as { q: string; limit: number; offset: number };
-      return ok(await listCatalog(deps, finitePage(q)));
-    });
+    }, async ({ query }) => ok(await listCatalog(deps, finitePage(query))));
 
     app.get('/v2/markets/:slug', {
       schema: {
@@ -89,7 +85,7 @@ export function marketRoutes(deps: FamilyADeps) {
         response: { 200: Envelope },
       },
     }, async (request, reply) => {
-      const { slug } = request.params as { slug: string };
+      const { slug } = request.params;
       if (isNumberLike(slug)) return delegate(request, reply, slug, 'market');
       return ok(await marketSummary(deps, slug));
     });
@@ -97,7 +93,7 @@ export function marketRoutes(deps: FamilyADeps) {
     app.get('/v2/markets/:slug/details', {
       schema: { tags: ['A'], summary: 'Market details: mints (cas), option wallets, target price', params: SlugParams, response: { 200: Envelope } },
     }, async (request, reply) => {
-      const { slug } = request.params as { slug: string };
+      const { slug } = request.params;
       if (isNumberLike(slug)) return delegate(request, reply, slug, 'details');
       return ok(await marketDetails(deps, slug));
     });

@@ -5,12 +5,13 @@
  * marketSlug), so no 4xx response schema is declared (serialization would strip them).
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
-import { buyStep1, buyStep2, type BuyBody } from '../../../services/family-a/buy.service.js';
+import { buyStep1, buyStep2 } from '../../../services/family-a/buy.service.js';
 import { claimEligibility, confirmClaim } from '../../../services/family-a/claim.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { sellStep1, sellStep2, type SellBody } from '../../../services/family-a/sell.service.js';
+import { sellStep1, sellStep2 } from '../../../services/family-a/sell.service.js';
 
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
@@ -19,7 +20,8 @@ const Side = Type.String({ minLength: 1, maxLength: 10, description: 'YES or NO,
 const PaymentHeader = Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description: 'base64 of the JSON payment payload' })) });
 
 export function tradeRoutes(deps: FamilyADeps) {
-  return async function (app: FastifyInstance): Promise<void> {
+  return async function (root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.post('/v2/markets/:slug/trade/buy', {
       schema: {
         tags: ['A'], summary: 'Buy outcome tokens with an x402 USDC payment (402 → pay → repeat with X-PAYMENT)',
@@ -27,10 +29,8 @@ export function tradeRoutes(deps: FamilyADeps) {
         body: Type.Object({ wallet: Wallet, amount: Type.Number({ minimum: 0.01, maximum: 1_000_000 }), side: Side }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const { slug } = request.params as { slug: string };
-      const header = request.headers['x-payment'];
-      const body = request.body as BuyBody;
+    }, async ({ params: { slug }, headers, body }) => {
+      const header = headers['x-payment'];
       if (typeof header !== 'string') return buyStep1(deps, slug, body);
       return ok(await buyStep2(deps, slug, body, header));
     });
@@ -42,20 +42,15 @@ export function tradeRoutes(deps: FamilyADeps) {
         body: Type.Object({ wallet: Wallet, tokenAmount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), side: Side }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const { slug } = request.params as { slug: string };
-      const header = request.headers['x-payment'];
-      const body = request.body as SellBody;
+    }, async ({ params: { slug }, headers, body }) => {
+      const header = headers['x-payment'];
       if (typeof header !== 'string') return sellStep1(deps, slug, body);
       return ok(await sellStep2(deps, slug, body, header));
     });
 
     app.post('/v2/markets/:slug/claim', {
       schema: { tags: ['A'], summary: 'Claim eligibility and transfer instructions (resolved markets)', params: SlugParams, body: Type.Object({ wallet: Wallet }), response: { 200: Envelope } },
-    }, async (request) => {
-      const { slug } = request.params as { slug: string };
-      return ok(await claimEligibility(deps, slug, (request.body as { wallet: string }).wallet));
-    });
+    }, async ({ params, body }) => ok(await claimEligibility(deps, params.slug, body.wallet)));
 
     app.post('/v2/markets/:slug/claim/confirm', {
       schema: {
@@ -63,10 +58,8 @@ export function tradeRoutes(deps: FamilyADeps) {
         params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ minLength: 32, maxLength: 100 }) }),
         response: { 200: Envelope },
       },
-    }, async (request) => {
-      const { slug } = request.params as { slug: string };
-      const body = request.body as { wallet: string; transferTxHash: string };
-      return ok(await confirmClaim(deps, slug, body.wallet, body.transferTxHash));
+    }, async ({ params, body }) => {
+      return ok(await confirmClaim(deps, params.slug, body.wallet, body.transferTxHash));
     });
   };
 }
