@@ -57,18 +57,61 @@ export interface FullPassResult {
   tokenAccounts: number;
 }
 
+/**
+ * The token accounts of `mints`, grouped by mint. On the embedded cluster one scan of the token
+ * accounts serves the whole pass (O(accounts)); on a real cluster the Token program is far too big
+ * to list, so each mint is asked with a server-side filter (O(markets) calls, each small).
+ */
+async function tokenAccountsByMint(ctx: FamilyBContext, mints: string[]): Promise<Map<string, TokenAccountRow[]>> {
+  const byMint = new Map<string, TokenAccountRow[]>(mints.map((m) => [m, []]));
+  if (ctx.chain.cluster === 'embedded') {
+    for (const snapshot of await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), [{ dataSize: TOKEN_ACCOUNT_SIZE }])) {
+      const row = decodeTokenAccount(snapshot);
+      if (row) byMint.get(row.mint)?.push(row);
+    }
+    return byMint;
+  }
+  for (const mint of mints) {
+    const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), mintTokenAccountFilters(mint));
+    byMint.set(mint, accounts.map(decodeTokenAccount).filter((r): r is TokenAccountRow => r !== null));
+  }
+  return byMint;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Rebuilds the index from the chain: every market account, then its mints' token accounts, read
+ * once for the whole pass (a pass used to read every token account twice per market: quadratic).
+ * Yields to the event loop between markets so that requests keep being answered during a pass.
+ */
 export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: number, total: number) => Promise<void>): Promise<FullPassResult> {
   const accounts = await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), marketAccountFilters());
+  const markets = [];
+  for (const account of accounts) {
+    const market = await readMarketFromChain(ctx, account.data.readBigUInt64LE(8));
+    if (market) markets.push(market);
+  }
+  const live = markets.filter((m) => m.account.mintsInitialized);
+  const byMint = await tokenAccountsByMint(ctx, live.flatMap((m) => [m.yesMint.toBase58(), m.noMint.toBase58()]));
+  const slot = BigInt(await ctx.chain.getSlot());
   let tokenAccounts = 0;
   let done = 0;
-  for (const account of accounts) {
-    const marketId = account.data.readBigUInt64LE(8);
-    const result = await refreshMarket(ctx, marketId);
-    tokenAccounts += result?.tokenAccounts ?? 0;
+  for (const market of markets) {
+    await indexLoadedMarket(ctx.db, market);
+    if (market.account.mintsInitialized) {
+      for (const mint of [market.yesMint.toBase58(), market.noMint.toBase58()]) {
+        const rows = byMint.get(mint) ?? [];
+        await upsertTokenAccounts(ctx.db, rows);
+        await deleteUnseenForMint(ctx.db, mint, rows.map((r) => r.address), rows[0]?.slot ?? slot);
+        tokenAccounts += rows.length;
+      }
+    }
     done += 1;
-    if (progress && done % 50 === 0) await progress(done, accounts.length);
+    if (done % 25 === 0) await yieldToEventLoop();
+    if (progress && done % 50 === 0) await progress(done, markets.length);
   }
-  return { markets: accounts.length, tokenAccounts };
+  return { markets: markets.length, tokenAccounts };
 }
 
 /** The outcome mints the index knows, for filtering token-account notifications. */
