@@ -184,6 +184,17 @@ export class EmbeddedLedger extends LedgerQueries {
     return res.signature;
   }
 
+  /**
+   * Dev and bench helper: writes an account as it is, outside any transaction (journaled like a
+   * transaction's writes). Benchmarks use it to lay out thousands of markets without sending
+   * thousands of transactions; nothing in the service calls it.
+   */
+  setAccount(address: string, account: { owner: string; lamports: bigint; data: Uint8Array }): void {
+    const stored = { ...account, executable: false };
+    writeAccount(this.svm, address, stored);
+    this.store.journalAccounts(new Map([[address, stored]]));
+  }
+
   /** Moves the cluster clock's unix time by `seconds` (tests: make a resolution time pass). */
   warpTime(seconds: number): void {
     this.clock.timeOffsetSec += seconds;
