@@ -54,7 +54,7 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
-  const { wallet, side, tokensRaw, payoutRaw } = readBody(m, body);
+  const { wallet, side, tokensRaw } = readBody(m, body);
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
@@ -67,17 +67,19 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
   if (timing === 'expired') return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_EXPIRED', 'The sell quote expired before the transfer landed; a fresh quote follows');
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the transfer predates the quote');
-  requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw }, LABEL);
+  // Exact, as for buys: a larger transfer presented with a smaller quote is refused, unconsumed.
+  const moved = requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw, exact: true }, LABEL);
+  const paidOut = usdcForTokens(moved, BigInt(m.target_price_raw!));
 
   const other: Side = side === 'YES' ? 'NO' : 'YES';
-  const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: payoutRaw.toString() };
+  const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: paidOut.toString() };
   const payout = await honourPayment(
     deps,
-    { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw, deliver_raw: payoutRaw, quote_id: quote.id },
+    { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: moved, deliver_raw: paidOut, quote_id: quote.id },
     { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params },
   );
   return {
-    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(payoutRaw),
+    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(paidOut),
     tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: payout.status, wallet,
   };
 }
