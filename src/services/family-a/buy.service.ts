@@ -27,6 +27,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export interface BuyBody { wallet: string; amount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -69,7 +70,7 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   if (payload.asset !== deps.usdcMint) throw paymentFailed(LABEL, `wrong mint: asset ${payload.asset} is not USDC ${deps.usdcMint}`);
   if (payload.payTo !== payTo) throw paymentFailed(LABEL, `wrong recipient: payTo ${payload.payTo} is not the ${side} option wallet ${payTo}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+    throw alreadyProcessed(payload.txHash);
   }
   const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'buy', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
   if (!quote) return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_NOT_FOUND', 'No quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');

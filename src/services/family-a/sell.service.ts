@@ -16,6 +16,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export interface SellBody { wallet: string; tokenAmount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -58,7 +59,7 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
-  if (await findPaymentBySignature(deps.db, payload.txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+  if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
   const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'sell', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
   if (!quote) return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_NOT_FOUND', 'No sell quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
   if (BigInt(quote.amount_raw) !== tokensRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', "tokenAmount differs from the quote's");
