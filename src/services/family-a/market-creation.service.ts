@@ -62,6 +62,7 @@ export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<
   const images = [body.image_urls?.market, body.image_urls?.option1, body.image_urls?.option2].filter((u): u is string => typeof u === 'string');
   const { id } = await recordMarket(deps, {
     name: body.name, description: body.description, endDate: body.end_date, tags: body.tags, category: body.category, imageUrls: images, creator,
+    yesTicker: body.options?.[0], noTicker: body.options?.[1], // options are the tickers: first YES, second NO
   }, 'pending');
   throw requirements(deps, (await findMarketById(deps.db, id))!);
 }
