@@ -41,3 +41,17 @@ export async function insertClaim(db: Db, row: Insertable<FamilyAClaimsTable>): 
 export async function findClaim(db: Db, marketId: string, wallet: string): Promise<ClaimRow | undefined> {
   return db.selectFrom('family_a_claims').selectAll().where('market_id', '=', marketId).where('wallet', '=', wallet).executeTakeFirst();
 }
+
+/** What a payment led to: the payment row, its market's slug and its outbound transaction (one row by the unique signature). */
+export async function findPaymentOutcome(db: Db, signature: string) {
+  return db
+    .selectFrom('family_a_payments as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .leftJoin('outbound_transactions as o', 'o.id', 'p.outbound_id')
+    .select([
+      'p.signature', 'p.kind', 'p.wallet', 'p.side', 'p.paid_raw', 'p.deliver_raw', 'p.created_at', 'm.slug',
+      'o.status as outbound_status', 'o.signature as outbound_signature', 'o.last_error as outbound_error', 'o.updated_at as outbound_updated_at',
+    ])
+    .where('p.signature', '=', signature)
+    .executeTakeFirst();
+}

@@ -40,6 +40,6 @@ export function familyOf(url: string): Family {
     return 'A';
   }
   if (root !== undefined && B_ROOTS.has(root)) return 'B';
-  if (root === 'admin') return 'A';
+  if (root === 'admin' || root === 'payments') return 'A'; // /v2/payments/{txHash}: Family A's payment status
   return 'B';
 }

@@ -69,6 +69,11 @@ describe('transfer verification', () => {
     expect(reason([d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)], ['them'])).toMatch(/payer mismatch/);
     const all = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, { ...want, requireAll: true });
     expect(all.ok ? 'ok' : all.reason).toMatch(/partial transfer: 400/);
+    // Trades need the exact amount: 101 moved for a quote of 100 is refused (and not consumed).
+    const over = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 399n), d('optAta', 'opt', 'USDC', 0n, 101n)] }, { ...want, exact: true });
+    expect(over.ok ? 'ok' : over.reason).toMatch(/amount differs from the quote: moved 101 raw units, the quote is for exactly 100/);
+    const exact = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, { ...want, exact: true });
+    expect(exact).toEqual({ ok: true, moved: 100n });
   });
 });
 

@@ -36,6 +36,12 @@ export interface TransferExpectation {
   minAmount: bigint;
   /** Claims: the payer's accounts of `mint` touched by the transaction must end empty. */
   requireAll?: boolean;
+  /**
+   * Trades: the amount moved must equal `minAmount` exactly. A payment is honoured only at its own
+   * quote; a larger payment presented with a smaller quote (someone else's, or a stale one) is
+   * refused so that the quote matching what it moved can still claim it.
+   */
+  exact?: boolean;
 }
 
 export type TransferCheck = { ok: true; moved: bigint } | { ok: false; reason: string };
@@ -62,6 +68,9 @@ export function verifyTransfer(tx: Omit<LandedTransaction, 'lamportBalances'>, w
   }
   const moved = received < payerDebit ? received : payerDebit;
   if (moved < want.minAmount) return fail(`amount short: moved ${moved} raw units, expected at least ${want.minAmount}`);
+  if (want.exact && moved !== want.minAmount) {
+    return fail(`amount differs from the quote: moved ${moved} raw units, the quote is for exactly ${want.minAmount}; a payment is honoured only at a quote for the amount it moved, and this one was not consumed`);
+  }
   if (want.requireAll) {
     const left = tx.tokenBalances
       .filter((t) => t.mint === want.mint && t.owner === want.payer && t.account !== want.recipientAccount)

@@ -7,6 +7,13 @@
  * Quote failures (decided here, documented in docs/family-a.md): an unknown quote answers 402
  * QUOTE_NOT_FOUND, an expired one 402 QUOTE_EXPIRED, both with a fresh quote and payment
  * requirements; the payment is NOT consumed, so it stays visible to an operator for a refund.
+ *
+ * A payment is honoured only at its own quote (issue 8 item 1): quotes are unauthenticated, so
+ * anyone can ask one in a victim's name; the payer binding (the tokens must leave accounts owned
+ * and signed for by the quote's wallet) stops paying someone else's quote, and the exact-amount
+ * rule stops presenting a victim's 50 USDC payment with a 0.01 quote. A payment whose amount
+ * differs from the presented quote is refused WITHOUT being consumed, so the victim's own quote
+ * still claims it; delivery is computed from what the transfer moved.
  */
 import { randomUUID } from 'node:crypto';
 import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
@@ -20,6 +27,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export interface BuyBody { wallet: string; amount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -62,7 +70,7 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   if (payload.asset !== deps.usdcMint) throw paymentFailed(LABEL, `wrong mint: asset ${payload.asset} is not USDC ${deps.usdcMint}`);
   if (payload.payTo !== payTo) throw paymentFailed(LABEL, `wrong recipient: payTo ${payload.payTo} is not the ${side} option wallet ${payTo}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+    throw alreadyProcessed(payload.txHash);
   }
   const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'buy', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
   if (!quote) return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_NOT_FOUND', 'No quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
@@ -72,15 +80,16 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
   if (timing === 'expired') return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_EXPIRED', 'The quote expired before the payment landed (quotes live 120000 ms); a fresh quote follows');
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the payment predates the quote');
-  requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw }, LABEL);
+  // Exact: the payment must have moved the quote's amount (see the header); refused otherwise, unconsumed.
+  const moved = requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw, exact: true }, LABEL);
 
-  // Tokens for the quoted amount (an overpayment buys nothing extra), floored against the caller.
-  const tokens = tokensForUsdc(amountRaw, BigInt(m.target_price_raw!));
+  // Tokens for what the payment moved (equal to the quote's amount), floored against the caller.
+  const tokens = tokensForUsdc(moved, BigInt(m.target_price_raw!));
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const params: DeliverParams = { mint, owner: wallet, amountRaw: tokens.toString() };
   const delivery = await honourPayment(
     deps,
-    { signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: amountRaw, deliver_raw: tokens, quote_id: quote.id },
+    { signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: moved, deliver_raw: tokens, quote_id: quote.id },
     { idempotencyKey: `a-buy-${payload.txHash}`, purpose: PURPOSES.deliverTokens, params },
   );
   return {

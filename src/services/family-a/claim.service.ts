@@ -18,6 +18,7 @@ import { dispatchAndAwait } from './honour-payment.js';
 import { requireMarket } from './market-catalog.service.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 const LABEL = 'Token transfer verification failed';
 
@@ -62,7 +63,7 @@ export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput:
   const { m, winner, mint, limit } = await resolvedMarket(deps, slug);
   const existing = await findClaim(deps.db, m.id, wallet);
   if (existing) throw alreadyClaimed(existing);
-  if (await findPaymentBySignature(deps.db, transferTxHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${transferTxHash} was already processed`);
+  if (await findPaymentBySignature(deps.db, transferTxHash)) throw alreadyProcessed(transferTxHash);
   const platform = deps.keys.platform().publicKey.toBase58();
   const landed = await fetchLandedTransfer(deps, transferTxHash, LABEL);
   const tokens = requireTransfer(landed, { mint, recipientOwner: platform, payer: wallet, minAmount: 1n, requireAll: true }, LABEL);
@@ -88,7 +89,7 @@ export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput:
     if (!isUniqueViolation(error)) throw error;
     const claim = await findClaim(deps.db, m.id, wallet);
     if (claim && claim.transfer_signature !== transferTxHash) throw alreadyClaimed(claim);
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${transferTxHash} was already processed`);
+    throw alreadyProcessed(transferTxHash);
   }
   const result = await dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs);
   return {

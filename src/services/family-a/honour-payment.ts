@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { insertPayment } from '../../../db/repositories/family-a-trades.repository.js';
 import type { FamilyAPaymentsTable } from '../../../db/schema.js';
-import { DomainError } from '../../domain/errors.js';
 import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { awaitOutbound } from '../outbound/outbound-wait.js';
 import type { OutboundResult } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { isUniqueViolation } from '../../../db/errors.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export type PaymentRecord = Omit<Insertable<FamilyAPaymentsTable>, 'id' | 'outbound_id' | 'created_at'>;
 
@@ -30,7 +30,7 @@ export async function honourPayment(
       return id;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payment.signature} was already processed`);
+    if (isUniqueViolation(error)) throw alreadyProcessed(payment.signature);
     throw error;
   }
   return dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { findMarketById, insertFamilyATerms, insertMarket, resolveMarketRow, slugExists } from '../../../db/repositories/family-a-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { humanToRaw } from '../../domain/family-a/money.js';
-import { parseSide } from '../../domain/family-a/side.js';
+import { assertTickers, parseSide } from '../../domain/family-a/side.js';
 import { isValidSlug, slugify } from '../../domain/family-a/slug.js';
 import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
@@ -30,6 +30,9 @@ export interface CreateMarketInput {
   targetPrice?: number;
   marketLimit?: number;
   creator?: string;
+  /** Outcome tickers (e.g. UP/DOWN); `side` then accepts them case-insensitively. Default YES/NO. */
+  yesTicker?: string;
+  noTicker?: string;
 }
 
 async function freeSlug(deps: FamilyADeps, input: CreateMarketInput): Promise<string> {
@@ -53,6 +56,7 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
   if (Date.parse(input.endDate) <= Date.now()) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be in the future');
   const priceRaw = input.targetPrice === undefined ? deps.settings.targetPriceRaw : humanToRaw(input.targetPrice, 'targetPrice');
   if (priceRaw <= 0n) throw new DomainError('invalid', 'VALIDATION_ERROR', 'targetPrice must be positive');
+  const tickers = assertTickers(input.yesTicker ?? 'YES', input.noTicker ?? 'NO');
   const slug = await freeSlug(deps, input);
   const id = randomUUID();
   const now = new Date().toISOString();
@@ -60,7 +64,7 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
     return await deps.db.transaction().execute(async (trx) => {
       await insertMarket(trx, {
         id, slug, kind: 'x402', name: input.name, description: input.description, category: input.category ?? '',
-        tags: JSON.stringify(input.tags ?? []), image_urls: JSON.stringify(input.imageUrls ?? []), status, creator: input.creator ?? null, yes_ticker: 'YES', no_ticker: 'NO',
+        tags: JSON.stringify(input.tags ?? []), image_urls: JSON.stringify(input.imageUrls ?? []), status, creator: input.creator ?? null, yes_ticker: tickers.yes, no_ticker: tickers.no,
         yes_mint: deps.keys.mint(id, 'YES').publicKey.toBase58(), no_mint: deps.keys.mint(id, 'NO').publicKey.toBase58(),
         end_date: new Date(input.endDate).toISOString(), published: 0, created_at: now, updated_at: now,
       });

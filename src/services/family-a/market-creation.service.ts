@@ -22,6 +22,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireLamports, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export interface CreateBody {
   name: string;
@@ -61,6 +62,7 @@ export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<
   const images = [body.image_urls?.market, body.image_urls?.option1, body.image_urls?.option2].filter((u): u is string => typeof u === 'string');
   const { id } = await recordMarket(deps, {
     name: body.name, description: body.description, endDate: body.end_date, tags: body.tags, category: body.category, imageUrls: images, creator,
+    yesTicker: body.options?.[0], noTicker: body.options?.[1], // options are the tickers: first YES, second NO
   }, 'pending');
   throw requirements(deps, (await findMarketById(deps.db, id))!);
 }
@@ -74,7 +76,7 @@ export async function createStep2(deps: FamilyADeps, body: CreateBody, header: s
   if (!m || m.creator !== creator) throw new DomainError('not_found', 'MARKET_NOT_FOUND', 'No pending market of this creator; repeat step 1 first');
   if (m.status !== 'pending') throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} is ${m.status}; its fee was already paid`, { marketSlug: m.slug });
   if (payload.payer !== creator) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not creator_wallet ${creator}`);
-  if (await findPaymentBySignature(deps.db, payload.txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+  if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
   if ((landed.blockTimeMs ?? Date.now()) > Date.parse(m.payment_deadline ?? '') + 999) throw requirementsExpired(deps, m);
   const fee = BigInt(m.creation_fee_usdc_raw ?? deps.settings.creationFeeUsdcRaw);
@@ -97,7 +99,7 @@ export async function createStep2(deps: FamilyADeps, body: CreateBody, header: s
       return id;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+    if (isUniqueViolation(error)) throw alreadyProcessed(payload.txHash);
     throw error;
   }
   return finishSetup(deps, m.id, outboundId);

@@ -32,7 +32,10 @@ export function presentDetails(m: MarketRow) {
     ...presentSummary(m),
     kind: m.kind,
     outcome: m.outcome === 'YES' ? 'Yes' : m.outcome === 'NO' ? 'No' : null,
-    options: ['Yes', 'No'],
+    // The market's tickers (first YES, second NO); markets without their own tickers keep Yes/No.
+    options: m.yes_ticker === 'YES' && m.no_ticker === 'NO' ? ['Yes', 'No'] : [m.yes_ticker, m.no_ticker],
+    yesTicker: m.yes_ticker,
+    noTicker: m.no_ticker,
     resolvedAt: m.resolved_at,
     creator: m.creator,
     cas: { Yes: m.yes_mint, No: m.no_mint },

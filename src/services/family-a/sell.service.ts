@@ -16,6 +16,7 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { alreadyProcessed } from './payment-status.service.js';
 
 export interface SellBody { wallet: string; tokenAmount: number; side: string }
 type Market = Awaited<ReturnType<typeof requireTradable>>;
@@ -54,11 +55,11 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const m = await requireTradable(deps, slug);
-  const { wallet, side, tokensRaw, payoutRaw } = readBody(m, body);
+  const { wallet, side, tokensRaw } = readBody(m, body);
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
-  if (await findPaymentBySignature(deps.db, payload.txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${payload.txHash} was already processed`);
+  if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
   const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'sell', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
   if (!quote) return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_NOT_FOUND', 'No sell quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
   if (BigInt(quote.amount_raw) !== tokensRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', "tokenAmount differs from the quote's");
@@ -67,17 +68,19 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
   if (timing === 'expired') return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_EXPIRED', 'The sell quote expired before the transfer landed; a fresh quote follows');
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the transfer predates the quote');
-  requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw }, LABEL);
+  // Exact, as for buys: a larger transfer presented with a smaller quote is refused, unconsumed.
+  const moved = requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw, exact: true }, LABEL);
+  const paidOut = usdcForTokens(moved, BigInt(m.target_price_raw!));
 
   const other: Side = side === 'YES' ? 'NO' : 'YES';
-  const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: payoutRaw.toString() };
+  const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: paidOut.toString() };
   const payout = await honourPayment(
     deps,
-    { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: tokensRaw, deliver_raw: payoutRaw, quote_id: quote.id },
+    { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: moved, deliver_raw: paidOut, quote_id: quote.id },
     { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params },
   );
   return {
-    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(payoutRaw),
+    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(paidOut),
     tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: payout.status, wallet,
   };
 }

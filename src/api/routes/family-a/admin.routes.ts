@@ -33,6 +33,8 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
           imageUrls: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 10 })),
           targetPrice: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
           marketLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1e12 })),
+          yesTicker: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'ticker of the YES outcome (e.g. UP); default YES' })),
+          noTicker: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'ticker of the NO outcome (e.g. DOWN); default NO' })),
         }),
         response: { 200: Envelope },
       },
