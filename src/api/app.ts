@@ -4,7 +4,7 @@
  * family's envelope (error-handler.ts).
  */
 import type { Queue } from 'bullmq';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
@@ -51,7 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log as FastifyBaseLogger,
     // Fastify's two lines per request (830 MB of logs for 2.27M requests) give way to one line
     // from installRequestLog: errors and slow requests at info and above, the rest at debug.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustProxySetting(deps.trustProxy ?? false),
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     // A client sending 1 byte per 10 s must not hold a socket for minutes: headers within 10 s,
