@@ -89,6 +89,13 @@ export async function run(): Promise<void> {
     const ratio = loaded.latency.p99 / Math.max(alone.latency.p99, 1);
     console.log(`  read p99 under load / alone: ${ratio.toFixed(2)}× (goal ≤ 5×)`);
     console.log(`  daemon RSS: ${rssBefore.toFixed(0)} MB before the load phases, ${rssAfter.toFixed(0)} MB after`);
+    // Where the resident memory is: the daemon's own /metrics (prom-client's Node metrics).
+    const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
+    const gauge = (name: string) => Number(/^(\S+) ([0-9.e+]+)$/m.exec(metrics.split('\n').filter((l) => l.startsWith(`${name} `)).join('\n'))?.[2] ?? NaN) / 2 ** 20;
+    console.log(
+      `  of which: V8 heap used ${gauge('nodejs_heap_size_used_bytes').toFixed(0)} MB of ${gauge('nodejs_heap_size_total_bytes').toFixed(0)} MB, ` +
+        `external ${gauge('nodejs_external_memory_bytes').toFixed(0)} MB (native: LiteSVM's accounts, better-sqlite3, buffers)`,
+    );
   } finally {
     daemon.child.kill('SIGINT');
     await daemon.exited;
