@@ -72,6 +72,13 @@ describe('market ids in paths', () => {
   });
 });
 
+describe('GET /v2/config', () => {
+  it('names both programs of the cluster: the market program and the exchange program', async () => {
+    const programs = (await get(h, '/v2/config')).json().data.programs;
+    expect(programs).toEqual({ market: h.daemon.chain.programs.market.toBase58(), exchange: h.daemon.chain.programs.exchange!.toBase58() });
+  });
+});
+
 describe('bodies are not type-coerced', () => {
   it('an array wallet, a numeric title or a string amount answer 400 and build nothing', async () => {
     const cases: Array<[string, Record<string, unknown>]> = [

@@ -30,7 +30,7 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
         rpcUrl: chain.rpcUrl,
         usdcMint: chain.usdcMint.toBase58(),
         usdcDecimals: 6,
-        programs: { market: chain.programs.market.toBase58() },
+        programs: { market: chain.programs.market.toBase58(), ...(chain.programs.exchange ? { exchange: chain.programs.exchange.toBase58() } : {}) },
         marketCounter: config ? Number(config.marketCounter) : 0,
         programInitialized: config !== null,
         protocolFeeWallet: chain.wallets.protocolFee.publicKey.toBase58(),
