@@ -3,16 +3,14 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import {
+  BUY_DATA,
   BUY_DISCRIMINATOR,
+  CREATE_MARKET_DATA,
   MARKET_ACCOUNT_OFFSETS,
   MARKET_ACCOUNT_SIZE,
   MARKET_PROGRAM_ID,
-  decodeCreateMarketData,
   decodeMarketAccount,
-  decodeTradeData,
-  encodeCreateMarketData,
   encodeMarketAccount,
-  encodeTradeData,
   findMarketPda,
   marketErrorByCode,
   marketErrorFromTransactionError,
@@ -42,8 +40,8 @@ describe('codecs', () => {
   it('uses Anchor discriminators and round-trips instruction data', () => {
     expect(BUY_DISCRIMINATOR.equals(createHash('sha256').update('global:buy').digest().subarray(0, 8))).toBe(true);
     const args = { marketId: 7n, title: 't', description: 'd', yesTicker: 'Y', noTicker: 'N', resolutionTime: 2_000_000_000n, seedAmount: 0n, tradeFeeBps: 100 };
-    expect(decodeCreateMarketData(encodeCreateMarketData(args))).toEqual(args);
-    expect(decodeTradeData(encodeTradeData(BUY_DISCRIMINATOR, { side: 'NO', amount: 5n, minOut: 4n }))).toEqual({ side: 'NO', amount: 5n, minOut: 4n });
+    expect(CREATE_MARKET_DATA.decode(CREATE_MARKET_DATA.encode(args))).toEqual(args);
+    expect(BUY_DATA.decode(BUY_DATA.encode({ side: 'NO', amount: 5n, minOut: 4n }))).toEqual({ side: 'NO', amount: 5n, minOut: 4n });
   });
 
   it('derives the market PDA from the u64 little-endian id', () => {

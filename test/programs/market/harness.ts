@@ -1,10 +1,9 @@
 /**
- * A real embedded ledger running the market program, wallets funded with real SOL and USDC, and
- * helpers that build, sign and submit real transactions (no mocks).
+ * A real embedded ledger running the market program (../program-harness.ts), initialised by the
+ * platform treasury, with helpers for markets, positions and the config counter.
  */
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Keypair, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
-import { EmbeddedLedger, type SendResult } from '../../../src/chain/embedded/ledger.js';
+import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import {
   createMarketProgramHandler,
   decodeConfigAccount,
@@ -20,21 +19,23 @@ import {
   type MarketAccount,
 } from '../../../src/chain/programs/market/index.js';
 import type { Side } from '../../../src/domain/amm/index.js';
+import { openLedger, ProgramHarness, USDC } from '../program-harness.js';
 
-export const USDC = 1_000_000n;
+export { USDC };
 
-export class MarketHarness {
+export class MarketHarness extends ProgramHarness {
   private constructor(
-    readonly ledger: EmbeddedLedger,
-    readonly usdcMint: PublicKey,
+    base: Awaited<ReturnType<typeof openLedger>>,
     readonly admin: Keypair,
     readonly protocolFeeWallet: PublicKey,
-  ) {}
+  ) {
+    super(base.ledger, base.usdcMint, (err) => marketErrorFromTransactionError(err)?.name);
+  }
 
   static async open(): Promise<MarketHarness> {
-    const ledger = await EmbeddedLedger.open({ programs: [createMarketProgramHandler()] });
-    const { treasury, protocolFee } = ledger.platformKeypairs();
-    const h = new MarketHarness(ledger, new PublicKey(ledger.bootstrapInfo.usdcMint), treasury, protocolFee.publicKey);
+    const base = await openLedger(createMarketProgramHandler());
+    const { treasury, protocolFee } = base.ledger.platformKeypairs();
+    const h = new MarketHarness(base, treasury, protocolFee.publicKey);
     await h.sendOk(
       [getInitializeInstruction({ admin: treasury.publicKey, usdcMint: h.usdcMint, protocolFeeWallet: protocolFee.publicKey })],
       [treasury],
@@ -42,52 +43,13 @@ export class MarketHarness {
     return h;
   }
 
-  async close(): Promise<void> {
-    await this.ledger.close();
-  }
-
-  /** A fresh wallet with 10 SOL and `usdc` raw USDC in its associated token account. */
-  async wallet(usdc = 10_000n * USDC): Promise<Keypair> {
-    const kp = Keypair.generate();
-    await this.ledger.airdrop(kp.publicKey, 10_000_000_000n);
-    await this.ledger.mintUsdc(kp.publicKey, usdc);
-    return kp;
-  }
-
-  /** Signs with `signers` (the first pays the fee) and submits the wire bytes. */
-  async send(ixs: TransactionInstruction[], signers: Keypair[]): Promise<SendResult> {
-    // A fresh block per transaction: re-sending identical instructions must not be a duplicate.
-    this.ledger.advanceSlots(1);
-    const message = new TransactionMessage({
-      payerKey: signers[0]!.publicKey,
-      recentBlockhash: this.ledger.getLatestBlockhash().blockhash,
-      instructions: ixs,
-    }).compileToV0Message();
-    const tx = new VersionedTransaction(message);
-    tx.sign(signers);
-    return this.ledger.sendRawTransaction(tx.serialize());
-  }
-
-  async sendOk(ixs: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const res = await this.send(ixs, signers);
-    if (res.err !== null) throw new Error(`transaction failed: ${JSON.stringify(res.err)}`);
-    return res.signature;
-  }
-
-  /** Submits a transaction expected to fail; returns the market error name it failed with. */
-  async sendErr(ixs: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const res = await this.send(ixs, signers);
-    if (res.err === null) throw new Error('transaction unexpectedly succeeded');
-    return marketErrorFromTransactionError(res.err)?.name ?? JSON.stringify(res.err);
-  }
-
-  usdc(owner: PublicKey): bigint {
-    return this.ledger.getTokenBalance(getAssociatedTokenAddressSync(this.usdcMint, owner, true));
+  /** A fresh wallet with 10 SOL and `usdc` raw USDC (10 000 USDC by default). */
+  override wallet(usdc = 10_000n * USDC): Promise<Keypair> {
+    return super.wallet(usdc);
   }
 
   tokens(owner: PublicKey, marketId: bigint, side: Side): bigint {
-    const ata = getAssociatedTokenAddressSync(findOutcomeMintPda(marketId, side)[0], owner, true);
-    return this.ledger.getAccount(ata) ? this.ledger.getTokenBalance(ata) : 0n;
+    return this.balance(getAssociatedTokenAddressSync(findOutcomeMintPda(marketId, side)[0], owner, true));
   }
 
   market(marketId: bigint): MarketAccount {
@@ -127,8 +89,8 @@ export class MarketHarness {
     return getBuyInstructions({ marketId, side, owner: buyer, usdcMint: this.usdcMint, amount, minOut });
   }
 
-  /** The USDC held by every account in the ledger's view that this harness created or touched. */
+  /** The USDC held by the associated token accounts of `owners` (missing accounts count 0). */
   totalUsdc(owners: PublicKey[]): bigint {
-    return owners.reduce((sum, o) => sum + (this.ledger.getAccount(getAssociatedTokenAddressSync(this.usdcMint, o, true)) ? this.usdc(o) : 0n), 0n);
+    return owners.reduce((sum, o) => sum + this.usdc(o), 0n);
   }
 }

@@ -1,12 +1,15 @@
 /**
- * Codecs of the program's two account types (layouts with offsets in docs/programs.md). Every
- * field sits at a fixed offset and every account of a type has the same size, so indexers can
- * filter getProgramAccounts by dataSize + memcmp on the discriminator, the creator or the status.
+ * The program's two account types, each layout declared once (docs/programs.md lists the same
+ * offsets): encoder, decoder, size and field offsets all come from the field list. Every field
+ * sits at a fixed offset and every account of a type has the same size, so indexers can filter
+ * getProgramAccounts by dataSize + memcmp on the discriminator, the creator or the status.
  */
+import { getBooleanCodec, getI64Codec, getLiteralUnionCodec, getU16Codec, getU64Codec, getU8Codec } from '@solana/kit';
 import type { PublicKey } from '@solana/web3.js';
 import type { MarketMode, MarketStatus, Side } from '../../../domain/amm/index.js';
-import { BorshReader, BorshWriter } from './codec.js';
-import { accountDiscriminator } from './discriminator.js';
+import { accountDiscriminator } from '../shared/discriminator.js';
+import { publicKeyCodec, stringSlotCodec } from '../shared/field-codecs.js';
+import { accountLayout, thenReserved } from '../shared/layout.js';
 
 export const CONFIG_ACCOUNT_DISCRIMINATOR = accountDiscriminator('Config');
 export const MARKET_ACCOUNT_DISCRIMINATOR = accountDiscriminator('Market');
@@ -15,14 +18,6 @@ export const MARKET_ACCOUNT_DISCRIMINATOR = accountDiscriminator('Market');
 export const TITLE_MAX_CHARS = 80;
 export const DESCRIPTION_MAX_CHARS = 120;
 export const TICKER_MAX_CHARS = 10;
-const TITLE_CAPACITY = TITLE_MAX_CHARS * 4;
-const DESCRIPTION_CAPACITY = DESCRIPTION_MAX_CHARS * 4;
-const TICKER_CAPACITY = TICKER_MAX_CHARS * 4;
-
-export const CONFIG_ACCOUNT_SIZE = 128;
-export const MARKET_ACCOUNT_SIZE = 1096;
-/** Byte offsets for memcmp filters. */
-export const MARKET_ACCOUNT_OFFSETS = { marketId: 8, creator: 16, vault: 48, mode: 106, status: 107 } as const;
 
 export interface ConfigAccount {
   admin: PublicKey;
@@ -63,105 +58,75 @@ export interface MarketAccount {
   noTicker: string;
 }
 
-const MODES: MarketMode[] = ['amm', 'pool'];
-const STATUSES: MarketStatus[] = ['active', 'resolved', 'cancelled'];
-const WINNING: (Side | null)[] = [null, 'YES', 'NO'];
+/** The u8 codes of the enums: the index in each list. */
+export const MARKET_MODES = ['amm', 'pool'] as const satisfies readonly MarketMode[];
+export const MARKET_STATUSES = ['active', 'resolved', 'cancelled'] as const satisfies readonly MarketStatus[];
+export const WINNING_SIDES = [null, 'YES', 'NO'] as const satisfies readonly (Side | null)[];
 
-function code<T>(table: T[], value: T, what: string): number {
-  const i = table.indexOf(value);
-  if (i < 0) throw new RangeError(`unknown ${what}`);
-  return i;
-}
+const u64 = getU64Codec();
+const i64 = getI64Codec();
 
-function entry<T>(table: T[], i: number, what: string): T {
-  if (i >= table.length) throw new RangeError(`bad ${what} byte ${i}`);
-  return table[i] as T;
-}
+export const CONFIG_LAYOUT = accountLayout(
+  'Config',
+  CONFIG_ACCOUNT_DISCRIMINATOR,
+  [
+    ['admin', publicKeyCodec],
+    ['usdcMint', publicKeyCodec],
+    ['protocolFeeWallet', publicKeyCodec],
+    ['marketCounter', u64],
+    ['bump', getU8Codec()],
+  ],
+  15,
+);
 
-function checkDiscriminator(data: Buffer, expected: Buffer, size: number, name: string): void {
-  if (data.length !== size || !data.subarray(0, 8).equals(expected)) {
-    throw new RangeError(`not a ${name} account`);
-  }
-}
+export const MARKET_LAYOUT = accountLayout('Market', MARKET_ACCOUNT_DISCRIMINATOR, [
+  ['marketId', u64],
+  ['creator', publicKeyCodec],
+  ['vault', publicKeyCodec],
+  ['resolutionTime', i64],
+  ['createdAt', i64],
+  ['resolvedAt', i64],
+  ['tradeFeeBps', getU16Codec()],
+  ['mode', getLiteralUnionCodec(MARKET_MODES)],
+  ['status', getLiteralUnionCodec(MARKET_STATUSES)],
+  ['winningSide', getLiteralUnionCodec(WINNING_SIDES)],
+  ['mintsInitialized', getBooleanCodec()],
+  // One padding byte aligns the u64 amounts that follow to offset 112.
+  ['bump', thenReserved(getU8Codec(), 1)],
+  ['seedAmount', u64],
+  ['yesReserve', u64],
+  ['noReserve', u64],
+  ['yesSupply', u64],
+  ['noSupply', u64],
+  ['collateral', u64],
+  ['creatorFeesAccrued', u64],
+  ['creatorFeesClaimed', u64],
+  ['protocolFeesAccrued', u64],
+  ['protocolFeesClaimed', u64],
+  ['totalVolume', u64],
+  ['title', stringSlotCodec(TITLE_MAX_CHARS * 4)],
+  ['description', stringSlotCodec(DESCRIPTION_MAX_CHARS * 4)],
+  ['yesTicker', stringSlotCodec(TICKER_MAX_CHARS * 4)],
+  ['noTicker', stringSlotCodec(TICKER_MAX_CHARS * 4)],
+]);
+
+export const CONFIG_ACCOUNT_SIZE = CONFIG_LAYOUT.size;
+export const MARKET_ACCOUNT_SIZE = MARKET_LAYOUT.size;
+/** Byte offsets of every Market field, for memcmp filters (discriminator 0, marketId 8, creator 16, …). */
+export const MARKET_ACCOUNT_OFFSETS = MARKET_LAYOUT.offsets;
 
 export function encodeConfigAccount(c: ConfigAccount): Buffer {
-  const body = new BorshWriter()
-    .bytes(CONFIG_ACCOUNT_DISCRIMINATOR)
-    .pubkey(c.admin)
-    .pubkey(c.usdcMint)
-    .pubkey(c.protocolFeeWallet)
-    .u64(c.marketCounter)
-    .u8(c.bump)
-    .toBuffer();
-  return Buffer.concat([body, Buffer.alloc(CONFIG_ACCOUNT_SIZE - body.length)]);
+  return CONFIG_LAYOUT.encode(c);
 }
 
-export function decodeConfigAccount(data: Buffer): ConfigAccount {
-  checkDiscriminator(data, CONFIG_ACCOUNT_DISCRIMINATOR, CONFIG_ACCOUNT_SIZE, 'Config');
-  const r = new BorshReader(data, 8);
-  return { admin: r.pubkey(), usdcMint: r.pubkey(), protocolFeeWallet: r.pubkey(), marketCounter: r.u64(), bump: r.u8() };
+export function decodeConfigAccount(data: Uint8Array): ConfigAccount {
+  return CONFIG_LAYOUT.decode(data);
 }
 
 export function encodeMarketAccount(m: MarketAccount): Buffer {
-  const w = new BorshWriter()
-    .bytes(MARKET_ACCOUNT_DISCRIMINATOR)
-    .u64(m.marketId)
-    .pubkey(m.creator)
-    .pubkey(m.vault)
-    .i64(m.resolutionTime)
-    .i64(m.createdAt)
-    .i64(m.resolvedAt)
-    .u16(m.tradeFeeBps)
-    .u8(code(MODES, m.mode, 'mode'))
-    .u8(code(STATUSES, m.status, 'status'))
-    .u8(code(WINNING, m.winningSide, 'winning side'))
-    .u8(m.mintsInitialized ? 1 : 0)
-    .u8(m.bump)
-    .u8(0);
-  for (const v of [m.seedAmount, m.yesReserve, m.noReserve, m.yesSupply, m.noSupply, m.collateral]) w.u64(v);
-  for (const v of [m.creatorFeesAccrued, m.creatorFeesClaimed, m.protocolFeesAccrued, m.protocolFeesClaimed]) w.u64(v);
-  w.u64(m.totalVolume)
-    .fixedString(m.title, TITLE_CAPACITY)
-    .fixedString(m.description, DESCRIPTION_CAPACITY)
-    .fixedString(m.yesTicker, TICKER_CAPACITY)
-    .fixedString(m.noTicker, TICKER_CAPACITY);
-  return w.toBuffer();
+  return MARKET_LAYOUT.encode(m);
 }
 
-export function decodeMarketAccount(data: Buffer): MarketAccount {
-  checkDiscriminator(data, MARKET_ACCOUNT_DISCRIMINATOR, MARKET_ACCOUNT_SIZE, 'Market');
-  const r = new BorshReader(data, 8);
-  const head = {
-    marketId: r.u64(),
-    creator: r.pubkey(),
-    vault: r.pubkey(),
-    resolutionTime: r.i64(),
-    createdAt: r.i64(),
-    resolvedAt: r.i64(),
-    tradeFeeBps: r.u16(),
-    mode: entry(MODES, r.u8(), 'mode'),
-    status: entry(STATUSES, r.u8(), 'status'),
-    winningSide: entry(WINNING, r.u8(), 'winning side'),
-    mintsInitialized: r.u8() === 1,
-    bump: r.u8(),
-  };
-  r.u8(); // padding
-  return {
-    ...head,
-    seedAmount: r.u64(),
-    yesReserve: r.u64(),
-    noReserve: r.u64(),
-    yesSupply: r.u64(),
-    noSupply: r.u64(),
-    collateral: r.u64(),
-    creatorFeesAccrued: r.u64(),
-    creatorFeesClaimed: r.u64(),
-    protocolFeesAccrued: r.u64(),
-    protocolFeesClaimed: r.u64(),
-    totalVolume: r.u64(),
-    title: r.fixedString(TITLE_CAPACITY),
-    description: r.fixedString(DESCRIPTION_CAPACITY),
-    yesTicker: r.fixedString(TICKER_CAPACITY),
-    noTicker: r.fixedString(TICKER_CAPACITY),
-  };
+export function decodeMarketAccount(data: Uint8Array): MarketAccount {
+  return MARKET_LAYOUT.decode(data);
 }

@@ -1,6 +1,5 @@
 export * from './program-id.js';
-export * from './discriminator.js';
-export * from './codec.js';
+export * from '../shared/discriminator.js';
 export * from './pda.js';
 export * from './accounts.js';
 export * from './market-state.js';

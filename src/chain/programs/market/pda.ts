@@ -2,9 +2,8 @@
  * Program-derived addresses. The market id is a u64 little-endian 8-byte seed. The vault is the
  * associated token account of the market PDA for the USDC mint (owner off curve).
  */
-import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
-import { findProgramAddressCached } from '../../pda-cache.js';
+import { associatedTokenAddress, findProgramAddressCached } from '../../pda-cache.js';
 import { MARKET_PROGRAM_ID } from './program-id.js';
 
 export function marketIdSeed(marketId: bigint): Buffer {
@@ -40,6 +39,5 @@ export function findOutcomeMintPda(
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
 export function findVaultAddress(marketId: bigint, usdcMint: PublicKey, programId: PublicKey = MARKET_PROGRAM_ID): PublicKey {
   const [market] = findMarketPda(marketId, programId);
-  // The associated-token-account derivation, cached like the PDAs (seeds: owner, token program, mint).
-  return findProgramAddressCached([market.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), usdcMint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
+  return associatedTokenAddress(usdcMint, market);
 }

@@ -3,12 +3,12 @@
  * config's protocol fee wallet. Any signer may send it (a keeper): the destination is fixed.
  * Accounts: [caller (s), config, market (w), vault (w), protocol_fee_usdc (w), token_program].
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
 import { findConfigPda } from '../pda.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
 import { TOKEN_PROGRAM_ID, marketAddresses, readonly, signerR, writable } from './common.js';
+import { associatedTokenAddress } from '../../../pda-cache.js';
 
 export const CLAIM_PROTOCOL_FEES_DISCRIMINATOR = instructionDiscriminator('claim_protocol_fees');
 
@@ -32,7 +32,7 @@ export function getClaimProtocolFeesInstruction(input: ClaimProtocolFeesInput): 
       readonly(findConfigPda(programId)[0]),
       writable(market),
       writable(vault),
-      writable(input.protocolFeeUsdc ?? getAssociatedTokenAddressSync(input.usdcMint, input.protocolFeeWallet, true)),
+      writable(input.protocolFeeUsdc ?? associatedTokenAddress(input.usdcMint, input.protocolFeeWallet)),
       readonly(TOKEN_PROGRAM_ID),
     ],
     data: Buffer.from(CLAIM_PROTOCOL_FEES_DISCRIMINATOR),

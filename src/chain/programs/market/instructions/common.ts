@@ -1,9 +1,11 @@
 /** Shared pieces of the instruction builders: account metas, side bytes, derived addresses. */
-import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { getU8Codec, transformCodec, type FixedSizeCodec } from '@solana/kit';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, type AccountMeta, type PublicKey } from '@solana/web3.js';
 import type { Side } from '../../../../domain/amm/index.js';
 import { findMarketPda, findOutcomeMintPda, findVaultAddress } from '../pda.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
+import { associatedTokenAddress } from '../../../pda-cache.js';
 
 export { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID };
 export const SYSTEM_PROGRAM_ID = SystemProgram.programId;
@@ -22,6 +24,16 @@ export function decodeSide(byte: number): Side | null {
   return byte === 0 ? 'YES' : byte === 1 ? 'NO' : null;
 }
 
+/** The side argument: u8 0 = YES, 1 = NO; any other byte decodes as null (the program answers InvalidSide). */
+export const sideCodec: FixedSizeCodec<Side | null, Side | null, 1> = transformCodec(
+  getU8Codec(),
+  (side: Side | null) => {
+    if (side === null) throw new RangeError('no side to encode');
+    return encodeSide(side);
+  },
+  decodeSide,
+);
+
 /** The market PDA, its vault, and (for a side) its outcome mint and the owner's two token accounts. */
 export function marketAddresses(marketId: bigint, usdcMint: PublicKey, programId: PublicKey = MARKET_PROGRAM_ID) {
   return { market: findMarketPda(marketId, programId)[0], vault: findVaultAddress(marketId, usdcMint, programId) };
@@ -37,8 +49,8 @@ export function userSideAccounts(
   const [outcomeMint] = findOutcomeMintPda(marketId, side, programId);
   return {
     outcomeMint,
-    userUsdc: getAssociatedTokenAddressSync(usdcMint, owner, true),
-    userOutcome: getAssociatedTokenAddressSync(outcomeMint, owner, true),
+    userUsdc: associatedTokenAddress(usdcMint, owner),
+    userOutcome: associatedTokenAddress(outcomeMint, owner),
   };
 }
 
@@ -87,7 +99,7 @@ export function creatorInstructionKeys(i: CreatorAccountsInput): AccountMeta[] {
     signerW(i.creator),
     writable(market),
     writable(vault),
-    writable(i.creatorUsdc ?? getAssociatedTokenAddressSync(i.usdcMint, i.creator, true)),
+    writable(i.creatorUsdc ?? associatedTokenAddress(i.usdcMint, i.creator)),
     readonly(TOKEN_PROGRAM_ID),
   ];
 }

@@ -3,10 +3,11 @@
  * the seed from the creator. Data: disc | market_id u64 | title str | description str |
  * yes_ticker str | no_ticker str | resolution_time i64 | seed_amount u64 | trade_fee_bps u16.
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { getI64Codec, getU16Codec, getU64Codec } from '@solana/kit';
 import { TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { BorshReader, BorshWriter } from '../codec.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
+import { borshStringCodec } from '../../shared/field-codecs.js';
+import { instructionLayout } from '../../shared/layout.js';
 import { findConfigPda } from '../pda.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
 import {
@@ -18,6 +19,7 @@ import {
   signerW,
   writable,
 } from './common.js';
+import { associatedTokenAddress } from '../../../pda-cache.js';
 
 export const CREATE_MARKET_DISCRIMINATOR = instructionDiscriminator('create_market');
 
@@ -41,35 +43,16 @@ export interface CreateMarketInput extends CreateMarketArgs {
   programId?: PublicKey;
 }
 
-export function encodeCreateMarketData(a: CreateMarketArgs): Buffer {
-  return new BorshWriter()
-    .bytes(CREATE_MARKET_DISCRIMINATOR)
-    .u64(a.marketId)
-    .string(a.title)
-    .string(a.description)
-    .string(a.yesTicker)
-    .string(a.noTicker)
-    .i64(a.resolutionTime)
-    .u64(a.seedAmount)
-    .u16(a.tradeFeeBps)
-    .toBuffer();
-}
-
-export function decodeCreateMarketData(data: Buffer): CreateMarketArgs {
-  const r = new BorshReader(data, 8);
-  const args = {
-    marketId: r.u64(),
-    title: r.string(),
-    description: r.string(),
-    yesTicker: r.string(),
-    noTicker: r.string(),
-    resolutionTime: r.i64(),
-    seedAmount: r.u64(),
-    tradeFeeBps: r.u16(),
-  };
-  if (!r.done()) throw new RangeError('trailing bytes');
-  return args;
-}
+export const CREATE_MARKET_DATA = instructionLayout(CREATE_MARKET_DISCRIMINATOR, [
+  ['marketId', getU64Codec()],
+  ['title', borshStringCodec],
+  ['description', borshStringCodec],
+  ['yesTicker', borshStringCodec],
+  ['noTicker', borshStringCodec],
+  ['resolutionTime', getI64Codec()],
+  ['seedAmount', getU64Codec()],
+  ['tradeFeeBps', getU16Codec()],
+]);
 
 export function getCreateMarketInstruction(input: CreateMarketInput): TransactionInstruction {
   const programId = input.programId ?? MARKET_PROGRAM_ID;
@@ -82,11 +65,11 @@ export function getCreateMarketInstruction(input: CreateMarketInput): Transactio
       writable(market),
       readonly(input.usdcMint),
       writable(vault),
-      writable(input.creatorUsdc ?? getAssociatedTokenAddressSync(input.usdcMint, input.creator, true)),
+      writable(input.creatorUsdc ?? associatedTokenAddress(input.usdcMint, input.creator)),
       readonly(TOKEN_PROGRAM_ID),
       readonly(ASSOCIATED_TOKEN_PROGRAM_ID),
       readonly(SYSTEM_PROGRAM_ID),
     ],
-    data: encodeCreateMarketData(input),
+    data: CREATE_MARKET_DATA.encode(input),
   });
 }

@@ -4,20 +4,21 @@
  */
 import { TransactionInstruction } from '@solana/web3.js';
 import type { Side } from '../../../../domain/amm/index.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
+import { instructionLayout } from '../../shared/layout.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
-import { creatorInstructionKeys, type CreatorAccountsInput } from './common.js';
-import { encodeSideData } from './redeem.js';
+import { creatorInstructionKeys, sideCodec, type CreatorAccountsInput } from './common.js';
 
 export const RESOLVE_DISCRIMINATOR = instructionDiscriminator('resolve');
 export const CLAIM_FEES_DISCRIMINATOR = instructionDiscriminator('claim_fees');
 export const CANCEL_MARKET_DISCRIMINATOR = instructionDiscriminator('cancel_market');
+export const RESOLVE_DATA = instructionLayout(RESOLVE_DISCRIMINATOR, [['winningSide', sideCodec]]);
 
 export function getResolveInstruction(input: CreatorAccountsInput & { winningSide: Side }): TransactionInstruction {
   return new TransactionInstruction({
     programId: input.programId ?? MARKET_PROGRAM_ID,
     keys: creatorInstructionKeys(input),
-    data: encodeSideData(RESOLVE_DISCRIMINATOR, input.winningSide),
+    data: RESOLVE_DATA.encode(input),
   });
 }
 

@@ -1,6 +1,6 @@
 /** init_mints: creates the YES and NO mint PDAs (6 decimals, mint authority = market PDA). Creator only. */
 import { TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
 import { findMarketPda, findNoMintPda, findYesMintPda } from '../pda.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
 import { SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID, readonly, signerW, writable } from './common.js';

@@ -1,6 +1,6 @@
 /** initialize: creates the global config PDA ["config"]; signed and paid by the admin. */
 import { TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
 import { findConfigPda } from '../pda.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
 import { SYSTEM_PROGRAM_ID, readonly, signerW, writable } from './common.js';

@@ -3,12 +3,13 @@
  * same data layout and account list. `min_out` is the user's limit: the program fails with
  * SlippageExceeded rather than give fewer tokens (buy) or less USDC (sell).
  */
+import { getU64Codec } from '@solana/kit';
 import { TransactionInstruction } from '@solana/web3.js';
 import type { Side } from '../../../../domain/amm/index.js';
-import { BorshReader, BorshWriter } from '../codec.js';
-import { instructionDiscriminator } from '../discriminator.js';
+import { instructionDiscriminator } from '../../shared/discriminator.js';
+import { instructionLayout } from '../../shared/layout.js';
 import { MARKET_PROGRAM_ID } from '../program-id.js';
-import { decodeSide, encodeSide, sideInstructionKeys, type SideAccountsInput } from './common.js';
+import { sideCodec, sideInstructionKeys, type SideAccountsInput } from './common.js';
 
 export const BUY_DISCRIMINATOR = instructionDiscriminator('buy');
 export const SELL_DISCRIMINATOR = instructionDiscriminator('sell');
@@ -21,17 +22,15 @@ export interface TradeArgs {
   minOut: bigint;
 }
 
-export function encodeTradeData(discriminator: Buffer, a: TradeArgs): Buffer {
-  return new BorshWriter().bytes(discriminator).u8(encodeSide(a.side)).u64(a.amount).u64(a.minOut).toBuffer();
-}
+const TRADE_FIELDS = [
+  ['side', sideCodec],
+  ['amount', getU64Codec()],
+  ['minOut', getU64Codec()],
+] as const;
 
-/** Returns null for a side byte other than 0/1 (the program answers InvalidSide). */
-export function decodeTradeData(data: Buffer): { side: Side | null; amount: bigint; minOut: bigint } {
-  const r = new BorshReader(data, 8);
-  const out = { side: decodeSide(r.u8()), amount: r.u64(), minOut: r.u64() };
-  if (!r.done()) throw new RangeError('trailing bytes');
-  return out;
-}
+/** Data of buy / sell; decoding yields side null for a side byte other than 0/1 (InvalidSide). */
+export const BUY_DATA = instructionLayout(BUY_DISCRIMINATOR, TRADE_FIELDS);
+export const SELL_DATA = instructionLayout(SELL_DISCRIMINATOR, TRADE_FIELDS);
 
 export type TradeInput = SideAccountsInput & { amount: bigint; minOut: bigint };
 
@@ -39,7 +38,7 @@ export function getBuyInstruction(input: TradeInput): TransactionInstruction {
   return new TransactionInstruction({
     programId: input.programId ?? MARKET_PROGRAM_ID,
     keys: sideInstructionKeys(input),
-    data: encodeTradeData(BUY_DISCRIMINATOR, input),
+    data: BUY_DATA.encode(input),
   });
 }
 
@@ -47,6 +46,6 @@ export function getSellInstruction(input: TradeInput): TransactionInstruction {
   return new TransactionInstruction({
     programId: input.programId ?? MARKET_PROGRAM_ID,
     keys: sideInstructionKeys(input),
-    data: encodeTradeData(SELL_DISCRIMINATOR, input),
+    data: SELL_DATA.encode(input),
   });
 }

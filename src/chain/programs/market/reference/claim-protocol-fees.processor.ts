@@ -12,7 +12,7 @@ import type { Processor } from './types.js';
 export const processClaimProtocolFees: Processor = (ix, ctx, programId) => {
   const a = new AccountList(ix.keys, ['caller', 'config', 'market', 'vault', 'protocolFeeUsdc', 'tokenProgram']);
   a.signer('caller');
-  for (const w of ['market', 'vault', 'protocolFeeUsdc']) a.writable(w);
+  a.writable('market', 'vault', 'protocolFeeUsdc');
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);
   const config = loadConfig(ctx, a.key('config'), programId);
   const marketKey = a.key('market');

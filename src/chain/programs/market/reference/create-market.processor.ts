@@ -12,7 +12,7 @@ import {
 import { SystemProgram } from '@solana/web3.js';
 import { MAX_TRADE_FEE_BPS, MIN_AMM_SEED, MIN_TRADE_FEE_BPS, openMarket } from '../../../../domain/amm/index.js';
 import { DESCRIPTION_MAX_CHARS, MARKET_ACCOUNT_SIZE, TICKER_MAX_CHARS, TITLE_MAX_CHARS } from '../accounts.js';
-import { decodeCreateMarketData, type CreateMarketArgs } from '../instructions/create-market.js';
+import { CREATE_MARKET_DATA, type CreateMarketArgs } from '../instructions/create-market.js';
 import { withMarketState } from '../market-state.js';
 import { findMarketPda } from '../pda.js';
 import { AccountList, decodeArgs, domain, fail } from './guard.js';
@@ -42,10 +42,10 @@ export const processCreateMarket: Processor = (ix, ctx, programId) => {
   const a = new AccountList(ix.keys, [
     'creator', 'config', 'market', 'usdcMint', 'vault', 'creatorUsdc', 'tokenProgram', 'ataProgram', 'systemProgram',
   ]);
-  const args = decodeArgs(() => decodeCreateMarketData(ix.data));
+  const args = decodeArgs(() => CREATE_MARKET_DATA.decode(ix.data));
   validate(args);
   const creator = a.signer('creator');
-  for (const w of ['config', 'market', 'vault', 'creatorUsdc']) a.writable(w);
+  a.writable('config', 'market', 'vault', 'creatorUsdc');
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);
   a.expect('ataProgram', ASSOCIATED_TOKEN_PROGRAM_ID);
   a.expect('systemProgram', SystemProgram.programId);

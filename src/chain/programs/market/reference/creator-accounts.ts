@@ -22,7 +22,7 @@ export interface CreatorAccounts {
 export function loadCreatorAccounts(ix: ProgramInstruction, ctx: InvocationContext, programId: PublicKey): CreatorAccounts {
   const a = new AccountList(ix.keys, ['creator', 'market', 'vault', 'creatorUsdc', 'tokenProgram']);
   const creator = a.signer('creator');
-  for (const w of ['market', 'vault', 'creatorUsdc']) a.writable(w);
+  a.writable('market', 'vault', 'creatorUsdc');
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);
   const marketKey = a.key('market');
   const market = loadMarket(ctx, marketKey, programId);

@@ -1,6 +1,6 @@
 /** resolve(winning_side), claim_fees() and cancel_market(): the creator's instructions. */
 import { cancelMarket, claimCreatorFees, resolveMarket } from '../../../../domain/amm/index.js';
-import { decodeSideData } from '../instructions/redeem.js';
+import { RESOLVE_DATA } from '../instructions/creator-actions.js';
 import { toMarketState, withMarketState } from '../market-state.js';
 import { loadCreatorAccounts } from './creator-accounts.js';
 import { decodeArgs, domain, fail } from './guard.js';
@@ -9,7 +9,7 @@ import type { Processor } from './types.js';
 
 /** Resolution: creator only, active, not before resolution_time, both sides held; AMM surplus → creator. */
 export const processResolve: Processor = (ix, ctx, programId) => {
-  const winningSide = decodeArgs(() => decodeSideData(ix.data));
+  const { winningSide } = decodeArgs(() => RESOLVE_DATA.decode(ix.data));
   const c = loadCreatorAccounts(ix, ctx, programId);
   if (winningSide === null) fail('InvalidSide');
   if (c.market.status !== 'active') fail('MarketNotActive', `market is ${c.market.status}`);

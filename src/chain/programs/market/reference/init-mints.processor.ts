@@ -12,7 +12,7 @@ export const OUTCOME_DECIMALS = 6;
 export const processInitMints: Processor = (ix, ctx, programId) => {
   const a = new AccountList(ix.keys, ['creator', 'market', 'yesMint', 'noMint', 'tokenProgram', 'systemProgram']);
   const creator = a.signer('creator');
-  for (const w of ['market', 'yesMint', 'noMint']) a.writable(w);
+  a.writable('market', 'yesMint', 'noMint');
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);
   a.expect('systemProgram', SystemProgram.programId);
   const marketKey = a.key('market');

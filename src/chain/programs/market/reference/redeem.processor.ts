@@ -4,7 +4,7 @@
  */
 import { createBurnInstruction, createTransferInstruction } from '@solana/spl-token';
 import { redeemPayout } from '../../../../domain/amm/index.js';
-import { decodeSideData } from '../instructions/redeem.js';
+import { REDEEM_DATA } from '../instructions/redeem.js';
 import { toMarketState, withMarketState } from '../market-state.js';
 import { decodeArgs, domain, fail } from './guard.js';
 import { loadSideAccounts } from './side-accounts.js';
@@ -12,7 +12,7 @@ import { saveMarket } from './state-io.js';
 import type { Processor } from './types.js';
 
 export const processRedeem: Processor = (ix, ctx, programId) => {
-  const side = decodeArgs(() => decodeSideData(ix.data));
+  const { side } = decodeArgs(() => REDEEM_DATA.decode(ix.data));
   const s = loadSideAccounts(ix, ctx, programId, side);
   if (s.market.status === 'active') fail('MarketNotResolved');
   if (!s.outcomeAccount.owner.equals(s.owner)) fail('InvalidAccount', 'redeem burns the signer’s own tokens');

@@ -31,7 +31,7 @@ export function loadSideAccounts(
   const a = new AccountList(ix.keys, ['owner', 'market', 'vault', 'ownerUsdc', 'outcomeMint', 'ownerOutcome', 'tokenProgram']);
   if (side === null) fail('InvalidSide');
   const owner = a.signer('owner');
-  for (const w of ['market', 'vault', 'ownerUsdc', 'outcomeMint', 'ownerOutcome']) a.writable(w);
+  a.writable('market', 'vault', 'ownerUsdc', 'outcomeMint', 'ownerOutcome');
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);
   const marketKey = a.key('market');
   const market = loadMarket(ctx, marketKey, programId);

@@ -5,7 +5,7 @@
  */
 import { createBurnInstruction, createMintToInstruction, createTransferInstruction } from '@solana/spl-token';
 import { quoteBuy, quoteSell } from '../../../../domain/amm/index.js';
-import { decodeTradeData } from '../instructions/trade.js';
+import { BUY_DATA, SELL_DATA } from '../instructions/trade.js';
 import { toMarketState, withMarketState } from '../market-state.js';
 import { decodeArgs, domain, fail } from './guard.js';
 import { loadSideAccounts } from './side-accounts.js';
@@ -13,7 +13,7 @@ import { saveMarket } from './state-io.js';
 import type { Processor } from './types.js';
 
 export const processBuy: Processor = (ix, ctx, programId) => {
-  const args = decodeArgs(() => decodeTradeData(ix.data));
+  const args = decodeArgs(() => BUY_DATA.decode(ix.data));
   const s = loadSideAccounts(ix, ctx, programId, args.side);
   const q = domain(() => quoteBuy(toMarketState(s.market), s.side, args.amount));
   if (q.outputAmount < args.minOut) fail('SlippageExceeded', `out ${q.outputAmount} < min ${args.minOut}`);
@@ -27,7 +27,7 @@ export const processBuy: Processor = (ix, ctx, programId) => {
 };
 
 export const processSell: Processor = (ix, ctx, programId) => {
-  const args = decodeArgs(() => decodeTradeData(ix.data));
+  const args = decodeArgs(() => SELL_DATA.decode(ix.data));
   const s = loadSideAccounts(ix, ctx, programId, args.side);
   const q = domain(() => quoteSell(toMarketState(s.market), s.side, args.amount));
   if (q.outputAmount < args.minOut) fail('SlippageExceeded', `out ${q.outputAmount} < min ${args.minOut}`);
