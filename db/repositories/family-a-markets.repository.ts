@@ -3,7 +3,9 @@
  * with `family_a_markets` (price, limit, option wallets; absent for Family B markets). Search
  * uses the full-text index of migration 0002: FTS5 on SQLite, a GIN tsvector index on PostgreSQL;
  * each query word matches as a prefix, case-insensitively, and all words must match. Lists are
- * newest first (created_at); SQLite search results are newest inserted first (FTS rowid order).
+ * newest first (created_at, then id); SQLite search results are newest inserted first (FTS rowid
+ * order). Pages are read by offset (the spec's) or after a keyset position (`after`: the last
+ * row of the previous page), which seeks in the index instead of stepping over every earlier row.
  */
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Dialect } from '../database.js';
@@ -67,6 +69,17 @@ function where(dialect: Dialect, f: MarketFilter) {
   };
 }
 
+/**
+ * The catalog's version: bumped by triggers (migration 0009) in every transaction that writes
+ * `markets` or `family_a_markets`, so a page or total read at this version is still exact while
+ * it has not moved. Read it BEFORE the data it validates. (Raw SQL: a one-row table of the
+ * migration's, not part of the schema the code writes.)
+ */
+export async function catalogVersion(db: Db): Promise<string> {
+  const { rows } = await sql<{ version: bigint | number | string }>`select version from catalog_version where id = 1`.execute(db);
+  return String(rows[0]?.version ?? 0);
+}
+
 export async function countMarkets(db: Db, dialect: Dialect, f: MarketFilter): Promise<number> {
   // Search alone: count in the FTS index without visiting the rows (8x faster at 100k markets).
   if (dialect === 'sqlite' && f.terms?.length && !f.statuses?.length && f.creator === undefined && f.published === undefined) {
@@ -78,37 +91,58 @@ export async function countMarkets(db: Db, dialect: Dialect, f: MarketFilter): P
   return Number(row.n);
 }
 
-export async function listMarkets(db: Db, dialect: Dialect, f: MarketFilter, limit: number, offset: number) {
-  if (dialect === 'sqlite' && f.terms?.length) return searchSqlite(db, f, limit, offset);
-  return db
-    .selectFrom('markets as m')
-    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
-    .where(where(dialect, f))
-    .orderBy('m.created_at', 'desc')
-    .orderBy('m.id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+/**
+ * Where a keyset page starts: after this row of the previous one. Lists and PostgreSQL search
+ * order by (created_at, id); SQLite search by the FTS rowid.
+ */
+export type MarketPosition = { createdAt: string; id: string } | { rowid: number };
+
+/** Whether a listing with this filter on this dialect orders by FTS rowid (its positions are rowids). */
+export function ordersByRowid(dialect: Dialect, f: MarketFilter): boolean {
+  return dialect === 'sqlite' && (f.terms?.length ?? 0) > 0;
+}
+
+export async function listMarkets(db: Db, dialect: Dialect, f: MarketFilter, limit: number, offset: number, after?: MarketPosition) {
+  if (ordersByRowid(dialect, f)) return searchSqlite(db, f, limit, offset, after && 'rowid' in after ? after.rowid : undefined);
+  const page = (statuses: string[] | undefined) => {
+    let query = db
+      .selectFrom('markets as m')
+      .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
+      .select(COLUMNS)
+      .select(sql<number | null>`null`.as('fts_rowid'))
+      .where(where(dialect, { ...f, statuses }));
+    // A row value comparison: both engines seek it in the (…, created_at, id) indexes.
+    if (after && 'createdAt' in after) query = query.where(sql<SqlBool>`(m.created_at, m.id) < (${after.createdAt}, ${after.id})`);
+    return query;
+  };
+  const statuses = f.statuses ?? [];
+  if (statuses.length <= 1) return page(f.statuses).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+  // Several statuses (`live` means live or active): `status IN (…)` cannot be read in order from
+  // the (status, created_at, id) index, so every match was sorted (160 ms for a deep page at 100k
+  // markets). One ordered arm per status, merged by the compound ORDER BY, stops after the page.
+  let compound = page([statuses[0]!]);
+  for (const status of statuses.slice(1)) compound = compound.unionAll(page([status]));
+  return compound.orderBy(sql`created_at`, 'desc').orderBy(sql`id`, 'desc').limit(limit).offset(offset).execute();
 }
 
 /**
  * SQLite search walks the FTS index in rowid order (newest inserted first) and stops after the
- * page: no sort of every match (0.3 ms instead of 8 ms for a common word at 100k markets).
+ * page: no sort of every match (0.3 ms instead of 8 ms for a common word at 100k markets; prefix
+ * indexes of migration 0009 keep short prefixes from being merged in memory first). A keyset page
+ * starts below `beforeRowid`, which FTS5 seeks.
  */
-function searchSqlite(db: Db, f: MarketFilter, limit: number, offset: number) {
+function searchSqlite(db: Db, f: MarketFilter, limit: number, offset: number, beforeRowid?: number) {
   const query = f.terms!.map((t) => `"${t}"*`).join(' ');
-  return db
+  let q = db
     .selectFrom(sql<{ rowid: number }>`markets_fts`.as('f'))
     .innerJoin('markets as m', (join) => join.on(sql<SqlBool>`m.rowid = f.rowid`))
     .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
     .select(COLUMNS)
+    .select(sql<number | null>`f.rowid`.as('fts_rowid'))
     .where(sql<SqlBool>`markets_fts match ${query}`)
-    .where(where('sqlite', { ...f, terms: undefined }) as never)
-    .orderBy(sql`f.rowid`, 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+    .where(where('sqlite', { ...f, terms: undefined }) as never);
+  if (beforeRowid !== undefined) q = q.where(sql<SqlBool>`f.rowid < ${beforeRowid}`);
+  return q.orderBy(sql`f.rowid`, 'desc').limit(limit).offset(offset).execute();
 }
 
 export async function setMarketStatus(db: Db, id: string, from: string[], status: string, now: string, published?: boolean): Promise<boolean> {
@@ -146,4 +180,77 @@ export async function findPendingMarket(db: Db, creator: string, name: string) {
     .where('m.status', '=', 'pending')
     .orderBy('m.created_at', 'desc')
     .executeTakeFirst();
+}
+
+/** Family A markets one of whose option wallets is in `wallets` (whose inbound transfer is whose). */
+export async function findMarketsByOptionWallets(db: Db, wallets: string[]) {
+  if (wallets.length === 0) return [];
+  return db
+    .selectFrom('markets as m')
+    .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(COLUMNS)
+    .where((eb) => eb.or([eb('a.yes_wallet', 'in', wallets), eb('a.no_wallet', 'in', wallets)]))
+    .execute();
+}
+
+/** Markets one of whose outcome mints is in `mints`. */
+export async function findMarketsByMints(db: Db, mints: string[]) {
+  if (mints.length === 0) return [];
+  return db
+    .selectFrom('markets as m')
+    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(COLUMNS)
+    .where((eb) => eb.or([eb('m.yes_mint', 'in', mints), eb('m.no_mint', 'in', mints)]))
+    .execute();
+}
+
+/** Every creation of `creator` still awaiting its fee. */
+export async function listPendingCreations(db: Db, creator: string) {
+  return db
+    .selectFrom('markets as m')
+    .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(COLUMNS)
+    .where('m.creator', '=', creator)
+    .where('m.status', '=', 'pending')
+    .execute();
+}
+
+/** Pending creations whose payment deadline is before `before` (the sweep expires them). */
+export async function listExpiredPendingCreations(db: Db, before: string, limit: number) {
+  return db
+    .selectFrom('markets as m')
+    .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(['m.id', 'm.slug', 'a.payment_deadline'])
+    .where('m.status', '=', 'pending')
+    .where('a.payment_deadline', '<', before)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Removing an unpaid creation (after `setMarketStatus(pending → expired)` won, in the same
+ * database transaction): first its terms, then the market row, which releases its slug.
+ */
+export async function deleteTermsOfExpiredMarket(db: Db, id: string): Promise<void> {
+  await db
+    .deleteFrom('family_a_markets')
+    .where('market_id', '=', id)
+    .where((eb) => eb.exists(eb.selectFrom('markets').select('id').where('id', '=', id).where('status', '=', 'expired')))
+    .execute();
+}
+
+export async function deleteExpiredMarket(db: Db, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('markets').where('id', '=', id).where('status', '=', 'expired').executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
+
+/** A repeated identical creation request reopens the window of its pending market. */
+export async function renewPaymentDeadline(db: Db, id: string, deadline: string): Promise<boolean> {
+  const res = await db
+    .updateTable('family_a_markets')
+    .set({ payment_deadline: deadline })
+    .where('market_id', '=', id)
+    .where((eb) => eb.exists(eb.selectFrom('markets').select('id').where('id', '=', id).where('status', '=', 'pending')))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }

@@ -51,7 +51,30 @@ export async function findPaymentOutcome(db: Db, signature: string) {
     .select([
       'p.signature', 'p.kind', 'p.wallet', 'p.side', 'p.paid_raw', 'p.deliver_raw', 'p.created_at', 'm.slug',
       'o.status as outbound_status', 'o.signature as outbound_signature', 'o.last_error as outbound_error', 'o.updated_at as outbound_updated_at',
+      'o.awaiting_funds_since as outbound_awaiting_funds_since',
     ])
     .where('p.signature', '=', signature)
     .executeTakeFirst();
+}
+
+/**
+ * Quotes that could honour a transfer: of this wallet, market, side and kind, for exactly
+ * `amountRaw`, issued between `issuedFrom` and `issuedTo` (the transfer's landing time minus the
+ * quote lifetime, plus the one-second slack of block times).
+ */
+export async function listMatchingQuotes(
+  db: Db,
+  q: { marketId: string; wallet: string; side: 'YES' | 'NO'; kind: 'buy' | 'sell'; amountRaw: bigint; issuedFrom: string; issuedTo: string },
+): Promise<QuoteRow[]> {
+  return db
+    .selectFrom('family_a_quotes')
+    .selectAll()
+    .where('market_id', '=', q.marketId)
+    .where('wallet', '=', q.wallet)
+    .where('side', '=', q.side)
+    .where('kind', '=', q.kind)
+    .where('issued_at', '>=', q.issuedFrom)
+    .where('issued_at', '<=', q.issuedTo)
+    .where('amount_raw', '=', q.amountRaw)
+    .execute();
 }

@@ -15,7 +15,10 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { startWorkers } from '../../jobs/workers.js';
 import { EmbeddedChainClient } from '../../src/chain/adapters/embedded.adapter.js';
 import { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
-import { familyAFeature } from '../../src/features/family-a.feature.js';
+import { familyAFeature, familyASettings } from '../../src/features/family-a.feature.js';
+import type { FamilyADeps } from '../../src/services/family-a/family-a.deps.js';
+import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';
+import { outboundJobId } from '../../src/services/outbound/outbound-intents.js';
 import { outboundFeature } from '../../src/features/outbound.feature.js';
 import type { Feature, FeatureContext } from '../../src/features/feature.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
@@ -49,7 +52,10 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
   const producer = new Redis(TEST_REDIS_URL);
   const queues = new JobQueues(producer, prefix);
   const ctx: FeatureContext = {
-    config, log, db: db.db, dialect: db.dialect, queues, adminToken: TEST_ADMIN_TOKEN,
+    config, log, db: db.db, dialect: db.dialect, queues, adminToken: TEST_ADMIN_TOKEN, instanceId: `family-a-test-${prefix}`,
+    redis: () => {
+      throw new Error('the Family A harness opens no Redis connections for features');
+    },
     chain: {
       client, cluster: 'embedded', rpcUrl: '', usdcMint: new PublicKey(ledger.bootstrapInfo.usdcMint),
       wallets: { treasury: platform.treasury, exchangeOperator: platform.exchangeOperator, protocolFee: platform.protocolFee },
@@ -137,4 +143,15 @@ export async function createMarket(h: Harness, body: Record<string, unknown> = {
   });
   if (res.statusCode !== 200) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
   return res.json().data as { slug: string; status: string; cas: { Yes: string; No: string }; metadata: { option_wallets: { Yes: string; No: string } } };
+}
+
+/** Family A's services wired to the harness as the feature wires them (for calling services directly). */
+export function familyADeps(h: Harness): FamilyADeps {
+  return {
+    db: h.ctx.db, dialect: h.ctx.dialect, chain: h.client, usdcMint: h.usdcMint, treasury: h.ctx.chain.wallets.treasury,
+    keys: FamilyAKeys.load(h.ctx.config.dataDir), settings: familyASettings(h.ctx), log: pino({ level: 'silent' }),
+    dispatchOutbound: async (id, attempt) => {
+      await h.ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id, attempt) });
+    },
+  };
 }

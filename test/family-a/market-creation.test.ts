@@ -4,7 +4,9 @@ import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
 import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey, SystemProgram } from '@solana/web3.js';
-import { admin, createHarness, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
+import { renewPaymentDeadline } from '../../db/repositories/family-a-markets.repository.js';
+import { sweepFamilyAMoney } from '../../src/services/family-a/money-sweep.service.js';
+import { admin, createHarness, familyADeps, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -70,5 +72,53 @@ describe('Family A paid market creation', () => {
     const again = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('ALREADY_PAID');
+  });
+
+  it('answers a repeated identical request with the same pending market, a different one with another (issue 8 item 6)', async () => {
+    const wallet = (await fundedUser(h, 0n)).publicKey.toBase58();
+    const body = { name: 'Will repeats squat slugs?', description: 'Asked twice by an agent', end_date: '2031-06-01T00:00:00Z', options: ['UP', 'DOWN'], creator_wallet: wallet, tags: ['t'] };
+    const first = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
+    const again = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
+    expect(again).toMatchObject({ error: { code: 'PAYMENT_REQUIRED' }, marketId: first.marketId, slug: 'will-repeats-squat-slugs' });
+    expect(again.payment.expiresAt).toBe(first.payment.expiresAt);
+    const other = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: { ...body, description: 'Another question text' } })).json();
+    expect(other.marketId).not.toBe(first.marketId);
+    expect(other.slug).toBe('will-repeats-squat-slugs-2');
+    const pending = (await h.t.app.inject({ method: 'GET', url: `/v2/markets?status=pending&creator=${wallet}` })).json().data;
+    expect(pending.count).toBe(2);
+    // Its window closed (not yet swept): the same request reopens it rather than taking a new slug.
+    await renewPaymentDeadline(h.ctx.db, first.marketId, new Date(Date.now() - 1_000).toISOString());
+    const reopened = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
+    expect(reopened.marketId).toBe(first.marketId);
+    expect(Date.parse(reopened.payment.expiresAt)).toBeGreaterThan(Date.now() + 290_000);
+  });
+
+  it('expires an unpaid creation after its window and grace, releasing the slug; a late payment is refunded', async () => {
+    const creator = await fundedUser(h);
+    const wallet = creator.publicKey.toBase58();
+    const body = { name: 'Will this slug be released?', description: 'Never paid in time', end_date: '2031-06-01T00:00:00Z', creator_wallet: wallet };
+    const req = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
+    const deadline = Date.parse(req.payment.expiresAt);
+    const deps = familyADeps(h);
+    // Within the grace (FAMILY_A_PRESENT_GRACE_SEC, default 600 s) the market stays: a payment landed in time may still come.
+    expect((await sweepFamilyAMoney(deps, deadline + 599_000)).expiredCreations).not.toContain(req.slug);
+    expect((await sweepFamilyAMoney(deps, deadline + 601_000)).expiredCreations).toContain(req.slug);
+    expect((await h.t.app.inject({ method: 'GET', url: `/v2/markets/${req.slug}` })).statusCode).toBe(404);
+
+    // Presented now, the payment finds no pending market and goes back to the creator.
+    const platform = new PublicKey(req.payment.payTo);
+    const mint = new PublicKey(h.usdcMint);
+    const paid = await send(h.ledger, creator, [
+      createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, creator.publicKey), mint, getAssociatedTokenAddressSync(mint, platform, true), creator.publicKey, 600_000_000n, 6),
+      SystemProgram.transfer({ fromPubkey: creator.publicKey, toPubkey: platform, lamports: 300_000_000 }),
+    ]);
+    const late = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': xPayment({ txHash: paid, amount: 600, payer: wallet, payTo: req.payment.payTo, asset: h.usdcMint }) }, payload: { ...body, marketId: req.marketId } });
+    expect(late.statusCode).toBe(404);
+    expect(late.json().paymentOutcome.transfers.map((t: { asset: string; state: string }) => `${t.asset}:${t.state}`).sort()).toEqual(['SOL:refunded', 'USDC:refunded']);
+
+    // The same request now creates the market afresh under the released slug.
+    const fresh = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
+    expect(fresh.slug).toBe(req.slug);
+    expect(fresh.marketId).not.toBe(req.marketId);
   });
 });

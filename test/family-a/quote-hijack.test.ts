@@ -42,6 +42,8 @@ describe('Family A quote hijack', () => {
     expect(hijack.statusCode, hijack.body).toBe(402); // was 200: 20 tokens for 50 USDC
     expect(hijack.json().error.code).toBe('PAYMENT_FAILED');
     expect(hijack.json().error.message).toMatch(/amount differs from the quote: moved 50000000 raw units, the quote is for exactly 10000/);
+    // Recorded, not refunded: the victim's own 50 USDC quote can still honour it (issue 8 item 2).
+    expect(hijack.json().paymentOutcome.transfers).toMatchObject([{ amount: 50, state: 'held', sender: vw }]);
     expect(await tokenBalance(h, vw, market.cas.Yes)).toBe(0n);
 
     // The victim's own step 2 is honoured in full: 50 USDC / 0.0005 = 100,000 tokens = 100_000_000_000 raw.

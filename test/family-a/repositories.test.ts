@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { countMarkets, insertMarket, listMarkets } from '../../db/repositories/family-a-markets.repository.js';
 import { findClaim, findPaymentBySignature, findQuote, insertClaim, insertPayment, insertQuote } from '../../db/repositories/family-a-trades.repository.js';
-import { findOutbound, insertOutbound, listUnfinishedOutbound, markOutbound, storeBuilt } from '../../db/repositories/outbound-transactions.repository.js';
+import {
+  expediteAwaitingFunds, findOutbound, insertOutbound, listAwaitingFunds, listUnfinishedOutbound, markAwaitingFunds, markOutbound, storeBuilt, summarizeAwaitingFunds,
+} from '../../db/repositories/outbound-transactions.repository.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { DIALECTS, PG_AVAILABLE, postgresDatabase } from '../helpers/databases.js';
 import { createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
@@ -101,6 +103,27 @@ for (const { name, available, open } of DIALECTS) describe.skipIf(!available)(`F
     const row = (await findOutbound(db.db, id))!;
     expect(row.status).toBe('confirmed');
     expect(row.attempts).toBe(1);
+  });
+
+  it('records a wait for funds without counting it as an attempt, and ends it once built', async () => {
+    const id = randomUUID();
+    await insertOutbound(db.db, { id, idempotencyKey: `k-${id}`, purpose: 'pay', params: '{}', now: now() });
+    await markOutbound(db.db, id, 'pending', { now: now(), bumpAttempts: true }); // the sender counts on entry
+    const first = '2030-01-01T00:00:00.000Z';
+    await markAwaitingFunds(db.db, id, { reason: 'short by 5', shortfall: '{"missingRaw":"5"}', nextAttemptAt: '2030-01-01T00:00:05.000Z', now: first });
+    await markOutbound(db.db, id, 'pending', { now: now(), bumpAttempts: true });
+    await markAwaitingFunds(db.db, id, { reason: 'short by 4', shortfall: '{"missingRaw":"4"}', nextAttemptAt: '2030-01-01T00:00:15.000Z', now: '2030-01-01T00:00:05.000Z' });
+    const row = (await findOutbound(db.db, id))!;
+    expect(row).toMatchObject({ attempts: 0, funding_checks: 2, awaiting_funds_since: first, last_error: 'short by 4', next_attempt_at: '2030-01-01T00:00:15.000Z' });
+    expect((await listAwaitingFunds(db.db, 100)).map((r) => r.id)).toContain(id);
+    expect((await summarizeAwaitingFunds(db.db)).find((r) => r.purpose === 'pay')).toMatchObject({ oldest: first });
+    const later = '2031-01-01T00:00:00.000Z';
+    expect((await listUnfinishedOutbound(db.db, later, 100, '2030-01-01T00:00:10.000Z')).map((r) => r.id)).not.toContain(id);
+    expect(await expediteAwaitingFunds(db.db, id, now())).toBe(true);
+    expect((await listUnfinishedOutbound(db.db, later, 100, '2030-01-01T00:00:10.000Z')).map((r) => r.id)).toContain(id);
+    expect(await storeBuilt(db.db, id, null, { signature: 's', rawTx: 'AA==', blockhash: 'b', lastValidBlockHeight: 1, now: now() })).toBe(true);
+    expect(await findOutbound(db.db, id)).toMatchObject({ awaiting_funds_since: null, shortfall: null, next_attempt_at: null });
+    expect(await expediteAwaitingFunds(db.db, id, now())).toBe(false);
   });
 });
 

@@ -69,14 +69,16 @@ describe('Family A sell and claim', () => {
     expect(d).toMatchObject({ slug: m.slug, wallet: aw, outcome: 'Yes', userTokenBalance: 15000, marketLimit: 100000, payoutUsdc: 15, tokenMint: m.cas.Yes });
     expect(d.nextStep).toMatchObject({ action: 'transferTokens', tokenMint: m.cas.Yes, tokensToTransfer: 15000, confirmEndpoint: `/${m.slug}/claim/confirm` });
 
-    // A partial transfer is refused and consumes nothing.
+    // A partial transfer is refused, and its 14,000 tokens are credited to Alice's claim (issue 8).
     const partial = await transfer(h, alice, m.cas.Yes, d.nextStep.sendTo, 14_000_000_000n);
     const p = await post(`/v2/markets/${m.slug}/claim/confirm`, { wallet: aw, transferTxHash: partial });
     expect(p.statusCode).toBe(402);
     expect(p.json().error).toMatchObject({ code: 'PAYMENT_FAILED' });
-    expect(p.json().error.message).toMatch(/^Token transfer verification failed: partial transfer/);
+    expect(p.json().error.message).toMatch(/^Token transfer verification failed: partial transfer.* is credited to this wallet's claim/);
+    expect(p.json().paymentOutcome.transfers).toMatchObject([{ state: 'credited', amount: 14000, sender: aw }]);
 
-    // The rest in one transfer: that one moved ALL remaining tokens (1,000) → payout 1 USDC.
+    // The rest in one transfer empties the wallet: the claim pays for 1,000 + the credited 14,000
+    // tokens: 15,000 × 100,000 / 1e8 = 15 USDC (it used to pay 1 USDC and keep the 14,000).
     const rest = await transfer(h, alice, m.cas.Yes, d.nextStep.sendTo, 1_000_000_000n);
     const before = await tokenBalance(h, aw, h.usdcMint);
     const [c1, c2] = await Promise.all([
@@ -85,9 +87,11 @@ describe('Family A sell and claim', () => {
     ]);
     const okRes = [c1, c2].find((r) => r.statusCode === 200)!;
     const refused = [c1, c2].find((r) => r.statusCode !== 200)!;
-    expect(okRes.json().data).toMatchObject({ outcome: 'Yes', payoutUsdc: 1, tokenAmount: 1000, tokenTransferTxHash: rest, deliveryStatus: 'confirmed' });
+    expect(okRes.json().data).toMatchObject({ outcome: 'Yes', payoutUsdc: 15, tokenAmount: 15000, tokenTransferTxHash: rest, deliveryStatus: 'confirmed' });
     expect(['VALIDATION_ERROR', 'ALREADY_CLAIMED']).toContain(refused.json().error.code);
-    expect((await tokenBalance(h, aw, h.usdcMint)) - before).toBe(1_000_000n);
+    expect((await tokenBalance(h, aw, h.usdcMint)) - before).toBe(15_000_000n);
+    const lookup = (await h.t.app.inject({ method: 'GET', url: `/v2/payments/${partial}` })).json().data;
+    expect(lookup).toMatchObject({ kind: 'unhonoured', transfers: [{ state: 'claimed', honouredAmount: 14000 }] });
 
     const again = await post(`/v2/markets/${m.slug}/claim`, { wallet: aw });
     expect(again.statusCode).toBe(409);

@@ -14,6 +14,9 @@
  * rule stops presenting a victim's 50 USDC payment with a 0.01 quote. A payment whose amount
  * differs from the presented quote is refused WITHOUT being consumed, so the victim's own quote
  * still claims it; delivery is computed from what the transfer moved.
+ *
+ * Every refusal after the header is read accounts for the presented transaction's money
+ * (refusal-accounting.ts): refunded, held for its own quote, or credited, and the answer says so.
  */
 import { randomUUID } from 'node:crypto';
 import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
@@ -24,9 +27,12 @@ import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
 import { parseSide, type Side } from '../../domain/family-a/side.js';
 import { PURPOSES, type DeliverParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { deliveryStatus } from './delivery-status.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { withRefusalAccounting } from './refusal-accounting.js';
+import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
+import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
 export interface BuyBody { wallet: string; amount: number; side: string }
@@ -63,6 +69,10 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   const payload = decodePaymentHeader(header);
   assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
+  return withRefusalAccounting(deps, payload.txHash, (remember) => honourBuy(deps, slug, body, payload, remember));
+}
+
+async function honourBuy(deps: FamilyADeps, slug: string, body: BuyBody, payload: PaymentPayload, remember: (landed: LandedTransfer) => void) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, amountRaw } = readBody(m, body);
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
@@ -77,6 +87,7 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   if (BigInt(quote.amount_raw) !== amountRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', `amount ${body.amount} differs from the quote's ${rawToHuman(BigInt(quote.amount_raw))}`);
 
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
+  remember(landed);
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
   if (timing === 'expired') return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_EXPIRED', 'The quote expired before the payment landed (quotes live 120000 ms); a fresh quote follows');
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the payment predates the quote');
@@ -91,9 +102,10 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
     deps,
     { signature: payload.txHash, kind: 'buy', market_id: m.id, wallet, side, paid_raw: moved, deliver_raw: tokens, quote_id: quote.id },
     { idempotencyKey: `a-buy-${payload.txHash}`, purpose: PURPOSES.deliverTokens, params },
+    { landed, honoured: [{ account: associatedAccount(deps.usdcMint, payTo), amount: moved }] },
   );
   return {
     slug: m.slug, action: 'buy' as const, side, amount: rawToHuman(amountRaw), tokenAmount: rawToHuman(tokens),
-    paymentTxHash: payload.txHash, tokenTransferTxHash: delivery.signature, deliveryStatus: delivery.status, wallet,
+    paymentTxHash: payload.txHash, tokenTransferTxHash: delivery.signature, deliveryStatus: deliveryStatus(delivery), wallet,
   };
 }

@@ -12,15 +12,20 @@ import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, typ
 import { DECIMALS } from '../../domain/family-a/money.js';
 import type { Side } from '../../domain/family-a/side.js';
 import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
+import { AwaitingFundsError } from '../outbound/outbound-errors.js';
 import type { OutboundBuildContext, OutboundBuilders } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { refundBuilder } from './refund.builder.js';
 
 export const PURPOSES = {
   setup: 'family-a.setup-market',
   deliverTokens: 'family-a.deliver-tokens',
   payUsdc: 'family-a.pay-usdc',
   platformAccounts: 'family-a.platform-accounts',
+  refund: 'family-a.refund',
 } as const;
+
+export type { RefundParams } from './refund.builder.js';
 
 export interface SetupParams { marketId: string }
 export interface DeliverParams { mint: string; owner: string; amountRaw: string }
@@ -44,6 +49,7 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
   const usdc = new PublicKey(deps.usdcMint);
   const payer = deps.treasury.publicKey;
   return {
+    [PURPOSES.refund]: refundBuilder(deps, (blockhash, instructions, signers, memo) => sign(deps, blockhash, instructions, signers, { outboundId: '', memo })),
     [PURPOSES.setup]: {
       async build(params, blockhash, context) {
         const { marketId } = params as SetupParams;
@@ -104,11 +110,13 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
         const dest = ata(usdc, to);
         const ix: TransactionInstruction[] = [createAssociatedTokenAccountIdempotentInstruction(payer, dest, to, usdc)];
         const signers: Keypair[] = [];
+        const wallets: string[] = [];
         let remaining = BigInt(p.amountRaw);
         for (const side of p.sources) {
           if (remaining === 0n) break;
           const wallet = side === 'PLATFORM' ? deps.keys.platform() : deps.keys.optionWallet(p.marketId, side);
           const source = ata(usdc, wallet.publicKey);
+          wallets.push(wallet.publicKey.toBase58());
           const [account] = await deps.chain.getTokenAccountsByOwner(wallet.publicKey.toBase58(), { mint: deps.usdcMint });
           const available = account?.amount ?? 0n;
           const take = available < remaining ? available : remaining;
@@ -117,8 +125,14 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
           signers.push(wallet);
           remaining -= take;
         }
-        // Never a partial payout: fail the attempt; the job retries once the operator funds it.
-        if (remaining > 0n) throw new Error(`option wallets of market ${p.marketId} and the platform wallet lack ${remaining} raw USDC for this payout`);
+        // Never a partial payout: wait (with backoff, without using up attempts) until an operator
+        // funds the platform wallet; the shortfall is kept on the row and shown to operators.
+        if (remaining > 0n) {
+          throw new AwaitingFundsError(
+            `the option wallets of market ${p.marketId} and the platform wallet lack ${remaining} raw USDC for this payout of ${p.amountRaw}; fund the platform wallet ${deps.keys.platform().publicKey.toBase58()}`,
+            { asset: deps.usdcMint, missingRaw: remaining, wallets },
+          );
+        }
         return sign(deps, blockhash, ix, signers, context);
       },
     },

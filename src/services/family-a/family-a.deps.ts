@@ -19,6 +19,11 @@ export interface FamilyASettings {
   /** How long step 2 waits for the delivery to confirm before answering with its signature. */
   deliveryWaitMs: number;
   quoteTtlMs: number;
+  /**
+   * How long after its quote expired (or its creation window closed) a payment that could still
+   * be honoured waits for its step 2 before it is refunded (FAMILY_A_PRESENT_GRACE_SEC).
+   */
+  presentGraceSec: number;
 }
 
 export interface FamilyADeps {
@@ -31,6 +36,9 @@ export interface FamilyADeps {
   keys: FamilyAKeys;
   settings: FamilyASettings;
   log: Logger;
-  /** Enqueues the outbound job for an intent recorded in the database (after commit). */
-  dispatchOutbound(outboundId: string): Promise<void>;
+  /**
+   * Enqueues the outbound job for an intent recorded in the database (after commit). `attempt`
+   * names the job (default `first`): a re-drive passes a new one, or the queue would ignore it.
+   */
+  dispatchOutbound(outboundId: string, attempt?: string): Promise<void>;
 }

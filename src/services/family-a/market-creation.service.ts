@@ -8,20 +8,26 @@
  *
  * The fee's USDC lands in the platform wallet, the liquidity reserve that tops up payouts beyond
  * what a market's buyers paid. Both parts of the fee (USDC and SOL) are paid in ONE transaction,
- * whose signature is the X-PAYMENT txHash; both are verified from its balance deltas.
+ * whose signature is the X-PAYMENT txHash; both are verified from its balance deltas. More than
+ * the fee is refunded; a refused payment (one part missing, short, too late, the market gone) is
+ * refunded, or held while another pending creation of the creator could still take it.
+ *
+ * Unpaid creations (issue 8 item 6): a repeated identical request answers the same pending market
+ * (its window renewed when it had closed) instead of reserving another slug; the sweep removes a
+ * pending market FAMILY_A_PRESENT_GRACE_SEC after its window closed, releasing its slug.
  */
-import { randomUUID } from 'node:crypto';
-import { findMarketById, findPendingMarket, setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
-import { findPaymentBySignature, insertPayment } from '../../../db/repositories/family-a-trades.repository.js';
+import { findMarketById, findPendingMarket, listPendingCreations, renewPaymentDeadline, setMarketStatus, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import { findPaymentBySignature } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
-import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
-import { recordOutboundIntent } from '../outbound/outbound-intents.js';
+import { decodePaymentHeader, type PaymentPayload } from '../../domain/family-a/payment-payload.js';
+import { assertTickers } from '../../domain/family-a/side.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { honourPayment } from './honour-payment.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
-import { isUniqueViolation } from '../../../db/errors.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireLamports, requireTransfer } from './x402-payment.verifier.js';
+import { withRefusalAccounting } from './refusal-accounting.js';
+import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireLamports, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
 export interface CreateBody {
@@ -56,12 +62,36 @@ function requirements(deps: FamilyADeps, m: { id: string; slug: string; yes_wall
   });
 }
 
+function imagesOf(body: CreateBody): string[] {
+  return [body.image_urls?.market, body.image_urls?.option1, body.image_urls?.option2].filter((u): u is string => typeof u === 'string');
+}
+
+/** Same request = same creator, name, description, end date, tickers, tags, category and images. */
+function sameRequest(m: MarketRow, body: CreateBody): boolean {
+  const end = Date.parse(body.end_date);
+  const tickers = assertTickers(body.options?.[0] ?? 'YES', body.options?.[1] ?? 'NO');
+  return m.name === body.name && m.description === body.description && m.end_date !== null && Date.parse(m.end_date) === end
+    && m.yes_ticker === tickers.yes && m.no_ticker === tickers.no && m.category === (body.category ?? '')
+    && m.tags === JSON.stringify(body.tags ?? []) && m.image_urls === JSON.stringify(imagesOf(body));
+}
+
+/** An identical pending creation of this creator, its window renewed if it had closed. */
+async function samePending(deps: FamilyADeps, creator: string, body: CreateBody): Promise<MarketRow | undefined> {
+  const same = (await listPendingCreations(deps.db, creator)).find((m) => sameRequest(m, body));
+  if (!same) return undefined;
+  if (Date.parse(same.payment_deadline ?? '') > Date.now()) return same;
+  const deadline = new Date(Date.now() + deps.settings.creationWindowSec * 1000).toISOString();
+  if (!(await renewPaymentDeadline(deps.db, same.id, deadline))) return undefined; // expired meanwhile: create anew
+  return { ...same, payment_deadline: deadline };
+}
+
 export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<never> {
   const creator = assertWallet(body.creator_wallet, 'creator_wallet');
   if (body.options && body.options.length !== 2) throw new DomainError('invalid', 'VALIDATION_ERROR', 'options must have exactly 2 entries');
-  const images = [body.image_urls?.market, body.image_urls?.option1, body.image_urls?.option2].filter((u): u is string => typeof u === 'string');
+  const existing = await samePending(deps, creator, body);
+  if (existing) throw requirements(deps, existing);
   const { id } = await recordMarket(deps, {
-    name: body.name, description: body.description, endDate: body.end_date, tags: body.tags, category: body.category, imageUrls: images, creator,
+    name: body.name, description: body.description, endDate: body.end_date, tags: body.tags, category: body.category, imageUrls: imagesOf(body), creator,
     yesTicker: body.options?.[0], noTicker: body.options?.[1], // options are the tickers: first YES, second NO
   }, 'pending');
   throw requirements(deps, (await findMarketById(deps.db, id))!);
@@ -72,37 +102,43 @@ export async function createStep2(deps: FamilyADeps, body: CreateBody, header: s
   assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
   const creator = assertWallet(body.creator_wallet, 'creator_wallet');
+  return withRefusalAccounting(deps, payload.txHash, (remember) => payCreation(deps, body, payload, creator, remember));
+}
+
+async function payCreation(deps: FamilyADeps, body: CreateBody, payload: PaymentPayload, creator: string, remember: (landed: LandedTransfer) => void) {
   const m = body.marketId ? await findMarketById(deps.db, body.marketId) : await findPendingMarket(deps.db, creator, body.name);
-  if (!m || m.creator !== creator) throw new DomainError('not_found', 'MARKET_NOT_FOUND', 'No pending market of this creator; repeat step 1 first');
+  if (!m || m.creator !== creator) {
+    throw new DomainError('not_found', 'MARKET_NOT_FOUND', 'No pending market of this creator (an unpaid creation is removed once its payment window and grace are over); repeat step 1');
+  }
   if (m.status !== 'pending') throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} is ${m.status}; its fee was already paid`, { marketSlug: m.slug });
   if (payload.payer !== creator) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not creator_wallet ${creator}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
+  remember(landed);
   if ((landed.blockTimeMs ?? Date.now()) > Date.parse(m.payment_deadline ?? '') + 999) throw requirementsExpired(deps, m);
   const fee = BigInt(m.creation_fee_usdc_raw ?? deps.settings.creationFeeUsdcRaw);
   const platform = deps.keys.platform().publicKey.toBase58();
   requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: platform, payer: creator, minAmount: fee }, LABEL);
   const lamports = BigInt(m.creation_fee_lamports ?? deps.settings.creationFeeLamports);
   if (lamports > 0n) requireLamports(landed, { recipient: platform, payer: creator, minLamports: lamports }, LABEL);
-  let outboundId: string;
-  try {
-    outboundId = await deps.db.transaction().execute(async (trx) => {
-      if (!(await setMarketStatus(trx, m.id, ['pending'], 'creating', new Date().toISOString()))) {
-        throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} was paid concurrently`);
-      }
-      const params: SetupParams = { marketId: m.id };
-      const id = await recordOutboundIntent(trx, { idempotencyKey: `a-setup-${m.id}`, purpose: PURPOSES.setup, params });
-      await insertPayment(trx, {
-        id: randomUUID(), signature: payload.txHash, kind: 'create', market_id: m.id, wallet: creator, side: null, paid_raw: fee,
-        deliver_raw: 0n, quote_id: null, outbound_id: id, created_at: new Date().toISOString(),
-      });
-      return id;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw alreadyProcessed(payload.txHash);
-    throw error;
-  }
-  return finishSetup(deps, m.id, outboundId);
+  // Exactly the fee is honoured; whatever was paid beyond it is refunded.
+  const honoured = [{ account: associatedAccount(deps.usdcMint, platform), amount: fee }];
+  if (lamports > 0n) honoured.push({ account: platform, amount: lamports });
+  const params: SetupParams = { marketId: m.id };
+  const setup = await honourPayment(
+    deps,
+    { signature: payload.txHash, kind: 'create', market_id: m.id, wallet: creator, side: null, paid_raw: fee, deliver_raw: 0n, quote_id: null },
+    { idempotencyKey: `a-setup-${m.id}`, purpose: PURPOSES.setup, params },
+    {
+      landed, honoured,
+      record: async (trx) => {
+        if (!(await setMarketStatus(trx, m.id, ['pending'], 'creating', new Date().toISOString()))) {
+          throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} was paid concurrently or has expired`, { marketSlug: m.slug });
+        }
+      },
+    },
+  );
+  return finishSetup(deps, m.id, setup.id);
 }
 
 function requirementsExpired(deps: FamilyADeps, m: { slug: string }): DomainError {

@@ -6,21 +6,38 @@
  *
  * Amounts are human units of what was paid and what is delivered: buy pays USDC and delivers
  * tokens; sell and claim pay tokens and deliver USDC; create pays the USDC fee and delivers the
- * market (deliverAmount 0). `status` is the platform transaction's: pending, sent, confirmed or
- * failed (`error` then says why).
+ * market (deliverAmount 0). `status` is the platform transaction's: pending, sent, confirmed,
+ * failed, or awaiting_funds (a payout the platform wallets cannot cover yet); `error` says why.
+ *
+ * `transfers` lists every inbound transfer of the transaction to a platform wallet and what became
+ * of it (issue 8 item 2): honoured, refunded (with the refund's status and signature), held for a
+ * quote that can still honour it, credited to a claim, or left to an operator. A transaction
+ * presented but honoured for nothing answers `kind: "unhonoured"` with its transfers.
  */
+import { listInboundOfTransaction } from '../../../db/repositories/family-a-inbound.repository.js';
 import { findPaymentOutcome } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { presentTransfer, refundStatus } from './transfer-outcome.presenter.js';
 
 const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 export async function paymentStatus(deps: FamilyADeps, txHash: string) {
   if (!SIGNATURE.test(txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'txHash is not a base58 transaction signature');
-  const row = await findPaymentOutcome(deps.db, txHash);
-  if (!row) throw new DomainError('not_found', 'PAYMENT_NOT_FOUND', `No payment ${txHash} was honoured by this service (a refused payment is not recorded)`);
-  const platformSignatures = row.outbound_signature ? [row.outbound_signature] : [];
+  const [row, rows] = await Promise.all([findPaymentOutcome(deps.db, txHash), listInboundOfTransaction(deps.db, txHash)]);
+  const transfers = rows.map((r) => presentTransfer(deps, r));
+  if (!row) {
+    if (transfers.length === 0) throw new DomainError('not_found', 'PAYMENT_NOT_FOUND', `No payment ${txHash} was presented to this service (or none of its transfers reached a platform wallet)`);
+    // Presented but nothing honoured: what became of each transfer (refunded, held, credited, manual).
+    const first = rows[0]!;
+    return {
+      txHash, kind: 'unhonoured' as const, slug: first.slug, wallet: first.sender_owner, side: null, paidAmount: null, deliverAmount: null,
+      status: null, platformSignatures: transfers.flatMap((t) => (t.refund?.signature ? [t.refund.signature] : [])), error: null,
+      recordedAt: first.created_at, updatedAt: rows.reduce((a, r) => (r.updated_at > a ? r.updated_at : a), first.updated_at), transfers,
+    };
+  }
+  const status = refundStatus(row.outbound_status ?? 'pending', row.outbound_awaiting_funds_since ?? null)!;
   return {
     txHash: row.signature,
     kind: row.kind,
@@ -29,15 +46,23 @@ export async function paymentStatus(deps: FamilyADeps, txHash: string) {
     side: row.side,
     paidAmount: rawToHuman(BigInt(row.paid_raw)),
     deliverAmount: rawToHuman(BigInt(row.deliver_raw)),
-    status: row.outbound_status ?? 'pending',
-    platformSignatures,
-    error: row.outbound_status === 'failed' ? row.outbound_error : null,
+    status,
+    platformSignatures: row.outbound_signature ? [row.outbound_signature] : [],
+    error: status === 'failed' || status === 'awaiting_funds' ? row.outbound_error : null,
     recordedAt: row.created_at,
     updatedAt: row.outbound_updated_at ?? row.created_at,
+    transfers,
   };
+}
+
+/** The refusal of a payment already honoured (nothing to account for again). */
+export class AlreadyProcessed extends DomainError {
+  constructor(txHash: string) {
+    super('invalid', 'VALIDATION_ERROR', `Transaction ${txHash} was already processed; GET /v2/payments/${txHash} answers what it led to`);
+  }
 }
 
 /** The refusal of a payment already honoured: it names where its outcome can be read. */
 export function alreadyProcessed(txHash: string): DomainError {
-  return new DomainError('invalid', 'VALIDATION_ERROR', `Transaction ${txHash} was already processed; GET /v2/payments/${txHash} answers what it led to`);
+  return new AlreadyProcessed(txHash);
 }

@@ -2,7 +2,8 @@
  * Family A sell (public reference): step 1 answers 402 asking for a token transfer to `sendTo`
  * (the option wallet of the side); step 2 verifies that transfer on chain and pays
  * tokenAmount × targetPrice USDC (floored) from the market's option wallets, recorded before
- * sending exactly like a buy delivery.
+ * sending exactly like a buy delivery. A refused sell accounts for the presented transaction's
+ * tokens like a refused buy (refusal-accounting.ts): refunded, or held for the seller's own quote.
  */
 import { randomUUID } from 'node:crypto';
 import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
@@ -13,9 +14,12 @@ import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
 import { parseSide, type Side } from '../../domain/family-a/side.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
+import { deliveryStatus } from './delivery-status.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
-import { assertNetwork, assertWallet, fetchLandedTransfer, paymentFailed, requireTransfer } from './x402-payment.verifier.js';
+import { withRefusalAccounting } from './refusal-accounting.js';
+import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
+import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
 export interface SellBody { wallet: string; tokenAmount: number; side: string }
@@ -54,6 +58,10 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   const payload = decodePaymentHeader(header);
   assertWallet(payload.payer, 'X-PAYMENT payer'); // a malformed payer is a bad request (400), not a failed payment (402)
   assertNetwork(deps, payload.network);
+  return withRefusalAccounting(deps, payload.txHash, (remember) => honourSell(deps, slug, body, payload, remember));
+}
+
+async function honourSell(deps: FamilyADeps, slug: string, body: SellBody, payload: PaymentPayload, remember: (landed: LandedTransfer) => void) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, tokensRaw } = readBody(m, body);
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
@@ -65,6 +73,7 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   if (BigInt(quote.amount_raw) !== tokensRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', "tokenAmount differs from the quote's");
 
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
+  remember(landed);
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
   if (timing === 'expired') return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_EXPIRED', 'The sell quote expired before the transfer landed; a fresh quote follows');
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the transfer predates the quote');
@@ -78,9 +87,10 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
     deps,
     { signature: payload.txHash, kind: 'sell', market_id: m.id, wallet, side, paid_raw: moved, deliver_raw: paidOut, quote_id: quote.id },
     { idempotencyKey: `a-sell-${payload.txHash}`, purpose: PURPOSES.payUsdc, params },
+    { landed, honoured: [{ account: associatedAccount(mint, sendTo), amount: moved }] },
   );
   return {
     slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(paidOut),
-    tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: payout.status, wallet,
+    tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: deliveryStatus(payout), wallet,
   };
 }

@@ -5,10 +5,12 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../domain/errors.js';
-import { verifyLamportTransfer, verifyTransfer, type LandedTransaction, type TransferExpectation } from '../../domain/family-a/transfer-verification.js';
+import type { CreditSource } from '../../domain/family-a/inbound-credits.js';
+import { verifyLamportTransfer, verifyTransfer, type TransferExpectation } from '../../domain/family-a/transfer-verification.js';
 import type { FamilyADeps } from './family-a.deps.js';
 
-export interface LandedTransfer extends LandedTransaction {
+/** A landed transaction as verification reads it (token deltas carry their account index). */
+export interface LandedTransfer extends CreditSource {
   signature: string;
   blockTimeMs: number | null;
 }

@@ -11,9 +11,10 @@ import { findOutboundByKey, insertOutbound } from '../../../db/repositories/outb
 
 export async function recordOutboundIntent(
   trx: Kysely<Database> | Transaction<Database>,
-  intent: { idempotencyKey: string; purpose: string; params: unknown },
+  intent: { idempotencyKey: string; purpose: string; params: unknown; id?: string },
 ): Promise<string> {
-  const id = randomUUID();
+  // A caller may choose the id, to point its own row at the intent in the same transaction.
+  const id = intent.id ?? randomUUID();
   await insertOutbound(trx, {
     id, idempotencyKey: intent.idempotencyKey, purpose: intent.purpose,
     params: JSON.stringify(intent.params), now: new Date().toISOString(),

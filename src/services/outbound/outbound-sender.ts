@@ -9,15 +9,20 @@
  *   3. (re)build with a fresh blockhash, persist the bytes with a compare-and-set on the previous
  *      signature BEFORE sending (a concurrent worker loses the race and waits instead), send;
  *   4. wait for `confirmed` or better; on timeout throw so the job retries (step 2 again).
+ * A failed attempt keeps its reason on the row (`last_error`). Builders decide two special cases
+ * (outbound-errors.ts): a platform wallet that cannot cover the transfer yet (waits for funds with
+ * a backoff, without using the attempt budget), and an intent that can never succeed (fails at
+ * once with its reason).
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import bs58 from 'bs58';
 import type { Database } from '../../../db/schema.js';
-import { findOutbound, markOutbound, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
+import { findOutbound, markAwaitingFunds, markOutbound, noteOutboundError, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
 import { awaitSignature } from '../../chain/confirmation.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
+import { AwaitingFundsError, fundingBackoffMs, TerminalOutboundError } from './outbound-errors.js';
 import { hasOutboundMemo, outboundMemoInstruction } from './outbound-memo.js';
 import type { OutboundBuilder, OutboundBuilders, OutboundResult } from './outbound.types.js';
 
@@ -28,12 +33,15 @@ export interface OutboundSenderOptions {
   confirmTimeoutMs?: number;
   pollMs?: number;
   maxAttempts?: number;
+  /** Delay before the n-th funding check (default: 5 s doubling to 5 min). */
+  fundingBackoffMs?: (checks: number) => number;
 }
 
 export class OutboundSender {
   private readonly confirmTimeoutMs: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
+  private readonly fundingBackoffMs: (checks: number) => number;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -45,6 +53,7 @@ export class OutboundSender {
     this.confirmTimeoutMs = opts.confirmTimeoutMs ?? 15_000;
     this.pollMs = opts.pollMs ?? 100;
     this.maxAttempts = opts.maxAttempts ?? 25;
+    this.fundingBackoffMs = opts.fundingBackoffMs ?? fundingBackoffMs;
   }
 
   async process(id: string): Promise<OutboundResult> {
@@ -63,7 +72,15 @@ export class OutboundSender {
       return { id, status: 'failed', signature: row.signature };
     }
     await markOutbound(this.db, id, row.status, { now: now(), bumpAttempts: true });
+    try {
+      return await this.attempt(row, params, builder);
+    } catch (error) {
+      return this.attemptFailed(row, error);
+    }
+  }
 
+  private async attempt(row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<OutboundResult> {
+    const id = row.id;
     let signature = row.signature;
     if (row.signature && row.raw_tx) {
       const height = await this.chain.getBlockHeight('confirmed');
@@ -85,11 +102,42 @@ export class OutboundSender {
       this.log.debug({ outbound: id, signature }, 'outbound built by a concurrent job; following its signature');
       if (signature === null) throw new Error(`outbound ${id}: built concurrently but no signature recorded; will retry`);
     }
-    const outcome = await this.waitForConfirmation(signature);
+    // Stop waiting once the bytes' blockhash expired: they can never land, and the next attempt
+    // (after its own landed-or-not check) rebuilds at once instead of a worker idling out the timeout.
+    const built = await findOutbound(this.db, id);
+    const outcome = await this.waitForConfirmation(signature, built?.signature === signature ? Number(built.last_valid_block_height ?? 0) || undefined : undefined);
     if (outcome === 'ok') return this.confirm({ ...row, signature }, params, builder);
-    const reason = outcome === 'err' ? 'transaction failed on chain' : 'not confirmed in time';
+    const reason = outcome === 'err' ? 'transaction failed on chain' : outcome === 'expired' ? 'blockhash expired before it landed' : 'not confirmed in time';
     await markOutbound(this.db, id, 'sent', { now: now(), lastError: reason });
     throw new Error(`outbound ${id} (${row.purpose}): ${reason}; will retry`);
+  }
+
+  /**
+   * Waiting for funds is not a failure of the job (it completes; the resume scan brings the row
+   * back when its next check is due); a terminal error fails the row at once; anything else keeps
+   * its reason on the row and is thrown for the job's retry.
+   */
+  private async attemptFailed(row: OutboundRow, error: unknown): Promise<OutboundResult> {
+    const message = (error as Error).message ?? String(error);
+    if (error instanceof AwaitingFundsError) {
+      const checks = Number(row.funding_checks ?? 0) + 1;
+      const at = Date.now();
+      await markAwaitingFunds(this.db, row.id, {
+        reason: message,
+        shortfall: JSON.stringify({ asset: error.shortfall.asset, missingRaw: error.shortfall.missingRaw.toString(), wallets: error.shortfall.wallets }),
+        nextAttemptAt: new Date(at + this.fundingBackoffMs(checks)).toISOString(),
+        now: new Date(at).toISOString(),
+      });
+      this.log.warn({ outbound: row.id, purpose: row.purpose, checks, reason: message }, 'outbound transaction waits for funds');
+      return { id: row.id, status: row.status === 'sent' ? 'sent' : 'pending', signature: row.signature, awaitingFunds: true };
+    }
+    if (error instanceof TerminalOutboundError) {
+      await markOutbound(this.db, row.id, 'failed', { now: now(), lastError: message });
+      this.log.error({ outbound: row.id, purpose: row.purpose, reason: message }, 'outbound transaction failed for good');
+      return { id: row.id, status: 'failed', signature: row.signature };
+    }
+    await noteOutboundError(this.db, row.id, message, now());
+    throw error;
   }
 
   private async rebuildAndSend(row: OutboundRow, params: unknown, build: OutboundBuilder['build']): Promise<string | null> {
@@ -131,9 +179,8 @@ export class OutboundSender {
     return status.confirmationStatus === 'processed' ? 'none' : 'ok';
   }
 
-  private async waitForConfirmation(signature: string): Promise<'ok' | 'err' | 'timeout'> {
-    const fate = await awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs });
-    return fate === 'expired' ? 'timeout' : fate;
+  private async waitForConfirmation(signature: string, lastValidBlockHeight?: number): Promise<'ok' | 'err' | 'timeout' | 'expired'> {
+    return awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs, lastValidBlockHeight });
   }
 
   private async confirm(row: OutboundRow, params: unknown, builder: OutboundBuilders[string]): Promise<OutboundResult> {

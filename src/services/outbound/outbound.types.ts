@@ -23,4 +23,8 @@ export interface OutboundResult {
   id: string;
   status: 'pending' | 'sent' | 'confirmed' | 'failed';
   signature: string | null;
+  /** A platform wallet cannot cover it yet: it stays unfinished and is retried once funded. */
+  awaitingFunds?: boolean;
+  /** Why the last attempt did not finish it (the row's `last_error`), when known. */
+  reason?: string | null;
 }

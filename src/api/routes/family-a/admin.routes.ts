@@ -1,17 +1,20 @@
 /**
  * Family A operator endpoints (Authorization: Bearer <admin token>): create and resolve markets
  * without payment, create/list/revoke Family A API keys, list and re-drive failed outbound
- * transactions.
+ * transactions, and see Family A money that was not simply honoured (refunds, held payments,
+ * credits, payouts waiting for funds).
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
 import { requireAdmin } from '../../plugins/admin-auth.js';
-import { listOutbound, retryFailedOutbound } from '../../../services/outbound/outbound-admin.js';
+import { listOutbound, retryOutbound } from '../../../services/outbound/outbound-admin.js';
 import type { ApiKeyService } from '../../../services/family-a/api-keys.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { adminCreateMarket, adminResolveMarket } from '../../../services/family-a/market-admin.service.js';
+import { listTransfers, moneyOverview } from '../../../services/family-a/money-admin.service.js';
+import { TransferOutcome } from './schemas.js';
 
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 
@@ -51,23 +54,44 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
 
     app.get('/v2/admin/outbound', {
       schema: {
-        tags: ['admin'], summary: 'Outbound platform transactions by status (failed ones need an operator)',
-        querystring: Type.Object({ status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed')], { default: 'failed' }) }),
+        tags: ['admin'], summary: 'Outbound platform transactions by status (failed ones need an operator; awaiting_funds: payouts a platform wallet cannot cover yet)',
+        querystring: Type.Object({
+          status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed'), Type.Literal('awaiting_funds')], { default: 'failed' }),
+        }),
         response: { 200: Envelope },
       },
     }, async ({ query }) => ok(await listOutbound(deps.db, query.status)));
 
     app.post('/v2/admin/outbound/:id/retry', {
       schema: {
-        tags: ['admin'], summary: 'Re-drive a failed outbound transaction (e.g. after funding the platform wallet)',
+        tags: ['admin'], summary: 'Re-drive a failed outbound transaction, or check one waiting for funds now (e.g. after funding the platform wallet)',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Envelope },
       },
     }, async ({ params: { id } }) => {
-      await retryFailedOutbound(deps.db, id);
-      await deps.dispatchOutbound(id);
-      return ok({ id, status: 'pending' });
+      const how = await retryOutbound(deps.db, id);
+      // A fresh job id: the intent's first job may still be kept by the queue as completed or failed.
+      await deps.dispatchOutbound(id, `retry-${Date.now()}`);
+      return ok({ id, status: 'pending', retry: how });
     });
+
+    app.get('/v2/admin/family-a/transfers', {
+      schema: {
+        tags: ['admin'], summary: 'Inbound transfers to platform wallets by state (open = held, credited or awaiting an operator), newest first',
+        querystring: Type.Object({
+          state: Type.Union([
+            Type.Literal('open'), Type.Literal('held'), Type.Literal('honoured'), Type.Literal('refunded'), Type.Literal('credited'), Type.Literal('claimed'), Type.Literal('manual'),
+          ], { default: 'open' }),
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+          offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+        }),
+        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Array(TransferOutcome) }) },
+      },
+    }, async ({ query }) => ok(await listTransfers(deps, query.state, query.limit, query.offset)));
+
+    app.get('/v2/admin/family-a/money', {
+      schema: { tags: ['admin'], summary: 'Family A money overview: counts by state, payouts waiting for funds, open transfers, recent refunds', response: { 200: Envelope } },
+    }, async () => ok(await moneyOverview(deps)));
 
     app.post('/v2/admin/api-keys', {
       schema: { tags: ['admin'], summary: 'Create a Family A API key (shown once)', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }), response: { 200: Envelope } },

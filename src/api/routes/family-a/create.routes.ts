@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { ok } from '../../envelopes.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { createStep1, createStep2 } from '../../../services/family-a/market-creation.service.js';
+import { CreatePaymentRequired, ErrorA } from './schemas.js';
 
 export function createRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
@@ -16,7 +17,7 @@ export function createRoutes(deps: FamilyADeps) {
     app.post('/v2/markets', {
       schema: {
         tags: ['A'], summary: 'Create a market paid by x402 (402 → pay the creation fee → repeat with X-PAYMENT → 201)',
-        headers: Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096 })) }),
+        headers: Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description: 'Step 2 only: base64 of {x402Version: 1, network, txHash (ONE transaction paying both accepts entries), amount (USDC), payer (= creator_wallet), payTo, asset (the USDC mint)}' })) }),
         body: Type.Object({
           name: Type.String({ minLength: 3, maxLength: 200 }),
           description: Type.String({ minLength: 10, maxLength: 2000 }),
@@ -29,7 +30,7 @@ export function createRoutes(deps: FamilyADeps) {
           category: Type.Optional(Type.String({ maxLength: 64 })),
           marketId: Type.Optional(Type.String({ format: 'uuid' })),
         }),
-        response: { 201: Type.Object({ success: Type.Literal(true), data: Type.Unknown() }) },
+        response: { 201: Type.Object({ success: Type.Literal(true), data: Type.Unknown() }), 402: CreatePaymentRequired, 400: ErrorA, 404: ErrorA, 409: ErrorA },
       },
     }, async (request, reply) => {
       const header = request.headers['x-payment'];

@@ -24,6 +24,10 @@ const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown()
 const Page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
+  cursor: Type.Optional(Type.String({
+    minLength: 1, maxLength: 200,
+    description: 'nextCursor of the previous page: the next page starts after its last market (cheaper than a large offset; not combined with offset)',
+  })),
 };
 
 /**

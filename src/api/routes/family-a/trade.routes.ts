@@ -1,23 +1,27 @@
 /**
  * Family A x402 trades and claims: POST /v2/markets/{slug}/trade/buy, /trade/sell, /claim,
  * /claim/confirm. Without X-PAYMENT a trade answers 402 (payment requirements + quote); with it,
- * 200 and the trade result. Error responses carry top-level extras (payment, quote, claim,
- * marketSlug), so no 4xx response schema is declared (serialization would strip them).
+ * 200 and the trade result. Error schemas are open (additionalProperties) so that their
+ * top-level extras (payment, quote, claim, marketSlug, paymentOutcome) are kept and documented.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { ok } from '../../envelopes.js';
 import { buyStep1, buyStep2 } from '../../../services/family-a/buy.service.js';
 import { claimEligibility, confirmClaim } from '../../../services/family-a/claim.service.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { sellStep1, sellStep2 } from '../../../services/family-a/sell.service.js';
+import { BuyPaymentRequired, BuyResult, ClaimConfirmation, ClaimEligibility, ErrorA, SellPaymentRequired, SellResult } from './schemas.js';
 
-const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
+const Success = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+const Errors = { 400: ErrorA, 404: ErrorA, 409: ErrorA };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 const Wallet = Type.String({ minLength: 32, maxLength: 44 });
 const Side = Type.String({ minLength: 1, maxLength: 10, description: 'YES or NO, or the market ticker' });
-const PaymentHeader = Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description: 'base64 of the JSON payment payload' })) });
+const BUY_PAYMENT = 'Step 2 only: base64 of the JSON payment payload {x402Version: 1, network, networkId, txHash (your USDC transfer\'s signature), amount (USDC, human), payer (= wallet), payTo (payment.payTo), asset (the USDC mint), quoteIssuedAt (quote.issuedAt)}';
+const SELL_PAYMENT = 'Step 2 only: base64 of the JSON payload {x402Version: 1, network, txHash (your token transfer\'s signature), amount (tokenAmount, human), payer (= wallet), payTo (payment.sendTo), asset (payment.tokenMint), quoteIssuedAt (quote.issuedAt)}';
+const PaymentHeader = (description: string) => Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description })) });
 
 export function tradeRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
@@ -25,9 +29,9 @@ export function tradeRoutes(deps: FamilyADeps) {
     app.post('/v2/markets/:slug/trade/buy', {
       schema: {
         tags: ['A'], summary: 'Buy outcome tokens with an x402 USDC payment (402 → pay → repeat with X-PAYMENT)',
-        params: SlugParams, headers: PaymentHeader,
+        params: SlugParams, headers: PaymentHeader(BUY_PAYMENT),
         body: Type.Object({ wallet: Wallet, amount: Type.Number({ minimum: 0.01, maximum: 1_000_000 }), side: Side }),
-        response: { 200: Envelope },
+        response: { 200: Success(BuyResult), 402: BuyPaymentRequired, ...Errors },
       },
     }, async ({ params: { slug }, headers, body }) => {
       const header = headers['x-payment'];
@@ -38,9 +42,9 @@ export function tradeRoutes(deps: FamilyADeps) {
     app.post('/v2/markets/:slug/trade/sell', {
       schema: {
         tags: ['A'], summary: 'Sell outcome tokens back at the target price (402 → transfer tokens → repeat with X-PAYMENT)',
-        params: SlugParams, headers: PaymentHeader,
+        params: SlugParams, headers: PaymentHeader(SELL_PAYMENT),
         body: Type.Object({ wallet: Wallet, tokenAmount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), side: Side }),
-        response: { 200: Envelope },
+        response: { 200: Success(SellResult), 402: SellPaymentRequired, ...Errors },
       },
     }, async ({ params: { slug }, headers, body }) => {
       const header = headers['x-payment'];
@@ -49,14 +53,14 @@ export function tradeRoutes(deps: FamilyADeps) {
     });
 
     app.post('/v2/markets/:slug/claim', {
-      schema: { tags: ['A'], summary: 'Claim eligibility and transfer instructions (resolved markets)', params: SlugParams, body: Type.Object({ wallet: Wallet }), response: { 200: Envelope } },
+      schema: { tags: ['A'], summary: 'Claim eligibility and transfer instructions (resolved markets)', params: SlugParams, body: Type.Object({ wallet: Wallet }), response: { 200: Success(ClaimEligibility), ...Errors } },
     }, async ({ params, body }) => ok(await claimEligibility(deps, params.slug, body.wallet)));
 
     app.post('/v2/markets/:slug/claim/confirm', {
       schema: {
         tags: ['A'], summary: 'Confirm the transfer of ALL winning tokens and receive the USDC payout',
         params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ minLength: 32, maxLength: 100 }) }),
-        response: { 200: Envelope },
+        response: { 200: Success(ClaimConfirmation), 402: ErrorA, ...Errors },
       },
     }, async ({ params, body }) => {
       return ok(await confirmClaim(deps, params.slug, body.wallet, body.transferTxHash));

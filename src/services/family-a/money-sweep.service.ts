@@ -1,0 +1,48 @@
+/**
+ * The Family A money sweep (job `family-a.money.sweep`, every FAMILY_A_SWEEP_INTERVAL_MS):
+ *   - held transfers whose deadline passed (the quote or creation window that could honour them,
+ *     plus FAMILY_A_PRESENT_GRACE_SEC) are refunded: a payment nobody presented correctly in time
+ *     is not kept;
+ *   - credits of a wallet that has claimed the market meanwhile (a race of two confirms) are
+ *     refunded: no claim can count them any more;
+ *   - pending creations whose window closed more than the grace ago are removed, releasing their
+ *     slugs (issue 8 item 6).
+ * Each step is a compare-and-set in its own database transaction, so a step 2 honouring the same
+ * transfer (or paying the same creation) at the same moment wins or loses as a whole.
+ */
+import { deleteExpiredMarket, deleteTermsOfExpiredMarket, listExpiredPendingCreations, setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
+import { listDueHeld, listStrandedCredits } from '../../../db/repositories/family-a-inbound.repository.js';
+import type { FamilyADeps } from './family-a.deps.js';
+import { refundRecorded } from './inbound-settlement.js';
+
+const BATCH = 100;
+
+export interface SweepResult { refunds: string[]; heldRefunded: number; strandedRefunded: number; expiredCreations: string[] }
+
+export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): Promise<SweepResult> {
+  const result: SweepResult = { refunds: [], heldRefunded: 0, strandedRefunded: 0, expiredCreations: [] };
+  for (const row of await listDueHeld(deps.db, new Date(nowMs).toISOString(), BATCH)) {
+    const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, `${row.reason}, but nobody presented it with that quote by ${row.refund_after}`));
+    if (id) result.refunds.push(id);
+    result.heldRefunded++;
+  }
+  for (const row of await listStrandedCredits(deps.db, BATCH)) {
+    const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, 'credited winning tokens, but this wallet claimed the market without them'));
+    if (id) result.refunds.push(id);
+    result.strandedRefunded++;
+  }
+  const before = new Date(nowMs - deps.settings.presentGraceSec * 1000).toISOString();
+  for (const m of await listExpiredPendingCreations(deps.db, before, BATCH)) {
+    const removed = await deps.db.transaction().execute(async (trx) => {
+      if (!(await setMarketStatus(trx, m.id, ['pending'], 'expired', new Date(nowMs).toISOString()))) return false; // paid meanwhile
+      await deleteTermsOfExpiredMarket(trx, m.id);
+      return deleteExpiredMarket(trx, m.id);
+    });
+    if (removed) result.expiredCreations.push(m.slug);
+  }
+  for (const id of result.refunds) {
+    await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
+  }
+  if (result.refunds.length + result.expiredCreations.length > 0) deps.log.info({ ...result, refunds: result.refunds.length }, 'family-a money sweep');
+  return result;
+}
