@@ -4,8 +4,11 @@
  * its clients use `Transaction.from`, and `VersionedTransaction.deserialize` reads them too; the
  * client signs and submits the bytes unchanged.
  */
-import { PACKET_DATA_SIZE, Transaction, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import {
+  PACKET_DATA_SIZE, TransactionMessage, VersionedTransaction, type AddressLookupTableAccount, type PublicKey, type TransactionInstruction,
+} from '@solana/web3.js';
 import type { BlockhashWithExpiry } from './chain-client.js';
+import { compileLegacyMessage, unsignedWireBytes } from './legacy-message.js';
 
 export interface UnsignedTransaction {
   /** base64 of the wire bytes with zeroed signatures. */
@@ -19,10 +22,31 @@ export function assembleUnsignedTransaction(
   instructions: TransactionInstruction[],
   recent: BlockhashWithExpiry,
 ): UnsignedTransaction {
-  const tx = new Transaction({ feePayer, blockhash: recent.blockhash, lastValidBlockHeight: recent.lastValidBlockHeight });
-  tx.add(...instructions);
-  const bytes = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
+  const bytes = unsignedWireBytes(compileLegacyMessage(feePayer, instructions, recent.blockhash));
+  if (bytes.length > PACKET_DATA_SIZE) throw new Error(`Transaction too large: ${bytes.length} > ${PACKET_DATA_SIZE}`);
   return { transaction: bytes.toString('base64'), blockhash: recent.blockhash, lastValidBlockHeight: recent.lastValidBlockHeight };
+}
+
+/**
+ * The same as a versioned (v0) transaction, which Family C returns (clients read it with
+ * `VersionedTransaction.deserialize`, sign it and send the bytes). Lookup tables, when given,
+ * shorten the account list; the caller checks the size first (`v0TransactionSize`).
+ */
+export function assembleUnsignedV0Transaction(
+  feePayer: PublicKey,
+  instructions: TransactionInstruction[],
+  recent: BlockhashWithExpiry,
+  lookupTables: AddressLookupTableAccount[] = [],
+): UnsignedTransaction {
+  const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: recent.blockhash, instructions }).compileToV0Message(lookupTables);
+  const bytes = new VersionedTransaction(message).serialize();
+  return { transaction: Buffer.from(bytes).toString('base64'), blockhash: recent.blockhash, lastValidBlockHeight: recent.lastValidBlockHeight };
+}
+
+/** The wire size of a v0 transaction of these instructions (signature slots included). */
+export function v0TransactionSize(feePayer: PublicKey, instructions: TransactionInstruction[], lookupTables: AddressLookupTableAccount[] = []): number {
+  const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: '11111111111111111111111111111111', instructions }).compileToV0Message(lookupTables);
+  return new VersionedTransaction(message).serialize().length;
 }
 
 /** The largest serialized transaction a cluster accepts (1232 bytes: an IPv6 packet less headers). */
@@ -34,9 +58,5 @@ export const MAX_TRANSACTION_SIZE = PACKET_DATA_SIZE;
  * bytes, so any value gives the same size; builders check it before reserving anything.
  */
 export function transactionSize(feePayer: PublicKey, instructions: TransactionInstruction[]): number {
-  const tx = new Transaction({ feePayer, blockhash: '11111111111111111111111111111111', lastValidBlockHeight: 0 });
-  tx.add(...instructions);
-  const message = tx.compileMessage();
-  const signers = message.header.numRequiredSignatures;
-  return (signers < 128 ? 1 : 2) + 64 * signers + message.serialize().length;
+  return unsignedWireBytes(compileLegacyMessage(feePayer, instructions, '11111111111111111111111111111111')).length;
 }

@@ -11,6 +11,7 @@ import {
 } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
+import { createEd25519Instruction } from '../../src/chain/ed25519-instruction.js';
 
 
 /**
@@ -119,6 +120,11 @@ describe('embedded JSON-RPC endpoint', () => {
     expect(sim.value.logs?.some((l) => l.includes('insufficient lamports'))).toBe(true);
     const fee = await conn.getFeeForMessage(msg);
     expect(fee.value).toBe(5000);
+    // Ed25519-precompile signatures are charged like transaction signatures.
+    const withProofs = new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [
+      createEd25519Instruction([1, 2].map(() => ({ publicKey: bob.publicKey.toBytes(), signature: new Uint8Array(64), message: Buffer.from('m') }))),
+    ] }).compileToV0Message();
+    expect((await conn.getFeeForMessage(withProofs)).value).toBe(15000);
   });
 
   it('accepts base58 sends, honours skipPreflight and versioned-transaction negotiation', async () => {

@@ -1,6 +1,15 @@
 // getProgramAccounts filters (dataSize, memcmp with base58 bytes), as Solana JSON-RPC applies them.
 import bs58 from 'bs58';
 import type { ProgramAccountFilter } from '../chain-client.js';
+import type { CompiledFilter } from '../embedded/rpc-params.js';
+
+/** The port's filters with their memcmp bytes decoded once. */
+export function compileFilters(filters: readonly ProgramAccountFilter[]): CompiledFilter[] {
+  return filters.map((f) => ({
+    ...(f.dataSize !== undefined ? { dataSize: f.dataSize } : {}),
+    ...(f.memcmp ? { memcmp: { offset: f.memcmp.offset, bytes: bs58.decode(f.memcmp.bytes) } } : {}),
+  }));
+}
 
 export function matchesFilters(data: Uint8Array, filters: ProgramAccountFilter[]): boolean {
   for (const f of filters) {

@@ -8,12 +8,18 @@ import type {
   SimulationResult, TokenAccountSnapshot, Unsubscribe,
 } from '../chain-client.js';
 import type { EmbeddedLedger } from '../embedded/ledger.js';
+import { programAccountsSliced } from '../embedded/program-accounts.js';
 import type { StoredAccount } from '../embedded/svm-accounts.js';
 import type { TransactionRecord } from '../embedded/transaction-record.store.js';
-import { matchesFilters } from './account-filters.js';
+import { compileFilters, matchesFilters } from './account-filters.js';
 
 export function toSnapshot(address: string, acc: StoredAccount, slot: number): AccountSnapshot {
   return { address, owner: acc.owner, lamports: acc.lamports, data: Buffer.from(acc.data), executable: acc.executable, slot };
+}
+
+/** For accounts just read from the ledger (their bytes are a fresh copy no one else holds): no second copy. */
+function freshSnapshot(address: string, acc: StoredAccount, slot: number): AccountSnapshot {
+  return { address, owner: acc.owner, lamports: acc.lamports, data: Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength), executable: acc.executable, slot };
 }
 
 export function recordToChainTransaction(rec: TransactionRecord): ChainTransaction {
@@ -45,18 +51,17 @@ export class EmbeddedChainClient implements ChainClient {
 
   async getAccount(address: string): Promise<AccountSnapshot | null> {
     const acc = this.ledger.getStoredAccount(address);
-    return acc ? toSnapshot(address, acc, this.ledger.slot) : null;
+    return acc ? freshSnapshot(address, acc, this.ledger.slot) : null;
   }
 
   async getMultipleAccounts(addresses: string[]): Promise<(AccountSnapshot | null)[]> {
     return Promise.all(addresses.map((a) => this.getAccount(a)));
   }
 
+  /** Read in slices from the ledger's index: a big program never holds the event loop. */
   async getProgramAccounts(programId: string, filters: ProgramAccountFilter[] = []): Promise<AccountSnapshot[]> {
-    const slot = this.ledger.slot;
-    return this.ledger.getProgramAccounts(programId)
-      .filter((a) => matchesFilters(a.account.data, filters))
-      .map((a) => toSnapshot(a.address, a.account, slot));
+    const { accounts, slot } = await programAccountsSliced(this.ledger, programId, compileFilters(filters));
+    return accounts.map((a) => freshSnapshot(a.address, a.account, slot));
   }
 
   async getTokenAccountsByOwner(owner: string, filter: { mint?: string } = {}): Promise<TokenAccountSnapshot[]> {

@@ -8,6 +8,7 @@ import type { Keypair } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { InvokeError } from './instruction-failure.js';
 import { nestLogs, runInner } from './inner-runner.js';
+import { SYSVAR_INSTRUCTIONS_ID, SYSVAR_OWNER_ID } from './instructions-sysvar.js';
 import type { InvocationContext, RuntimeAccount } from './program-runtime.js';
 import { readAccount, toRuntimeAccount, writeAccount } from './svm-accounts.js';
 import type { TouchedAccounts } from './touched-accounts.js';
@@ -22,7 +23,20 @@ export interface HandlerContextDeps {
   unixTimestamp: bigint;
   feePayer: PublicKey;
   logs: string[];
+  /** The instructions sysvar's bytes (current index set) when the instruction passes that account. */
+  instructionsSysvar?: Buffer;
   addUnits(units: number): void;
+}
+
+/** Off-curve addresses seen (a curve check costs ~0.3 ms; PDAs sign every transfer out of a smart wallet). */
+const offCurve = new Set<string>();
+
+function isOffCurve(text: string, key: PublicKey): boolean {
+  if (offCurve.has(text)) return true;
+  if (PublicKey.isOnCurve(key.toBytes())) return false;
+  if (offCurve.size >= 50_000) offCurve.clear();
+  offCurve.add(text);
+  return true;
 }
 
 export class HandlerContext implements InvocationContext {
@@ -37,6 +51,11 @@ export class HandlerContext implements InvocationContext {
   }
 
   getAccount(address: PublicKey): RuntimeAccount | null {
+    if (address.equals(SYSVAR_INSTRUCTIONS_ID)) {
+      // Built per transaction, never stored: on a real cluster it is not in the accounts database either.
+      const data = this.d.instructionsSysvar;
+      return data ? { owner: SYSVAR_OWNER_ID, lamports: 0n, data: Buffer.from(data), executable: false } : null;
+    }
     return toRuntimeAccount(readAccount(this.d.svm, address.toBase58()));
   }
 
@@ -58,7 +77,7 @@ export class HandlerContext implements InvocationContext {
       for (const key of ix.keys) {
         const k = key.pubkey.toBase58();
         this.d.touched.touch(k);
-        if (key.isSigner && !this.d.signers.has(k) && !(pdas.has(k) && !PublicKey.isOnCurve(key.pubkey.toBytes()))) {
+        if (key.isSigner && !this.d.signers.has(k) && !(pdas.has(k) && isOffCurve(k, key.pubkey))) {
           this.d.logs.push(`Program log: ${k}'s signer privilege escalated`);
           throw new InvokeError('PrivilegeEscalation', `${k} did not sign and is not a PDA signer of this program`);
         }

@@ -3,12 +3,15 @@
  * accounts, program accounts, cluster info. `context: {slot}` wrappers where the real API has them.
  */
 import { createHash } from 'node:crypto';
+import { VersionedMessage } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { ED25519_PROGRAM_ID } from '../ed25519-instruction.js';
 import type { EmbeddedLedger } from './ledger.js';
+import { programAccountsSliced } from './program-accounts.js';
 import { encodeAccount } from './rpc-encoding.js';
 import { invalidParams, keyParam, type RpcMethod } from './rpc-error.js';
 import {
-  accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, matchesCompiled, MAX_ACCOUNT_DATA_LENGTH,
+  accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, MAX_ACCOUNT_DATA_LENGTH,
 } from './rpc-params.js';
 import { decodeTokenAccount, uiTokenAmount } from './token-balances.js';
 
@@ -56,14 +59,15 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
       const list = ledger.getTokenAccountsByOwner(ownerKey, query);
       return { context: ctx(), value: list.map((t) => ({ pubkey: t.address, account: encodeAccount(t.account, c.encoding, decimalsOf, c.dataSlice) })) };
     },
-    getProgramAccounts: ([program, cfg]) => {
+    // Read in slices from the ledger's index (program-accounts.ts): asking for a big program
+    // never holds the daemon's event loop.
+    getProgramAccounts: async ([program, cfg]) => {
       const programKey = keyParam(program, 'program id');
       const c = accountCfg(cfg);
       const filters = filtersParam(c.filters);
-      const value = ledger.getProgramAccounts(programKey)
-        .filter((a) => matchesCompiled(a.account.data, filters))
-        .map((a) => ({ pubkey: a.address, account: encodeAccount(a.account, c.encoding, decimalsOf, c.dataSlice) }));
-      return c.withContext ? { context: ctx(), value } : value;
+      const read = await programAccountsSliced(ledger, programKey, filters);
+      const value = read.accounts.map((a) => ({ pubkey: a.address, account: encodeAccount(a.account, c.encoding, decimalsOf, c.dataSlice) }));
+      return c.withContext ? { context: { slot: read.slot, apiVersion: SOLANA_CORE_VERSION }, value } : value;
     },
     getMinimumBalanceForRentExemption: ([len]) => Number(ledger.minimumBalanceForRentExemption(intParam(len ?? 0, 'data length', MAX_ACCOUNT_DATA_LENGTH))),
     getLatestBlockhash: () => ({ context: ctx(), value: ledger.getLatestBlockhash() }),
@@ -84,7 +88,7 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
       const bytes = Buffer.from(msg, 'base64');
       if (bytes.length === 0) throw invalidParams('expected a base64 message');
       const numSigners = (bytes[0]! & 0x80) !== 0 ? bytes[1] : bytes[0];
-      return { context: ctx(), value: 5000 * (numSigners ?? 0) };
+      return { context: ctx(), value: 5000 * ((numSigners ?? 0) + precompileSignatures(bytes)) };
     },
     getTransactionCount: () => ledger.transactionCount,
     getHealth: () => 'ok',
@@ -95,4 +99,14 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
     getRecentPrioritizationFees: () => [],
     getBlockTime: () => ledger.unixTimestamp,
   };
+}
+
+/** Ed25519-precompile signatures in a message: each costs a signature fee, as on Agave. */
+function precompileSignatures(bytes: Uint8Array): number {
+  try {
+    const m = VersionedMessage.deserialize(bytes);
+    return m.compiledInstructions.reduce((n, ix) => n + (m.staticAccountKeys[ix.programIdIndex]?.equals(ED25519_PROGRAM_ID) ? (ix.data[0] ?? 0) : 0), 0);
+  } catch {
+    return 0;
+  }
 }

@@ -2,13 +2,15 @@
  * Read side of the embedded ledger: accounts, balances, token accounts, recorded transactions,
  * signature statuses and the clock. Everything here is synchronous and answers from current state.
  */
-import { address as toAddress } from '@solana/kit';
 import type { PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
+import { AccountIndex } from './account-index.js';
 import type { LedgerClock } from './ledger-clock.js';
 import type { RuntimeAccount } from './program-runtime.js';
+import { matchesCompiled, type CompiledFilter } from './rpc-params.js';
 import { readAccount, toRuntimeAccount, type StoredAccount } from './svm-accounts.js';
-import { decodeMint, decodeTokenAccount, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type DecodedTokenAccount } from './token-balances.js';
+import { addressBytes, addressText, native } from './svm-raw.js';
+import { decodeMint, decodeTokenAccount, isTokenProgram, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type DecodedTokenAccount } from './token-balances.js';
 import type { TransactionRecord, TransactionRecordStore } from './transaction-record.store.js';
 import type { TransactionErr } from './tx-errors.js';
 
@@ -22,12 +24,28 @@ export interface LedgerSignatureStatus {
 export type KeyLike = PublicKey | string;
 const b58 = (k: KeyLike): string => (typeof k === 'string' ? k : k.toBase58());
 
+export interface ProgramAccount {
+  address: string;
+  account: StoredAccount;
+}
+
+/** The 32 bytes a memcmp filter pins at `offset`, as an address, if it pins exactly that. */
+function pinnedKey(filters: readonly CompiledFilter[], offset: number): string | undefined {
+  const f = filters.find((x) => x.memcmp?.offset === offset && x.memcmp.bytes.length === 32);
+  return f ? addressText(f.memcmp!.bytes) : undefined;
+}
+
 export class LedgerQueries {
+  /** Accounts by owning program, token accounts by mint and owner (see account-index.ts). */
+  protected readonly index: AccountIndex;
+
   protected constructor(
     protected svm: LiteSVM,
     protected readonly store: TransactionRecordStore,
     protected readonly clock: LedgerClock,
-  ) {}
+  ) {
+    this.index = new AccountIndex(() => this.svm);
+  }
 
   get slot(): number {
     return this.clock.slot;
@@ -67,20 +85,67 @@ export class LedgerQueries {
     return readAccount(this.svm, b58(pubkey))?.lamports ?? 0n;
   }
 
-  getProgramAccounts(programId: KeyLike): { address: string; account: StoredAccount }[] {
-    return this.svm
-      .getProgramAccounts(toAddress(b58(programId)))
-      .filter((a) => a.lamports > 0n || a.data.length > 0)
-      .map((a) => ({ address: a.address, account: { owner: a.programAddress, lamports: a.lamports, data: a.data as Uint8Array, executable: a.executable } }));
+  /**
+   * Every account of `programId` that matches `filters`, in one synchronous call. Indexed
+   * programs visit only their own accounts (a token mint or owner filter only that mint's or
+   * owner's token accounts); callers that may get many should read `programAccountCandidates`
+   * in slices instead (program-accounts.ts).
+   */
+  getProgramAccounts(programId: KeyLike, filters: readonly CompiledFilter[] = []): ProgramAccount[] {
+    const program = b58(programId);
+    const candidates = this.programAccountCandidates(program, filters);
+    if (candidates) return this.readProgramAccounts(program, candidates, filters);
+    const out: ProgramAccount[] = [];
+    for (const found of native(this.svm).getProgramAccounts(addressBytes(program))) {
+      const acc = found.account();
+      const data = acc.data();
+      if (acc.lamports() === 0n && data.length === 0) continue;
+      if (!matchesCompiled(data, filters)) continue;
+      out.push({ address: addressText(found.address), account: { owner: program, lamports: acc.lamports(), data, executable: acc.executable() } });
+    }
+    return out;
+  }
+
+  /**
+   * Addresses that can match a getProgramAccounts query, from the index: null when the program is
+   * not indexed (a scan is then the only way). A superset: read them with `readProgramAccounts`.
+   */
+  programAccountCandidates(programId: KeyLike, filters: readonly CompiledFilter[] = []): string[] | null {
+    const program = b58(programId);
+    if (isTokenProgram(program) && this.index.isIndexed(program)) {
+      const mint = pinnedKey(filters, 0);
+      if (mint) return this.index.tokenAccountsOfMint(mint);
+      const owner = pinnedKey(filters, 32);
+      if (owner) return this.index.tokenAccountsOfOwner(owner);
+    }
+    return this.index.ownedBy(program);
+  }
+
+  /** The accounts among `addresses` that exist now, belong to `programId` and match `filters`. */
+  readProgramAccounts(programId: KeyLike, addresses: readonly string[], filters: readonly CompiledFilter[] = []): ProgramAccount[] {
+    const program = b58(programId);
+    const out: ProgramAccount[] = [];
+    for (const address of addresses) {
+      const account = readAccount(this.svm, address);
+      if (account && account.owner === program && matchesCompiled(account.data, filters)) out.push({ address, account });
+    }
+    return out;
   }
 
   /** Token accounts owned by `owner` (SPL Token and Token-2022), optionally for one mint. */
   getTokenAccountsByOwner(owner: KeyLike, filter: { mint?: string; programId?: string } = {}): { address: string; account: StoredAccount; token: DecodedTokenAccount }[] {
     const programs = filter.programId ? [filter.programId] : [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
     const o = b58(owner);
+    let ownerBytes: Uint8Array;
+    try {
+      ownerBytes = addressBytes(o);
+    } catch {
+      return []; // not an address: it owns nothing
+    }
+    const byOwner: CompiledFilter[] = [{ memcmp: { offset: 32, bytes: ownerBytes } }];
     const out: { address: string; account: StoredAccount; token: DecodedTokenAccount }[] = [];
     for (const program of programs) {
-      for (const { address, account } of this.getProgramAccounts(program)) {
+      for (const { address, account } of this.getProgramAccounts(program, byOwner)) {
         const token = decodeTokenAccount(account);
         if (token && token.owner === o && (!filter.mint || token.mint === filter.mint)) out.push({ address, account, token });
       }
@@ -112,9 +177,10 @@ export class LedgerQueries {
   }
 
   getSignatureStatus(signature: string): LedgerSignatureStatus | null {
-    const rec = this.store.get(signature);
-    return rec ? { slot: rec.slot, confirmations: null, err: rec.err, confirmationStatus: 'finalized' } : null;
+    const st = this.store.status(signature);
+    return st ? { slot: st.slot, confirmations: null, err: st.err, confirmationStatus: 'finalized' } : null;
   }
+
 
   getSignaturesForAddress(address: KeyLike, opts: { limit?: number; before?: string; until?: string } = {}) {
     return this.store.signaturesForAddress(b58(address), { limit: Math.min(opts.limit ?? 1000, 1000), before: opts.before, until: opts.until });

@@ -99,6 +99,7 @@ export class EmbeddedLedger extends LedgerQueries {
 
   registerProgram(handler: ProgramHandler): void {
     this.handlers.set(handler.programId.toBase58(), handler);
+    this.index.addProgram(handler.programId.toBase58());
   }
 
   /** The platform keypairs, for the composition root (never log them). */
@@ -193,6 +194,7 @@ export class EmbeddedLedger extends LedgerQueries {
     const stored = { ...account, executable: false };
     writeAccount(this.svm, address, stored);
     this.store.journalAccounts(new Map([[address, stored]]));
+    this.index.update(address, stored);
   }
 
   /** Moves the cluster clock's unix time by `seconds` (tests: make a resolution time pass). */
@@ -233,6 +235,7 @@ export class EmbeddedLedger extends LedgerQueries {
     const slot = this.clock.slot;
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
     this.store.record(record, out.changed);
+    for (const [address, account] of out.changed) this.index.update(address, account);
     this.snapshotter.noteTransaction();
     for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
     this.publish('transaction', record);

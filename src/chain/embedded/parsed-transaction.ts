@@ -34,7 +34,11 @@ export interface ParsedTransaction {
 /** The addresses a lookup table can serve now, or null when it does not exist or is deactivated. */
 export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
 
+/** A transaction's wire size limit (Agave's PACKET_DATA_SIZE: an IPv6 MTU minus headers). */
+export const PACKET_DATA_SIZE = 1232;
+
 export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
+  if (raw.length > PACKET_DATA_SIZE) throw new ChainError('INVALID_TRANSACTION', `transaction too large: ${raw.length} bytes (max ${PACKET_DATA_SIZE})`);
   let tx: VersionedTransaction;
   try {
     tx = VersionedTransaction.deserialize(raw);

@@ -7,9 +7,11 @@
  */
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
+import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
 import { HandlerContext } from './handler-context.js';
 import { failureText, InstructionFailure, InvokeError } from './instruction-failure.js';
 import { runInner } from './inner-runner.js';
+import { serializeInstructionsSysvar, SYSVAR_INSTRUCTIONS_ID, withCurrentIndex } from './instructions-sysvar.js';
 import type { ParsedTransaction } from './parsed-transaction.js';
 import { ProgramError, type ProgramHandler } from './program-runtime.js';
 import { readAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
@@ -18,6 +20,8 @@ import { TouchedAccounts } from './touched-accounts.js';
 import { instructionErr, isFailed, isRecordedError, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
+/** Accounts one transaction may lock (Agave's MAX_TX_ACCOUNT_LOCKS as LiteSVM applies it). */
+export const MAX_TX_ACCOUNT_LOCKS = 64;
 /** commit: land it (fee charged even on failure); preflight: land only if it succeeds; simulate: never land. */
 export type ExecutionMode = 'commit' | 'preflight' | 'simulate';
 
@@ -43,7 +47,7 @@ export interface ExecutorDeps {
 export function executeTransaction(deps: ExecutorDeps, p: ParsedTransaction, mode: ExecutionMode): ExecutionOutcome {
   const touched = new TouchedAccounts(deps.svm);
   for (const key of p.accountKeys) touched.touch(key);
-  const fee = LAMPORTS_PER_SIGNATURE * BigInt(p.numSigners);
+  const fee = LAMPORTS_PER_SIGNATURE * BigInt(p.numSigners + precompileSignatureCount(p));
   const usesHandler = p.instructions.some((ix) => deps.handlers.has(p.accountKeys[ix.programIndex]!));
   const run = usesHandler ? runWithHandlers(deps, p, touched, fee) : runInSvm(deps, p);
   const landed = run.err === null || (mode === 'commit' && isRecordedError(run.err));
@@ -83,6 +87,11 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
   if (!payer) return { err: 'AccountNotFound', logs: [], unitsConsumed: 0 };
   if (payer.owner !== '11111111111111111111111111111111') return { err: 'InvalidAccountForFee', logs: [], unitsConsumed: 0 };
   if (payer.lamports < fee) return { err: 'InsufficientFundsForFee', logs: [], unitsConsumed: 0 };
+  // LiteSVM refuses these itself on the builtin-only path; Agave's limit without the raised-limit feature.
+  if (p.accountKeys.length > MAX_TX_ACCOUNT_LOCKS) return { err: 'TooManyAccountLocks', logs: [], unitsConsumed: 0 };
+  // Precompiles are verified before anything executes, against the whole transaction.
+  const precompile = verifyEd25519Precompiles(p);
+  if (precompile) return { err: instructionErr(precompile.index, { Custom: precompile.code }), logs: [], unitsConsumed: 0 };
   const logs: string[] = [];
   let units = 0;
   const signers = new Set(p.accountKeys.slice(0, p.numSigners));
@@ -94,17 +103,31 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
       data: Buffer.from(ix.data),
     });
   };
+  const programOf = (i: number) => p.accountKeys[p.instructions[i]!.programIndex]!;
+  let sysvar: Buffer | undefined;
   try {
     for (let i = 0; i < p.instructions.length; ) {
-      const programId = p.accountKeys[p.instructions[i]!.programIndex]!;
+      const programId = programOf(i);
       const handler = deps.handlers.get(programId);
       if (handler) {
-        units += runHandler(deps, handler, toIx(i), i, { touched, signers, logs, feePayer: p.accountKeys[0]! });
+        const ix = toIx(i);
+        // The instructions sysvar is readable by a handler the transaction passes it to.
+        if (ix.keys.some((k) => k.pubkey.equals(SYSVAR_INSTRUCTIONS_ID))) {
+          sysvar ??= serializeInstructionsSysvar(p.instructions.map((_, k) => toIx(k)));
+        }
+        const state = { touched, signers, logs, feePayer: p.accountKeys[0]!, instructionsSysvar: sysvar && withCurrentIndex(sysvar, i) };
+        units += runHandler(deps, handler, ix, i, state);
+        i += 1;
+        continue;
+      }
+      // Ed25519 instructions were verified above and have no effect; LiteSVM would resolve their
+      // cross-instruction offsets against the internal transaction, not this one.
+      if (programId === ED25519_PROGRAM) {
         i += 1;
         continue;
       }
       let end = i;
-      while (end < p.instructions.length && !deps.handlers.has(p.accountKeys[p.instructions[end]!.programIndex]!)) end++;
+      while (end < p.instructions.length && !deps.handlers.has(programOf(end)) && programOf(end) !== ED25519_PROGRAM) end++;
       const ixs = Array.from({ length: end - i }, (_, k) => toIx(i + k));
       const result = runInner(deps.svm, deps.payer, ixs);
       logs.push(...result.logs);
@@ -124,6 +147,8 @@ interface HandlerRunState {
   signers: ReadonlySet<string>;
   logs: string[];
   feePayer: string;
+  /** The serialized instructions sysvar with this instruction's index, when the instruction passes it. */
+  instructionsSysvar: Buffer | undefined;
 }
 
 function runHandler(deps: ExecutorDeps, handler: ProgramHandler, ix: TransactionInstruction, index: number, s: HandlerRunState): number {
@@ -134,7 +159,7 @@ function runHandler(deps: ExecutorDeps, handler: ProgramHandler, ix: Transaction
   const ctx = new HandlerContext({
     svm: deps.svm, payer: deps.payer, touched: s.touched, programId: handler.programId, signers: s.signers,
     slot: clock.slot, unixTimestamp: clock.unixTimestamp, feePayer: new PublicKey(s.feePayer), logs: s.logs,
-    addUnits: (u) => { units += u; },
+    instructionsSysvar: s.instructionsSysvar, addUnits: (u) => { units += u; },
   });
   try {
     handler.execute({ programId: handler.programId, keys: ix.keys, data: ix.data }, ctx);

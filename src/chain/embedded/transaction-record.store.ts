@@ -56,6 +56,7 @@ export class TransactionRecordStore {
       insertJournal: this.db.prepare('INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES (?, ?, ?, ?, ?)'),
       has: this.db.prepare('SELECT 1 FROM transactions WHERE signature = ?').pluck(),
       get: this.db.prepare('SELECT * FROM transactions WHERE signature = ?'),
+      status: this.db.prepare('SELECT slot, err FROM transactions WHERE signature = ?'),
       getMeta: this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       maxSlot: this.db.prepare('SELECT MAX(slot) FROM transactions').pluck(),
@@ -89,6 +90,12 @@ export class TransactionRecordStore {
   get(signature: string): TransactionRecord | null {
     const row = this.stmts.get.get(signature) as { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string } | undefined;
     return row ? rowToRecord(row) : null;
+  }
+
+  /** Slot and err of a recorded transaction, without reading and parsing its meta (getSignatureStatuses). */
+  status(signature: string): { slot: number; err: TransactionErr | null } | null {
+    const row = this.stmts.status.get(signature) as { slot: number; err: string | null } | undefined;
+    return row ? { slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null } : null;
   }
 
   signaturesForAddress(address: string, opts: { limit: number; before?: string; until?: string }): { signature: string; slot: number; blockTime: number; err: TransactionErr | null; memo: null }[] {

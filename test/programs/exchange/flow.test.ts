@@ -36,11 +36,11 @@ describe('exchange program: smart wallet flow', () => {
     await h.sendOk([getDepositInstruction({ ...base, amount: 40n * USDC })], [t]);
     await h.sendOk([getDepositInstruction({ ...base, amount: 60n * USDC })], [t]);
     expect(h.escrowUsdc(t.publicKey)).toBe(100n * USDC);
-    expect(h.walletUsdc(t.publicKey)).toBe(100n * USDC);
+    expect(h.usdc(t.publicKey)).toBe(100n * USDC);
 
     await h.sendOk([getWithdrawInstruction({ ...base, amount: 25n * USDC })], [t]);
     expect(h.escrowUsdc(t.publicKey)).toBe(75n * USDC);
-    expect(h.walletUsdc(t.publicKey)).toBe(125n * USDC);
+    expect(h.usdc(t.publicKey)).toBe(125n * USDC);
 
     const op = { ...base, marketUuid: uuid };
     await h.sendOk([getSplitInstruction({ ...op, amount: 30n * USDC })], [t]);
@@ -55,7 +55,7 @@ describe('exchange program: smart wallet flow', () => {
     await h.sendOk([getClobRedeemInstruction({ ...op, outcome: 0, amount: 20n * USDC })], [t]);
     expect([h.escrowUsdc(t.publicKey), h.vault(uuid), h.escrowTokens(t.publicKey, uuid, 'yes'), h.escrowTokens(t.publicKey, uuid, 'no')])
       .toEqual([75n * USDC, 0n, 0n, 20n * USDC]);
-    expect(h.walletUsdc(t.publicKey) + h.escrowUsdc(t.publicKey)).toBe(200n * USDC);
+    expect(h.usdc(t.publicKey) + h.escrowUsdc(t.publicKey)).toBe(200n * USDC);
   });
 
   it('pauses, refuses pausing twice, resumes', async () => {

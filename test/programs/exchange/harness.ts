@@ -1,64 +1,36 @@
 /**
- * A real embedded ledger running the exchange program: the operator initialises it, wallets get
- * real SOL and USDC, and helpers sign and submit real v0 transactions (no mocks).
+ * A real embedded ledger running the exchange program (../program-harness.ts): the operator
+ * initialises it (25 bps taker fee, 5 bps maker rebate), with helpers for markets and smart wallets.
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { Keypair, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import type { Keypair, PublicKey } from '@solana/web3.js';
 import { randomUUID } from 'node:crypto';
-import { EmbeddedLedger, type SendResult } from '../../../src/chain/embedded/ledger.js';
 import {
   createExchangeProgramHandler, decodeClobMarket, exchangeErrorFromTransactionError, findClobMarketPda, findClobOutcomeMintPda,
   findEscrowTokenAddress, getClobCreateMarketInstruction, getExchangeInitializeInstruction, type ClobMarketAccount,
 } from '../../../src/chain/programs/exchange/index.js';
+import { openLedger, ProgramHarness, USDC } from '../program-harness.js';
 
-export const USDC = 1_000_000n;
+export { USDC };
 
-export class ExchangeHarness {
-  private constructor(readonly ledger: EmbeddedLedger, readonly usdcMint: PublicKey, readonly operator: Keypair) {}
+export class ExchangeHarness extends ProgramHarness {
+  private constructor(base: Awaited<ReturnType<typeof openLedger>>, readonly operator: Keypair) {
+    super(base.ledger, base.usdcMint, (err) => exchangeErrorFromTransactionError(err)?.name);
+  }
 
   static async open(): Promise<ExchangeHarness> {
-    const ledger = await EmbeddedLedger.open({ programs: [createExchangeProgramHandler()] });
-    const { exchangeOperator, protocolFee } = ledger.platformKeypairs();
-    const h = new ExchangeHarness(ledger, new PublicKey(ledger.bootstrapInfo.usdcMint), exchangeOperator);
-    await ledger.airdrop(exchangeOperator.publicKey, 10_000_000_000n);
+    const base = await openLedger(createExchangeProgramHandler());
+    const { exchangeOperator, protocolFee } = base.ledger.platformKeypairs();
+    const h = new ExchangeHarness(base, exchangeOperator);
+    await base.ledger.airdrop(exchangeOperator.publicKey, 10_000_000_000n);
     await h.sendOk([getExchangeInitializeInstruction({
       operator: exchangeOperator.publicKey, usdcMint: h.usdcMint, feeWallet: protocolFee.publicKey, takerFeeBps: 25, makerRebateBps: 5,
     })], [exchangeOperator]);
     return h;
   }
 
-  async close(): Promise<void> {
-    await this.ledger.close();
-  }
-
-  async wallet(usdc = 1_000n * USDC): Promise<Keypair> {
-    const kp = Keypair.generate();
-    await this.ledger.airdrop(kp.publicKey, 10_000_000_000n);
-    await this.ledger.mintUsdc(kp.publicKey, usdc);
-    return kp;
-  }
-
-  async send(ixs: TransactionInstruction[], signers: Keypair[]): Promise<SendResult> {
-    this.ledger.advanceSlots(1);
-    const message = new TransactionMessage({
-      payerKey: signers[0]!.publicKey, recentBlockhash: this.ledger.getLatestBlockhash().blockhash, instructions: ixs,
-    }).compileToV0Message();
-    const tx = new VersionedTransaction(message);
-    tx.sign(signers);
-    return this.ledger.sendRawTransaction(tx.serialize());
-  }
-
-  async sendOk(ixs: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const res = await this.send(ixs, signers);
-    if (res.err !== null) throw new Error(`transaction failed: ${JSON.stringify(res.err)}`);
-    return res.signature;
-  }
-
-  /** Expects failure; returns the exchange error name (or the raw error). */
-  async sendErr(ixs: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const res = await this.send(ixs, signers);
-    if (res.err === null) throw new Error('transaction unexpectedly succeeded');
-    return exchangeErrorFromTransactionError(res.err)?.name ?? JSON.stringify(res.err);
+  /** A fresh wallet with 10 SOL and `usdc` raw USDC (1 000 USDC by default). */
+  override wallet(usdc = 1_000n * USDC): Promise<Keypair> {
+    return super.wallet(usdc);
   }
 
   async createMarket(): Promise<string> {
@@ -69,14 +41,6 @@ export class ExchangeHarness {
 
   market(uuid: string): ClobMarketAccount {
     return decodeClobMarket(this.ledger.getAccount(findClobMarketPda(uuid)[0])!.data);
-  }
-
-  private balance(address: PublicKey): bigint {
-    return this.ledger.getAccount(address) ? this.ledger.getTokenBalance(address) : 0n;
-  }
-
-  walletUsdc(owner: PublicKey): bigint {
-    return this.balance(getAssociatedTokenAddressSync(this.usdcMint, owner));
   }
 
   escrowUsdc(owner: PublicKey): bigint {
@@ -94,13 +58,5 @@ export class ExchangeHarness {
   supply(uuid: string, outcome: 'yes' | 'no'): bigint {
     const data = this.ledger.getAccount(findClobOutcomeMintPda(uuid, outcome)[0])!.data;
     return Buffer.from(data).readBigUInt64LE(36);
-  }
-
-  /** Every account byte the given addresses hold, to prove a refusal changed nothing. */
-  snapshot(addresses: PublicKey[]): string[] {
-    return addresses.map((a) => {
-      const acc = this.ledger.getAccount(a);
-      return acc ? `${acc.lamports}:${Buffer.from(acc.data).toString('hex')}` : 'missing';
-    });
   }
 }

@@ -58,6 +58,6 @@ describe('v0 transactions with an address lookup table', () => {
     const tx = new VersionedTransaction(message);
     tx.sign([t]);
     await expect(h.ledger.sendRawTransaction(tx.serialize())).rejects.toThrow(/lookup table .* not found/);
-    expect(h.walletUsdc(t.publicKey)).toBe(10n * USDC);
+    expect(h.usdc(t.publicKey)).toBe(10n * USDC);
   });
 });

@@ -38,7 +38,7 @@ describe('exchange vault invariant', () => {
         const traders: Keypair[] = [await h.wallet(100n * USDC), await h.wallet(100n * USDC)];
         // Both smart wallets exist from the start, so most random steps reach the program's checks.
         for (const t of traders) await h.sendOk([getDepositInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, amount: 30n * USDC })], [t]);
-        const total = () => traders.reduce((s, t) => s + h.walletUsdc(t.publicKey) + h.escrowUsdc(t.publicKey), 0n) + h.vault(uuid);
+        const total = () => traders.reduce((s, t) => s + h.usdc(t.publicKey) + h.escrowUsdc(t.publicKey), 0n) + h.vault(uuid);
         for (const s of steps) {
           const t = traders[s.trader]!;
           const p = { owner: t.publicKey, usdcMint: h.usdcMint, amount: s.amount, marketUuid: uuid };

@@ -1,17 +1,16 @@
 /**
- * Fixed-layout codecs of the exchange program's accounts (offsets in docs/programs.md). Decoders
- * throw RangeError on a wrong size or discriminator, so a foreign account is never misread.
+ * The exchange program's accounts, each layout declared once (docs/programs.md lists the same
+ * offsets): encoder, decoder, size and field offsets come from the field list. Decoders throw
+ * RangeError on a wrong size, discriminator or enum byte, so a foreign account is never misread.
  */
-import { PublicKey } from '@solana/web3.js';
+import { getI64Codec, getLiteralUnionCodec, getU16Codec, getU64Codec, getU8Codec } from '@solana/kit';
+import type { PublicKey } from '@solana/web3.js';
+import { fixedBytesCodec, publicKeyCodec } from '../shared/field-codecs.js';
+import { accountLayout } from '../shared/layout.js';
 import { EXCHANGE_ACCOUNT } from './discriminators.js';
-
-export const EXCHANGE_CONFIG_SIZE = 128;
-export const CLOB_MARKET_SIZE = 160;
-export const USER_ESCROW_SIZE = 80;
 
 export type ClobMarketStatus = 'active' | 'paused' | 'resolved';
 export type ClobOutcome = 'yes' | 'no';
-const STATUSES: ClobMarketStatus[] = ['active', 'paused', 'resolved'];
 
 export interface ExchangeConfigAccount {
   operator: PublicKey;
@@ -41,84 +40,78 @@ export interface UserEscrowAccount {
   bump: number;
 }
 
-function checked(data: Uint8Array, size: number, disc: Buffer, what: string): Buffer {
-  const b = Buffer.from(data);
-  if (b.length !== size || !b.subarray(0, 8).equals(disc)) throw new RangeError(`not an exchange ${what} account`);
-  return b;
-}
+/** The u8 codes of the enums: the index in each list. */
+export const CLOB_MARKET_STATUSES = ['active', 'paused', 'resolved'] as const satisfies readonly ClobMarketStatus[];
+export const CLOB_OUTCOMES = [null, 'yes', 'no'] as const satisfies readonly (ClobOutcome | null)[];
 
-const key = (b: Buffer, at: number) => new PublicKey(b.subarray(at, at + 32));
+export const EXCHANGE_CONFIG_LAYOUT = accountLayout(
+  'ExchangeConfig',
+  EXCHANGE_ACCOUNT.config,
+  [
+    ['operator', publicKeyCodec],
+    ['usdcMint', publicKeyCodec],
+    ['feeWallet', publicKeyCodec],
+    ['takerFeeBps', getU16Codec()],
+    ['makerRebateBps', getU16Codec()],
+    ['bump', getU8Codec()],
+  ],
+  19,
+);
+
+export const CLOB_MARKET_LAYOUT = accountLayout(
+  'OrderbookMarket',
+  EXCHANGE_ACCOUNT.market,
+  [
+    ['marketUuid', fixedBytesCodec(16)],
+    ['yesMint', publicKeyCodec],
+    ['noMint', publicKeyCodec],
+    ['vault', publicKeyCodec],
+    ['completeSets', getU64Codec()],
+    ['createdAt', getI64Codec()],
+    ['resolvedAt', getI64Codec()],
+    ['status', getLiteralUnionCodec(CLOB_MARKET_STATUSES)],
+    ['outcome', getLiteralUnionCodec(CLOB_OUTCOMES)],
+    ['bump', getU8Codec()],
+  ],
+  13,
+);
+
+/** The smart wallet; its 31 reserved bytes are kept for settlement nonces. */
+export const USER_ESCROW_LAYOUT = accountLayout(
+  'UserEscrow',
+  EXCHANGE_ACCOUNT.escrow,
+  [
+    ['owner', publicKeyCodec],
+    ['createdAt', getI64Codec()],
+    ['bump', getU8Codec()],
+  ],
+  31,
+);
+
+export const EXCHANGE_CONFIG_SIZE = EXCHANGE_CONFIG_LAYOUT.size;
+export const CLOB_MARKET_SIZE = CLOB_MARKET_LAYOUT.size;
+export const USER_ESCROW_SIZE = USER_ESCROW_LAYOUT.size;
 
 export function encodeExchangeConfig(a: ExchangeConfigAccount): Buffer {
-  const b = Buffer.alloc(EXCHANGE_CONFIG_SIZE);
-  EXCHANGE_ACCOUNT.config.copy(b, 0);
-  a.operator.toBuffer().copy(b, 8);
-  a.usdcMint.toBuffer().copy(b, 40);
-  a.feeWallet.toBuffer().copy(b, 72);
-  b.writeUInt16LE(a.takerFeeBps, 104);
-  b.writeUInt16LE(a.makerRebateBps, 106);
-  b.writeUInt8(a.bump, 108);
-  return b;
+  return EXCHANGE_CONFIG_LAYOUT.encode(a);
 }
 
 export function decodeExchangeConfig(data: Uint8Array): ExchangeConfigAccount {
-  const b = checked(data, EXCHANGE_CONFIG_SIZE, EXCHANGE_ACCOUNT.config, 'config');
-  return {
-    operator: key(b, 8),
-    usdcMint: key(b, 40),
-    feeWallet: key(b, 72),
-    takerFeeBps: b.readUInt16LE(104),
-    makerRebateBps: b.readUInt16LE(106),
-    bump: b.readUInt8(108),
-  };
+  return EXCHANGE_CONFIG_LAYOUT.decode(data);
 }
 
 export function encodeClobMarket(a: ClobMarketAccount): Buffer {
-  if (a.marketUuid.length !== 16) throw new RangeError('market uuid is 16 bytes');
-  const b = Buffer.alloc(CLOB_MARKET_SIZE);
-  EXCHANGE_ACCOUNT.market.copy(b, 0);
-  a.marketUuid.copy(b, 8);
-  a.yesMint.toBuffer().copy(b, 24);
-  a.noMint.toBuffer().copy(b, 56);
-  a.vault.toBuffer().copy(b, 88);
-  b.writeBigUInt64LE(a.completeSets, 120);
-  b.writeBigInt64LE(a.createdAt, 128);
-  b.writeBigInt64LE(a.resolvedAt, 136);
-  b.writeUInt8(STATUSES.indexOf(a.status), 144);
-  b.writeUInt8(a.outcome === null ? 0 : a.outcome === 'yes' ? 1 : 2, 145);
-  b.writeUInt8(a.bump, 146);
-  return b;
+  return CLOB_MARKET_LAYOUT.encode(a);
 }
 
 export function decodeClobMarket(data: Uint8Array): ClobMarketAccount {
-  const b = checked(data, CLOB_MARKET_SIZE, EXCHANGE_ACCOUNT.market, 'market');
-  const status = STATUSES[b.readUInt8(144)];
-  const outcomeByte = b.readUInt8(145);
-  if (!status || outcomeByte > 2) throw new RangeError('corrupt exchange market account');
-  return {
-    marketUuid: Buffer.from(b.subarray(8, 24)),
-    yesMint: key(b, 24),
-    noMint: key(b, 56),
-    vault: key(b, 88),
-    completeSets: b.readBigUInt64LE(120),
-    createdAt: b.readBigInt64LE(128),
-    resolvedAt: b.readBigInt64LE(136),
-    status,
-    outcome: outcomeByte === 0 ? null : outcomeByte === 1 ? 'yes' : 'no',
-    bump: b.readUInt8(146),
-  };
+  return CLOB_MARKET_LAYOUT.decode(data);
 }
 
 export function encodeUserEscrow(a: UserEscrowAccount): Buffer {
-  const b = Buffer.alloc(USER_ESCROW_SIZE);
-  EXCHANGE_ACCOUNT.escrow.copy(b, 0);
-  a.owner.toBuffer().copy(b, 8);
-  b.writeBigInt64LE(a.createdAt, 40);
-  b.writeUInt8(a.bump, 48);
-  return b;
+  return USER_ESCROW_LAYOUT.encode(a);
 }
 
 export function decodeUserEscrow(data: Uint8Array): UserEscrowAccount {
-  const b = checked(data, USER_ESCROW_SIZE, EXCHANGE_ACCOUNT.escrow, 'escrow');
-  return { owner: key(b, 8), createdAt: b.readBigInt64LE(40), bump: b.readUInt8(48) };
+  return USER_ESCROW_LAYOUT.decode(data);
 }

@@ -1,5 +1,5 @@
 /** The exchange program's Anchor discriminators (docs/programs.md lists the hex values). */
-import { accountDiscriminator, instructionDiscriminator } from '../market/discriminator.js';
+import { accountDiscriminator, instructionDiscriminator } from '../shared/discriminator.js';
 
 export const EXCHANGE_IX = {
   initialize: instructionDiscriminator('initialize'),
@@ -13,7 +13,6 @@ export const EXCHANGE_IX = {
   split: instructionDiscriminator('split'),
   merge: instructionDiscriminator('merge'),
   redeem: instructionDiscriminator('redeem'),
-  /** Reserved: the settlement issue defines its data and accounts. */
   settle: instructionDiscriminator('settle'),
 } as const;
 
@@ -22,4 +21,5 @@ export const EXCHANGE_ACCOUNT = {
   market: accountDiscriminator('OrderbookMarket'),
   escrow: accountDiscriminator('UserEscrow'),
   fillReceipt: accountDiscriminator('FillReceipt'),
+  orderState: accountDiscriminator('OrderState'),
 } as const;

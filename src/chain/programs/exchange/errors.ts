@@ -1,7 +1,9 @@
 /**
- * The exchange program's error codes (Anchor numbering from 6000; 6040–6059 reserved for settle),
+ * The exchange program's error codes (Anchor numbering from 6000; 6040–6059 are settle's),
  * as they appear in `{"InstructionError":[i,{"Custom":code}]}`.
  */
+import { SETTLE_ERRORS } from './settlement/settle-errors.js';
+
 export const EXCHANGE_ERRORS = {
   InstructionFallbackNotFound: { code: 101, message: 'Unknown instruction discriminator' },
   InstructionDidNotDeserialize: { code: 102, message: 'Instruction data could not be decoded' },
@@ -21,6 +23,7 @@ export const EXCHANGE_ERRORS = {
   LosingOutcome: { code: 6013, message: 'Only the winning outcome can be redeemed' },
   InvalidStatusTransition: { code: 6014, message: 'The market status does not allow this' },
   MathOverflow: { code: 6015, message: 'An amount would not fit in a u64' },
+  ...SETTLE_ERRORS,
 } as const;
 
 export type ExchangeErrorName = keyof typeof EXCHANGE_ERRORS;

@@ -5,4 +5,5 @@ export * from './errors.js';
 export * from './discriminators.js';
 export * from './accounts.js';
 export * from './instructions/index.js';
+export * from './settlement/index.js';
 export { createExchangeProgramHandler } from './reference/exchange.handler.js';

@@ -2,7 +2,7 @@
  * The exchange program's addresses (docs/programs.md, "Exchange program"). Markets are keyed by
  * the 16 raw bytes of their UUID; smart wallets by the owner's public key.
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import { EXCHANGE_PROGRAM_ID } from './program-id.js';
 import { findProgramAddressCached } from '../../pda-cache.js';
@@ -20,6 +20,11 @@ export function uuidFromSeed(bytes: Uint8Array): string {
   if (bytes.length !== 16) throw new RangeError('a UUID seed is 16 bytes');
   const h = Buffer.from(bytes).toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** ATA(owner, mint) of the classic Token program, derived once per pair (a search costs ~1 ms of curve checks). */
+export function findTokenAccountAddress(owner: PublicKey, mint: PublicKey): PublicKey {
+  return findProgramAddressCached([owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
 }
 
 export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
@@ -40,7 +45,7 @@ export function findClobOutcomeMintPda(
 
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
 export function findClobVaultAddress(uuid: string, usdcMint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
-  return getAssociatedTokenAddressSync(usdcMint, findClobMarketPda(uuid, programId)[0], true);
+  return findTokenAccountAddress(findClobMarketPda(uuid, programId)[0], usdcMint);
 }
 
 /** The smart wallet: PDA ["user_escrow", owner]. */
@@ -50,10 +55,10 @@ export function findUserEscrowPda(owner: PublicKey, programId: PublicKey = EXCHA
 
 /** A token account of the smart wallet: ATA(owner = escrow PDA, mint). */
 export function findEscrowTokenAddress(owner: PublicKey, mint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
-  return getAssociatedTokenAddressSync(mint, findUserEscrowPda(owner, programId)[0], true);
+  return findTokenAccountAddress(findUserEscrowPda(owner, programId)[0], mint);
 }
 
-/** Reserved for settlement: one receipt per fill, ["fill_receipt", fill uuid bytes]. */
+/** One receipt per settled fill: ["fill_receipt", fill uuid bytes] (settlement/fill-receipt.ts). */
 export function findFillReceiptPda(fillUuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
   return findProgramAddressCached([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
 }

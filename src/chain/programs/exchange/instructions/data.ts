@@ -1,51 +1,34 @@
-/** Instruction data codecs: discriminator + Borsh little-endian arguments (docs/programs.md). */
+/**
+ * Instruction data layouts (docs/programs.md, "Exchange program"): discriminator + Borsh
+ * little-endian arguments, each declared once. Decoders refuse another discriminator, short data
+ * and trailing bytes with RangeError; the handler answers InstructionDidNotDeserialize.
+ */
+import { getU16Codec, getU64Codec, getU8Codec } from '@solana/kit';
+import { fixedBytesCodec } from '../../shared/field-codecs.js';
+import { instructionLayout } from '../../shared/layout.js';
 import { EXCHANGE_IX } from '../discriminators.js';
 
 export type OutcomeByte = 0 | 1;
 
-export function feesData(tag: Buffer, takerFeeBps: number, makerRebateBps: number): Buffer {
-  const b = Buffer.alloc(12);
-  tag.copy(b, 0);
-  b.writeUInt16LE(takerFeeBps, 8);
-  b.writeUInt16LE(makerRebateBps, 10);
-  return b;
-}
+const FEES = [['takerFeeBps', getU16Codec()], ['makerRebateBps', getU16Codec()]] as const;
+const AMOUNT = [['amount', getU64Codec()]] as const;
 
-export function decodeFeesData(data: Buffer): { takerFeeBps: number; makerRebateBps: number } {
-  return { takerFeeBps: data.readUInt16LE(8), makerRebateBps: data.readUInt16LE(10) };
-}
+export const EXCHANGE_DATA = {
+  initialize: instructionLayout(EXCHANGE_IX.initialize, FEES),
+  setFees: instructionLayout(EXCHANGE_IX.setFees, FEES),
+  createMarket: instructionLayout(EXCHANGE_IX.createMarket, [['marketUuid', fixedBytesCodec(16)]]),
+  pauseMarket: instructionLayout(EXCHANGE_IX.pauseMarket, []),
+  resumeMarket: instructionLayout(EXCHANGE_IX.resumeMarket, []),
+  /** outcome: 0 = YES, 1 = NO (a larger byte decodes; the program answers InvalidOutcome). */
+  resolveMarket: instructionLayout(EXCHANGE_IX.resolveMarket, [['outcome', getU8Codec()]]),
+  deposit: instructionLayout(EXCHANGE_IX.deposit, AMOUNT),
+  withdraw: instructionLayout(EXCHANGE_IX.withdraw, AMOUNT),
+  split: instructionLayout(EXCHANGE_IX.split, AMOUNT),
+  merge: instructionLayout(EXCHANGE_IX.merge, AMOUNT),
+  redeem: instructionLayout(EXCHANGE_IX.redeem, [['outcome', getU8Codec()], ['amount', getU64Codec()]]),
+} as const;
 
-export function amountData(tag: Buffer, amount: bigint): Buffer {
-  const b = Buffer.alloc(16);
-  tag.copy(b, 0);
-  b.writeBigUInt64LE(amount, 8);
-  return b;
-}
-
-export function decodeAmountData(data: Buffer): bigint {
-  return data.readBigUInt64LE(8);
-}
-
-export function redeemData(outcome: OutcomeByte, amount: bigint): Buffer {
-  const b = Buffer.alloc(17);
-  EXCHANGE_IX.redeem.copy(b, 0);
-  b.writeUInt8(outcome, 8);
-  b.writeBigUInt64LE(amount, 9);
-  return b;
-}
-
-export function decodeRedeemData(data: Buffer): { outcome: number; amount: bigint } {
-  return { outcome: data.readUInt8(8), amount: data.readBigUInt64LE(9) };
-}
-
-export function outcomeData(tag: Buffer, outcome: OutcomeByte): Buffer {
-  const b = Buffer.alloc(9);
-  tag.copy(b, 0);
-  b.writeUInt8(outcome, 8);
-  return b;
-}
-
-/** Readers throw RangeError on short data; the handler maps that to InstructionDidNotDeserialize. */
-export function requireLength(data: Buffer, n: number): void {
+/** Exact-length check for data a layout does not cover; RangeError, like the layouts' decoders. */
+export function requireLength(data: Uint8Array, n: number): void {
   if (data.length !== n) throw new RangeError(`instruction data must be ${n} bytes, got ${data.length}`);
 }

@@ -1,10 +1,9 @@
 /** Operator instructions: initialize, set_fees, create_market, pause/resume/resolve_market. */
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { EXCHANGE_IX } from '../discriminators.js';
 import { findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, findExchangeConfigPda, marketUuidSeed } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
-import { feesData, outcomeData, type OutcomeByte } from './data.js';
+import { EXCHANGE_DATA, type OutcomeByte } from './data.js';
 
 const ro = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: true });
@@ -19,7 +18,7 @@ export function getExchangeInitializeInstruction(p: {
       { pubkey: p.operator, isSigner: true, isWritable: true },
       w(findExchangeConfigPda(programId)[0]), ro(p.usdcMint), ro(p.feeWallet), ro(SystemProgram.programId),
     ],
-    data: feesData(EXCHANGE_IX.initialize, p.takerFeeBps, p.makerRebateBps),
+    data: EXCHANGE_DATA.initialize.encode(p),
   });
 }
 
@@ -28,7 +27,7 @@ export function getExchangeSetFeesInstruction(p: { operator: PublicKey; takerFee
   return new TransactionInstruction({
     programId,
     keys: [{ pubkey: p.operator, isSigner: true, isWritable: true }, w(findExchangeConfigPda(programId)[0])],
-    data: feesData(EXCHANGE_IX.setFees, p.takerFeeBps, p.makerRebateBps),
+    data: EXCHANGE_DATA.setFees.encode(p),
   });
 }
 
@@ -46,7 +45,7 @@ export function getClobCreateMarketInstruction(p: { operator: PublicKey; marketU
       w(findClobVaultAddress(p.marketUuid, p.usdcMint, programId)),
       ro(TOKEN_PROGRAM_ID), ro(ASSOCIATED_TOKEN_PROGRAM_ID), ro(SystemProgram.programId),
     ],
-    data: Buffer.concat([EXCHANGE_IX.createMarket, marketUuidSeed(p.marketUuid)]),
+    data: EXCHANGE_DATA.createMarket.encode({ marketUuid: marketUuidSeed(p.marketUuid) }),
   });
 }
 
@@ -60,8 +59,8 @@ export function getClobMarketStatusInstruction(p: {
   let data: Buffer;
   if (p.action === 'resolve') {
     if (p.outcome === undefined) throw new RangeError('resolve needs an outcome');
-    data = outcomeData(EXCHANGE_IX.resolveMarket, p.outcome);
-  } else data = Buffer.from(p.action === 'pause' ? EXCHANGE_IX.pauseMarket : EXCHANGE_IX.resumeMarket);
+    data = EXCHANGE_DATA.resolveMarket.encode({ outcome: p.outcome });
+  } else data = (p.action === 'pause' ? EXCHANGE_DATA.pauseMarket : EXCHANGE_DATA.resumeMarket).encode({});
   return new TransactionInstruction({
     programId,
     keys: [

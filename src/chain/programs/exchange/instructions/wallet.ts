@@ -1,12 +1,11 @@
 /** Owner instructions on the smart wallet: deposit, withdraw, split, merge, redeem. */
 import { ASSOCIATED_TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, TransactionInstruction, type PublicKey } from '@solana/web3.js';
-import { EXCHANGE_IX } from '../discriminators.js';
 import {
   findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, findEscrowTokenAddress, findExchangeConfigPda, findUserEscrowPda,
 } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
-import { amountData, redeemData, type OutcomeByte } from './data.js';
+import { EXCHANGE_DATA, type OutcomeByte } from './data.js';
 
 const ro = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: true });
@@ -26,7 +25,7 @@ export function getDepositInstruction(p: WalletParams): TransactionInstruction {
       w(findEscrowTokenAddress(p.owner, p.usdcMint, programId)),
       ro(TOKEN_PROGRAM_ID), ro(ASSOCIATED_TOKEN_PROGRAM_ID), ro(SystemProgram.programId),
     ],
-    data: amountData(EXCHANGE_IX.deposit, p.amount),
+    data: EXCHANGE_DATA.deposit.encode(p),
   });
 }
 
@@ -42,7 +41,7 @@ export function getWithdrawInstruction(p: WalletParams): TransactionInstruction 
       w(p.ownerUsdc ?? getAssociatedTokenAddressSync(p.usdcMint, p.owner)),
       ro(TOKEN_PROGRAM_ID),
     ],
-    data: amountData(EXCHANGE_IX.withdraw, p.amount),
+    data: EXCHANGE_DATA.withdraw.encode(p),
   });
 }
 
@@ -66,15 +65,15 @@ function marketOpKeys(p: MarketOpParams, programId: PublicKey) {
 
 export function getSplitInstruction(p: MarketOpParams): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
-  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: amountData(EXCHANGE_IX.split, p.amount) });
+  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: EXCHANGE_DATA.split.encode(p) });
 }
 
 export function getMergeInstruction(p: MarketOpParams): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
-  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: amountData(EXCHANGE_IX.merge, p.amount) });
+  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: EXCHANGE_DATA.merge.encode(p) });
 }
 
 export function getClobRedeemInstruction(p: MarketOpParams & { outcome: OutcomeByte }): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
-  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: redeemData(p.outcome, p.amount) });
+  return new TransactionInstruction({ programId, keys: marketOpKeys(p, programId), data: EXCHANGE_DATA.redeem.encode(p) });
 }

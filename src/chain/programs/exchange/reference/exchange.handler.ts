@@ -1,7 +1,6 @@
 /**
  * The exchange program's reference implementation for the embedded cluster: dispatches on the
- * 8-byte Anchor discriminator (docs/programs.md, "Exchange program"). `settle` is reserved: until
- * the settlement issue lands it answers InstructionFallbackNotFound like any unknown instruction.
+ * 8-byte Anchor discriminator (docs/programs.md, "Exchange program").
  */
 import type { PublicKey } from '@solana/web3.js';
 import type { ProgramHandler } from '../../../embedded/program-runtime.js';
@@ -12,6 +11,7 @@ import { processMerge, processRedeem, processSplit } from './market-ops.processo
 import {
   processCreateMarket, processInitialize, processPause, processResolve, processResume, processSetFees, type Processor,
 } from './operator.processors.js';
+import { processSettle } from './settle.processor.js';
 import { processDeposit, processWithdraw } from './wallet.processors.js';
 
 const ROUTES: [Buffer, string, Processor][] = [
@@ -26,6 +26,7 @@ const ROUTES: [Buffer, string, Processor][] = [
   [EXCHANGE_IX.split, 'Split', processSplit],
   [EXCHANGE_IX.merge, 'Merge', processMerge],
   [EXCHANGE_IX.redeem, 'Redeem', processRedeem],
+  [EXCHANGE_IX.settle, 'Settle', processSettle],
 ];
 
 export function createExchangeProgramHandler(options: { programId?: PublicKey } = {}): ProgramHandler {

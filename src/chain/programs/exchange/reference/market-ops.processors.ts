@@ -10,7 +10,7 @@ import {
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../../embedded/program-runtime.js';
 import { encodeClobMarket, type ClobMarketAccount } from '../accounts.js';
-import { decodeRedeemData, requireLength } from '../instructions/data.js';
+import { EXCHANGE_DATA } from '../instructions/data.js';
 import { findUserEscrowPda } from '../pda.js';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import type { Processor } from './operator.processors.js';
@@ -63,7 +63,7 @@ function requireActive(m: ClobMarketAccount): void {
 }
 
 export const processSplit: Processor = (ix, ctx, programId) => {
-  const amount = decodeAmount(ix.data);
+  const amount = decodeAmount(EXCHANGE_DATA.split, ix.data);
   const o = loadOps(ix, ctx, programId);
   requireActive(o.market);
   if (o.market.completeSets + amount > U64_MAX) fail('MathOverflow');
@@ -77,7 +77,7 @@ export const processSplit: Processor = (ix, ctx, programId) => {
 };
 
 export const processMerge: Processor = (ix, ctx, programId) => {
-  const amount = decodeAmount(ix.data);
+  const amount = decodeAmount(EXCHANGE_DATA.merge, ix.data);
   const o = loadOps(ix, ctx, programId);
   requireActive(o.market);
   ctx.invoke([
@@ -90,7 +90,7 @@ export const processMerge: Processor = (ix, ctx, programId) => {
 };
 
 export const processRedeem: Processor = (ix, ctx, programId) => {
-  const args = decodeArgs(() => { requireLength(ix.data, 17); return decodeRedeemData(ix.data); });
+  const args = decodeArgs(() => EXCHANGE_DATA.redeem.decode(ix.data));
   if (args.amount === 0n) fail('InvalidAmount');
   if (args.outcome > 1) fail('InvalidOutcome');
   const o = loadOps(ix, ctx, programId);

@@ -6,7 +6,7 @@ import {
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../../embedded/program-runtime.js';
 import { CLOB_MARKET_SIZE, encodeClobMarket, encodeExchangeConfig, EXCHANGE_CONFIG_SIZE, type ClobMarketAccount } from '../accounts.js';
-import { decodeFeesData, requireLength } from '../instructions/data.js';
+import { EXCHANGE_DATA } from '../instructions/data.js';
 import { findClobMarketPda, findClobOutcomeMintPda, findExchangeConfigPda, uuidFromSeed } from '../pda.js';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import { createPdaAccount, loadConfig, loadMarket, save } from './state.js';
@@ -21,7 +21,7 @@ function checkFees(f: { takerFeeBps: number; makerRebateBps: number }): void {
 }
 
 export const processInitialize: Processor = (ix, ctx, programId) => {
-  const fees = decodeArgs(() => { requireLength(ix.data, 12); return decodeFeesData(ix.data); });
+  const fees = decodeArgs(() => EXCHANGE_DATA.initialize.decode(ix.data));
   const a = new Accounts(ix.keys, ['operator', 'config', 'usdcMint', 'feeWallet', 'systemProgram']);
   const operator = a.signer('operator');
   a.writable('operator', 'config');
@@ -37,7 +37,7 @@ export const processInitialize: Processor = (ix, ctx, programId) => {
 };
 
 export const processSetFees: Processor = (ix, ctx, programId) => {
-  const fees = decodeArgs(() => { requireLength(ix.data, 12); return decodeFeesData(ix.data); });
+  const fees = decodeArgs(() => EXCHANGE_DATA.setFees.decode(ix.data));
   const a = new Accounts(ix.keys, ['operator', 'config']);
   const operator = a.signer('operator');
   a.writable('config');
@@ -50,7 +50,8 @@ export const processSetFees: Processor = (ix, ctx, programId) => {
 const CREATE_ACCOUNTS = ['operator', 'config', 'market', 'yesMint', 'noMint', 'usdcMint', 'vault', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
 
 export const processCreateMarket: Processor = (ix, ctx, programId) => {
-  const uuid = decodeArgs(() => { requireLength(ix.data, 24); return uuidFromSeed(ix.data.subarray(8, 24)); });
+  const { marketUuid } = decodeArgs(() => EXCHANGE_DATA.createMarket.decode(ix.data));
+  const uuid = uuidFromSeed(marketUuid);
   const a = new Accounts(ix.keys, CREATE_ACCOUNTS);
   const operator = a.signer('operator');
   a.writable('operator', 'market', 'yesMint', 'noMint', 'vault');
@@ -74,7 +75,7 @@ export const processCreateMarket: Processor = (ix, ctx, programId) => {
   // Idempotent: anyone may create an ATA, so a pre-created vault must not block the market.
   ctx.invoke([createAssociatedTokenAccountIdempotentInstruction(operator, vault, market, config.usdcMint)]);
   save(ctx, market, encodeClobMarket({
-    marketUuid: Buffer.from(ix.data.subarray(8, 24)), yesMint, noMint, vault, completeSets: 0n,
+    marketUuid, yesMint, noMint, vault, completeSets: 0n,
     createdAt: ctx.unixTimestamp, resolvedAt: 0n, status: 'active', outcome: null, bump,
   }));
   ctx.log(`orderbook market ${uuid} created`);
@@ -90,21 +91,21 @@ function statusAccounts(ix: ProgramInstruction, ctx: InvocationContext, programI
 }
 
 export const processPause: Processor = (ix, ctx, programId) => {
-  decodeArgs(() => requireLength(ix.data, 8));
+  decodeArgs(() => EXCHANGE_DATA.pauseMarket.decode(ix.data));
   const { key, market } = statusAccounts(ix, ctx, programId);
   if (market.status !== 'active') fail('InvalidStatusTransition', `market is ${market.status}`);
   save(ctx, key, encodeClobMarket({ ...market, status: 'paused' }));
 };
 
 export const processResume: Processor = (ix, ctx, programId) => {
-  decodeArgs(() => requireLength(ix.data, 8));
+  decodeArgs(() => EXCHANGE_DATA.resumeMarket.decode(ix.data));
   const { key, market } = statusAccounts(ix, ctx, programId);
   if (market.status !== 'paused') fail('InvalidStatusTransition', `market is ${market.status}`);
   save(ctx, key, encodeClobMarket({ ...market, status: 'active' }));
 };
 
 export const processResolve: Processor = (ix, ctx, programId) => {
-  const outcome = decodeArgs(() => { requireLength(ix.data, 9); return ix.data.readUInt8(8); });
+  const { outcome } = decodeArgs(() => EXCHANGE_DATA.resolveMarket.decode(ix.data));
   const { key, market } = statusAccounts(ix, ctx, programId);
   if (outcome > 1) fail('InvalidOutcome');
   if (market.status === 'resolved') fail('MarketResolved');

@@ -8,14 +8,15 @@ import {
 } from '@solana/spl-token';
 import { SystemProgram } from '@solana/web3.js';
 import { encodeUserEscrow, USER_ESCROW_SIZE } from '../accounts.js';
-import { decodeAmountData, requireLength } from '../instructions/data.js';
+import { EXCHANGE_DATA } from '../instructions/data.js';
 import { findUserEscrowPda } from '../pda.js';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import type { Processor } from './operator.processors.js';
 import { createPdaAccount, loadConfig, loadEscrow, save, tokenBalance } from './state.js';
 
-export function decodeAmount(data: Buffer): bigint {
-  const amount = decodeArgs(() => { requireLength(data, 16); return decodeAmountData(data); });
+/** The `amount u64` of deposit / withdraw / split / merge (`layout` names which), at least 1. */
+export function decodeAmount(layout: typeof EXCHANGE_DATA.deposit, data: Buffer): bigint {
+  const { amount } = decodeArgs(() => layout.decode(data));
   if (amount === 0n) fail('InvalidAmount');
   return amount;
 }
@@ -23,7 +24,7 @@ export function decodeAmount(data: Buffer): bigint {
 const DEPOSIT = ['owner', 'config', 'escrow', 'usdcMint', 'ownerUsdc', 'escrowUsdc', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
 
 export const processDeposit: Processor = (ix, ctx, programId) => {
-  const amount = decodeAmount(ix.data);
+  const amount = decodeAmount(EXCHANGE_DATA.deposit, ix.data);
   const a = new Accounts(ix.keys, DEPOSIT);
   const owner = a.signer('owner');
   a.writable('owner', 'escrow', 'ownerUsdc', 'escrowUsdc');
@@ -49,7 +50,7 @@ export const processDeposit: Processor = (ix, ctx, programId) => {
 };
 
 export const processWithdraw: Processor = (ix, ctx, programId) => {
-  const amount = decodeAmount(ix.data);
+  const amount = decodeAmount(EXCHANGE_DATA.withdraw, ix.data);
   const a = new Accounts(ix.keys, ['owner', 'config', 'escrow', 'escrowUsdc', 'ownerUsdc', 'tokenProgram']);
   const owner = a.signer('owner');
   a.writable('escrowUsdc', 'ownerUsdc');

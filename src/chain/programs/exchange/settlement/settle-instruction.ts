@@ -1,0 +1,92 @@
+/**
+ * Builds the settle instruction (operator only). Accounts, in order (docs/programs.md):
+ *   0 operator (s, w) · 1 config · 2 market (w) · 3 vault (w) · 4 yes_mint (w) · 5 no_mint (w) ·
+ *   6 usdc_mint · 7 fee_usdc (w) · 8 instructions sysvar · 9 token · 10 associated token ·
+ *   11 system, then per order: order_state (w), escrow, escrow_usdc (w), escrow_outcome (w),
+ *   then per fill: fill_receipt (w).
+ */
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { SystemProgram, SYSVAR_INSTRUCTIONS_PUBKEY, TransactionInstruction, type AccountMeta, type PublicKey } from '@solana/web3.js';
+import {
+  findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, findEscrowTokenAddress, findExchangeConfigPda, findFillReceiptPda,
+  findTokenAccountAddress, findUserEscrowPda, marketUuidSeed,
+} from '../pda.js';
+import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
+import { encodeSettleData, NO_PROOF } from './settle-data.js';
+import { findOrderStatePda } from './settle-pda.js';
+
+export const SETTLE_FIXED_ACCOUNTS = 12;
+export const SETTLE_ACCOUNTS_PER_ORDER = 4;
+
+export interface SettleOrderInput {
+  owner: PublicKey;
+  nonce: bigint;
+  outcome: 'yes' | 'no';
+  /** Where its signature is proven in this transaction (an Ed25519 instruction and entry); omit when its account exists. */
+  proof?: { ix: number; entry: number };
+}
+
+export interface SettleFillInput {
+  fillId: string;
+  /** Indices into `orders`. */
+  taker: number;
+  maker: number;
+  quantity: bigint;
+}
+
+export interface SettleInstructionParams {
+  operator: PublicKey;
+  marketUuid: string;
+  usdcMint: PublicKey;
+  feeWallet: PublicKey;
+  orders: readonly SettleOrderInput[];
+  fills: readonly SettleFillInput[];
+  programId?: PublicKey;
+}
+
+const ro = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: false });
+const w = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
+
+/** The order's four accounts: its state, the owner's smart wallet and its USDC and outcome-token accounts. */
+export function settleOrderAccounts(o: SettleOrderInput, marketUuid: string, usdcMint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): AccountMeta[] {
+  const outcomeMint = findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0];
+  return [
+    w(findOrderStatePda(o.owner, o.nonce, programId)[0]),
+    ro(findUserEscrowPda(o.owner, programId)[0]),
+    w(findEscrowTokenAddress(o.owner, usdcMint, programId)),
+    w(findEscrowTokenAddress(o.owner, outcomeMint, programId)),
+  ];
+}
+
+/** The accounts every settle instruction of a market lists first (operator excluded from lookup tables). */
+export function settleFixedAccounts(p: Pick<SettleInstructionParams, 'operator' | 'marketUuid' | 'usdcMint' | 'feeWallet' | 'programId'>): AccountMeta[] {
+  const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
+  return [
+    { pubkey: p.operator, isSigner: true, isWritable: true },
+    ro(findExchangeConfigPda(programId)[0]),
+    w(findClobMarketPda(p.marketUuid, programId)[0]),
+    w(findClobVaultAddress(p.marketUuid, p.usdcMint, programId)),
+    w(findClobOutcomeMintPda(p.marketUuid, 'yes', programId)[0]),
+    w(findClobOutcomeMintPda(p.marketUuid, 'no', programId)[0]),
+    ro(p.usdcMint),
+    w(findTokenAccountAddress(p.feeWallet, p.usdcMint)),
+    ro(SYSVAR_INSTRUCTIONS_PUBKEY),
+    ro(TOKEN_PROGRAM_ID),
+    ro(ASSOCIATED_TOKEN_PROGRAM_ID),
+    ro(SystemProgram.programId),
+  ];
+}
+
+export function getSettleInstruction(p: SettleInstructionParams): TransactionInstruction {
+  const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
+  const keys = [
+    ...settleFixedAccounts(p),
+    ...p.orders.flatMap((o) => settleOrderAccounts(o, p.marketUuid, p.usdcMint, programId)),
+    ...p.fills.map((f) => w(findFillReceiptPda(f.fillId, programId)[0])),
+  ];
+  const data = encodeSettleData({
+    orders: p.orders.map((o) => (o.proof ? { proofIx: o.proof.ix, proofEntry: o.proof.entry } : { proofIx: NO_PROOF, proofEntry: 0 })),
+    fills: p.fills.map((f) => ({ fillUuid: marketUuidSeed(f.fillId), taker: f.taker, maker: f.maker, quantity: f.quantity })),
+  });
+  return new TransactionInstruction({ programId, keys, data });
+}

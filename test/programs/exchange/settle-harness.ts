@@ -1,0 +1,223 @@
+/**
+ * Settlement on a real embedded ledger: traders with funded smart wallets sign real order
+ * messages (Ed25519 over `PMX Order:\n` + hex), and fills travel in transactions built by the
+ * keeper's assembly (`buildSettlementBatch`), signed by the operator.
+ */
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import type { Keypair } from '@solana/web3.js';
+import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { createEd25519Instruction, type Ed25519Entry } from '../../../src/chain/ed25519-instruction.js';
+import { encodeOrderMessage, orderSigningBytes, type OrderMessage } from '../../../src/domain/orderbook/order-message.js';
+import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
+import type { SendResult } from '../../../src/chain/embedded/ledger.js';
+import {
+  buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
+  getSettleInstruction, getSplitInstruction, type FillReceiptAccount, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
+} from '../../../src/chain/programs/exchange/index.js';
+import { outboundMemoInstruction } from '../../../src/services/outbound/outbound-memo.js';
+import { ExchangeHarness, USDC } from './harness.js';
+
+export { USDC };
+
+export interface TestOrder extends SignedOrder {
+  terms: OrderMessage;
+  owner: Keypair;
+}
+
+export function signText(kp: Keypair, text: Uint8Array): Uint8Array {
+  const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), kp.secretKey.subarray(0, 32)]);
+  return new Uint8Array(sign(null, text, createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })));
+}
+
+let nonceCounter = 1n;
+
+/** A fill as the tests hand-build it (no assembly checks in the way). */
+export interface ManualFill {
+  taker: TestOrder;
+  maker: TestOrder;
+  quantity: bigint;
+  fillId?: string;
+}
+
+export interface ManualOptions {
+  /** Fee payer and signer (default: the operator). */
+  signer?: Keypair;
+  /** The operator key named in the instruction (default: the signer's). */
+  operatorKey?: PublicKey;
+  /** The proof of each order new on chain: its Ed25519 entry, or null to send none. Default: the owner's real signature. */
+  proof?: (o: TestOrder) => Ed25519Entry | null;
+  /** Send a proof even for orders whose account exists (default: only for new ones, as the keeper does). */
+  alwaysProve?: boolean;
+  /** Called with the instruction's accounts (signer excluded) just before sending. */
+  beforeSend?: (accounts: PublicKey[]) => void;
+}
+
+export class SettleHarness {
+  readonly feeWallet: PublicKey;
+  /** Each market's lookup table (the keeper's), once `ensureLookupTable` made one. */
+  private readonly tables = new Map<string, PublicKey>();
+
+  private constructor(readonly h: ExchangeHarness) {
+    this.feeWallet = h.ledger.platformKeypairs().protocolFee.publicKey;
+  }
+
+  static async open(): Promise<SettleHarness> {
+    return new SettleHarness(await ExchangeHarness.open());
+  }
+
+  get ledger() { return this.h.ledger; }
+  close() { return this.h.close(); }
+
+  /** A wallet whose smart wallet holds `usdc`, plus `sets` complete sets of `market` (split). */
+  async trader(usdc: bigint, market?: string, sets = 0n): Promise<Keypair> {
+    const kp = await this.h.wallet(usdc + sets + 10n * USDC);
+    if (usdc + sets > 0n) await this.h.sendOk([getDepositInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, amount: usdc + sets })], [kp]);
+    if (sets > 0n) await this.h.sendOk([getSplitInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, marketUuid: market!, amount: sets })], [kp]);
+    return kp;
+  }
+
+  order(owner: Keypair, market: string, t: { side: Side; outcome: Outcome; priceBps: number; quantity: bigint; nonce?: bigint; expiry?: bigint }): TestOrder {
+    const terms: OrderMessage = {
+      market: findClobMarketPda(market)[0].toBytes(), owner: owner.publicKey.toBytes(), side: t.side, outcome: t.outcome, priceBps: t.priceBps,
+      quantity: t.quantity, nonce: t.nonce ?? nonceCounter++, expiry: t.expiry ?? BigInt(this.ledger.unixTimestamp + 86_400),
+    };
+    const message = encodeOrderMessage(terms);
+    return { message, signature: signText(owner, orderSigningBytes(message)), terms, owner };
+  }
+
+  fill(taker: TestOrder, maker: TestOrder, quantity: bigint, fillType: FillType, fillId = randomUUID()): SettlementFill {
+    return { fillId, fillType, quantity, takerOrder: taker, makerOrder: maker };
+  }
+
+  orderStates(fills: readonly SettlementFill[]): Map<string, OrderStateAccount> {
+    const out = new Map<string, OrderStateAccount>();
+    for (const f of fills) {
+      for (const o of [f.takerOrder, f.makerOrder]) {
+        const owner = new PublicKey(o.message.subarray(32, 64));
+        const key = findOrderStatePda(owner, Buffer.from(o.message).readBigUInt64LE(76))[0];
+        const acc = this.ledger.getAccount(key);
+        if (acc) out.set(key.toBase58(), decodeOrderState(acc.data));
+      }
+    }
+    return out;
+  }
+
+  orderState(o: TestOrder): OrderStateAccount | null {
+    const acc = this.ledger.getAccount(findOrderStatePda(o.owner.publicKey, o.terms.nonce)[0]);
+    return acc ? decodeOrderState(acc.data) : null;
+  }
+
+  receipt(fillId: string): FillReceiptAccount | null {
+    const acc = this.ledger.getAccount(findFillReceiptPda(fillId)[0]);
+    return acc ? decodeFillReceipt(acc.data) : null;
+  }
+
+  private marketRef(market: string) {
+    return { operator: this.h.operator.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet };
+  }
+
+  lookupTable(market: string): AddressLookupTableAccount | null {
+    const key = this.tables.get(market);
+    return key ? new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(this.ledger.getAccount(key)!.data) }) : null;
+  }
+
+  /** As the keeper does: the market's table holds every address these fills look up (extended, then one slot waited). */
+  async ensureLookupTable(market: string, fills: readonly SettlementFill[]): Promise<AddressLookupTableAccount> {
+    const op = this.h.operator;
+    if (!this.tables.has(market)) {
+      const [ix, table] = getCreateLookupTableInstruction({ authority: op.publicKey, payer: op.publicKey, recentSlot: BigInt(this.ledger.slot) - 1n });
+      await this.h.sendOk([ix], [op]);
+      this.tables.set(market, table);
+    }
+    const missing = missingLookupTableAddresses(fills, this.marketRef(market), [this.lookupTable(market)!]);
+    for (const ix of getExtendLookupTableInstructions({ table: this.tables.get(market)!, authority: op.publicKey, payer: op.publicKey, addresses: missing })) {
+      await this.h.sendOk([ix], [op]);
+    }
+    this.ledger.advanceSlots(1);
+    return this.lookupTable(market)!;
+  }
+
+  batch(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; memo?: TransactionInstruction } = {}): SettlementBatch {
+    this.ledger.advanceSlots(1);
+    return buildSettlementBatch(fills, {
+      ...this.marketRef(market),
+      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, memo: opts.memo ?? outboundMemoInstruction(randomUUID()),
+      orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
+    });
+  }
+
+  async sendBatch(b: SettlementBatch, signers: Keypair[] = [this.h.operator]): Promise<SendResult & { logs: string[] }> {
+    b.transaction.sign(signers);
+    const res = await this.ledger.sendRawTransaction(b.transaction.serialize());
+    return { ...res, logs: this.ledger.getTransaction(res.signature)?.logs ?? [] };
+  }
+
+  /**
+   * Lands these fills as the keeper would: the market's lookup table extended first, then as many
+   * transactions as the assembly makes (a registration first when it asks for one). Returns each
+   * transaction's kind and fill count; throws when one fails.
+   */
+  async settle(market: string, fills: readonly SettlementFill[]): Promise<{ kind: string; fills: number }[]> {
+    const lookupTables = [await this.ensureLookupTable(market, fills)];
+    const sent: { kind: string; fills: number }[] = [];
+    for (let rest = [...fills]; rest.length > 0;) {
+      const b = this.batch(market, rest, { lookupTables });
+      const res = await this.sendBatch(b);
+      if (res.err !== null) throw new Error(`settle failed: ${JSON.stringify(res.err)}\n${res.logs.join('\n')}`);
+      sent.push({ kind: b.kind, fills: b.fills.length });
+      rest = rest.slice(b.fills.length);
+    }
+    return sent;
+  }
+
+  /**
+   * Sends [Ed25519 (proofs), settle, memo] built by hand through the market's lookup table; a
+   * proof the caller withholds still names instruction 0 (where a proof would be).
+   */
+  async sendManual(market: string, fills: readonly ManualFill[], opts: ManualOptions = {}): Promise<SendResult & { logs: string[]; touched: PublicKey[] }> {
+    const signer = opts.signer ?? this.h.operator;
+    const list: TestOrder[] = [];
+    const at = (o: TestOrder) => {
+      let i = list.findIndex((x) => x.owner.publicKey.equals(o.owner.publicKey) && x.terms.nonce === o.terms.nonce);
+      if (i < 0) i = list.push(o) - 1;
+      return i;
+    };
+    const settleFills = fills.map((f) => ({ fillId: f.fillId ?? randomUUID(), taker: at(f.taker), maker: at(f.maker), quantity: f.quantity }));
+    const entries: Ed25519Entry[] = [];
+    const orders = list.map((o) => {
+      const base = { owner: o.owner.publicKey, nonce: o.terms.nonce, outcome: o.terms.outcome };
+      if (this.orderState(o) && !opts.alwaysProve) return base;
+      const entry = (opts.proof ?? ((x: TestOrder) => ({ publicKey: x.owner.publicKey.toBytes(), signature: x.signature, message: orderSigningBytes(x.message) })))(o);
+      if (entry) entries.push(entry);
+      return { ...base, proof: { ix: 0, entry: entry ? entries.length - 1 : 0 } };
+    });
+    const settle = getSettleInstruction({
+      operator: opts.operatorKey ?? signer.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet, orders, fills: settleFills,
+    });
+    // An operator key other than the signer's is named without its signature.
+    if (!settle.keys[0]!.pubkey.equals(signer.publicKey)) settle.keys[0] = { ...settle.keys[0]!, isSigner: false };
+    const ixs = [...(entries.length ? [createEd25519Instruction(entries)] : []), settle, outboundMemoInstruction(randomUUID())];
+    const table = await this.ensureLookupTable(market, fills.map((f) => this.fill(f.taker, f.maker, f.quantity, 'direct')));
+    const msg = new TransactionMessage({ payerKey: signer.publicKey, recentBlockhash: this.ledger.getLatestBlockhash().blockhash, instructions: ixs }).compileToV0Message([table]);
+    const tx = new VersionedTransaction(msg);
+    tx.sign([signer]);
+    const touched = settle.keys.map((k) => k.pubkey).filter((k) => !k.equals(signer.publicKey));
+    opts.beforeSend?.(touched);
+    const res = await this.ledger.sendRawTransaction(tx.serialize());
+    return { ...res, logs: this.ledger.getTransaction(res.signature)?.logs ?? [], touched };
+  }
+
+  /** Every byte and lamport of these accounts, to prove a refusal changed nothing. */
+  snapshot(keys: PublicKey[]): string[] {
+    return this.h.snapshot(keys);
+  }
+
+  // Balances, in raw units.
+  usdc(o: Keypair | PublicKey): bigint { return this.h.escrowUsdc('publicKey' in o ? o.publicKey : o); }
+  tokens(o: Keypair, market: string, outcome: Outcome): bigint { return this.h.escrowTokens(o.publicKey, market, outcome); }
+  feeUsdc(): bigint { return this.h.usdc(this.feeWallet); }
+  vault(market: string): bigint { return this.h.vault(market); }
+  supply(market: string, outcome: Outcome): bigint { return this.h.supply(market, outcome); }
+  completeSets(market: string): bigint { return this.h.market(market).completeSets; }
+  createMarket(): Promise<string> { return this.h.createMarket(); }
+}
