@@ -6,7 +6,9 @@
  * job can never be enqueued that nobody will run.
  */
 import type { Static } from 'typebox';
+import { familyAJobs } from './catalog/family-a.jobs.js';
 import { familyBJobs } from './catalog/family-b.jobs.js';
+import { familyCJobs } from './catalog/family-c.jobs.js';
 import { outboundJobs } from './catalog/outbound.jobs.js';
 import { systemJobs } from './catalog/system.jobs.js';
 import type { JobDefinition } from './catalog/define-job.js';
@@ -17,7 +19,9 @@ export { TxBuildPayload } from './catalog/system.jobs.js';
 export const jobCatalog = {
   ...systemJobs,
   ...outboundJobs,
+  ...familyAJobs,
   ...familyBJobs,
+  ...familyCJobs,
 } satisfies Record<string, JobDefinition>;
 
 export type JobCatalog = typeof jobCatalog;

@@ -28,5 +28,9 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
     // requests through) and batch the concurrent requests' commands into one round trip.
     ...(role === 'ratelimit' ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, enableAutoPipelining: true, commandTimeout: 500 } : {}),
   };
-  return new Redis(url, options);
+  const redis = new Redis(url, options);
+  // Connection errors surface through the commands that fail (503s, job retries, logged there);
+  // without a listener ioredis would print each reconnect attempt as an "Unhandled error event".
+  redis.on('error', () => undefined);
+  return redis;
 }

@@ -3,6 +3,8 @@
  * waiting HTTP request can answer with it (see jobs/tx-build.client.ts).
  */
 import { isDomainError } from '../../src/domain/errors.js';
+import type { Logger } from 'pino';
+import type { JobPayload } from '../catalog.js';
 import type { Processor } from '../processor.js';
 import type { TxBuildOutcome } from '../tx-build.client.js';
 
@@ -14,18 +16,21 @@ import type { TxBuildOutcome } from '../tx-build.client.js';
 export type TxBuilder = (params: never) => Promise<unknown>;
 export type TxBuilderRegistry = ReadonlyMap<string, TxBuilder>;
 
+/** One build: the builder's value, its refusal as a value, or a throw when it crashed. */
+export async function runTxBuild(builders: TxBuilderRegistry, { kind, params }: JobPayload<'tx.build'>, log: Logger): Promise<TxBuildOutcome> {
+  const builder = builders.get(kind);
+  if (!builder) {
+    return { ok: false, error: { kind: 'invalid', code: 'UNKNOWN_BUILDER', message: `No transaction builder named ${kind}`, extra: {} } };
+  }
+  try {
+    return { ok: true, value: await (builder as (p: unknown) => Promise<unknown>)(params) };
+  } catch (error) {
+    if (isDomainError(error)) return { ok: false, error: error.toJSON() };
+    log.error({ err: error, kind }, 'transaction builder crashed');
+    throw error;
+  }
+}
+
 export function txBuildProcessor(builders: TxBuilderRegistry): Processor<'tx.build'> {
-  return async ({ kind, params }, _job, log): Promise<TxBuildOutcome> => {
-    const builder = builders.get(kind);
-    if (!builder) {
-      return { ok: false, error: { kind: 'invalid', code: 'UNKNOWN_BUILDER', message: `No transaction builder named ${kind}`, extra: {} } };
-    }
-    try {
-      return { ok: true, value: await (builder as (p: unknown) => Promise<unknown>)(params) };
-    } catch (error) {
-      if (isDomainError(error)) return { ok: false, error: error.toJSON() };
-      log.error({ err: error, kind }, 'transaction builder crashed');
-      throw error;
-    }
-  };
+  return async (payload, _job, log): Promise<TxBuildOutcome> => runTxBuild(builders, payload, log);
 }

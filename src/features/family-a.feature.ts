@@ -1,6 +1,7 @@
 /**
  * Family A: slug markets paid by x402: routes, and the builders of its platform transactions
- * (deliveries, payments, payouts, market setup), which the shared outbound feature sends.
+ * (deliveries, payments, payouts, refunds, market setup), which the shared outbound feature sends,
+ * and the money sweep (held payments refunded after their grace, expired creations removed).
  */
 import { familyARoutes } from '../api/routes/family-a/index.js';
 import { humanToRaw } from '../domain/family-a/money.js';
@@ -10,6 +11,7 @@ import type { FamilyADeps, FamilyASettings } from '../services/family-a/family-a
 import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import { ensurePlatformAccounts } from '../services/family-a/platform-accounts.service.js';
+import { moneySweepProcessor } from '../../jobs/processors/family-a/money-sweep.processor.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
@@ -23,6 +25,7 @@ export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): 
     creationWindowSec: a.creationWindowSec,
     deliveryWaitMs: a.deliveryWaitMs,
     quoteTtlMs: 120_000,
+    presentGraceSec: a.presentGraceSec,
   };
 }
 
@@ -36,17 +39,23 @@ export const familyAFeature: FeatureFactory = (ctx) => {
     keys: FamilyAKeys.load(ctx.config.dataDir),
     settings: familyASettings(ctx),
     log: ctx.log.child({ feature: 'family-a' }),
-    dispatchOutbound: async (id) => {
-      await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
+    dispatchOutbound: async (id, attempt) => {
+      await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id, attempt) });
     },
   };
   const apiKeys = new ApiKeyService(ctx.db, ctx.config.familyA.requireApiKey);
   return {
     name: 'family-a',
+    processors: { 'family-a.money.sweep': moneySweepProcessor(deps) },
     outboundBuilders: familyABuilders(deps),
     routes: familyARoutes(deps, apiKeys, ctx.adminToken),
     async schedules() {
       await ensurePlatformAccounts(deps);
+      await ctx.queues.get('platform').upsertJobScheduler(
+        'family-a-money-sweep',
+        { every: ctx.config.familyA.sweepIntervalMs },
+        { name: 'family-a.money.sweep', data: { scheduledBy: 'family-a' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
+      );
     },
   };
 };

@@ -7,7 +7,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Config } from '../../config/config.js';
+import type { Redis } from 'ioredis';
+import type { ConnectionRole } from '../../jobs/redis-connection.js';
+import type { Config, Role } from '../../config/config.js';
 import type { Dialect } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ProcessorMap } from '../../jobs/processor.js';
@@ -26,6 +28,10 @@ export interface FeatureContext {
   /** Present in processes with the api role. */
   txBuild?: TxBuildPort;
   adminToken: string;
+  /** Opens a Redis connection closed with the daemon (event bus, leases). */
+  redis(role: ConnectionRole, name: string): Redis;
+  /** This process's identity (host, port, roles, pid, random): unique per running daemon. */
+  instanceId: string;
 }
 
 export interface Feature {
@@ -41,6 +47,15 @@ export interface Feature {
   /** Starts long-lived listeners (e.g. chain notifications); runs in the indexer role. */
   start?(): Promise<void>;
   stop?(): Promise<void>;
+  /** Releases what the feature holds in every role (queue clients); after HTTP and workers stop. */
+  close?(): Promise<void>;
+  /** Long-lived parts of other roles (e.g. the orderbook's matcher), started when this process has the role. */
+  roleServices?: Partial<Record<Role, RoleService>>;
+}
+
+export interface RoleService {
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export type FeatureFactory = (ctx: FeatureContext) => Feature | Promise<Feature>;

@@ -5,6 +5,7 @@
 import { chainFeature } from './chain.feature.js';
 import { familyAFeature } from './family-a.feature.js';
 import { familyBFeature } from './family-b.feature.js';
+import { familyCFeature } from './family-c.feature.js';
 import type { FeatureFactory } from './feature.js';
 
-export const FEATURE_FACTORIES: FeatureFactory[] = [chainFeature, familyBFeature, familyAFeature];
+export const FEATURE_FACTORIES: FeatureFactory[] = [chainFeature, familyBFeature, familyAFeature, familyCFeature];

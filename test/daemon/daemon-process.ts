@@ -19,9 +19,16 @@ export interface DaemonProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}): Promise<DaemonProcess> {
+/**
+ * `nodeArgs` go before the entry point (benches: `--cpu-prof`, which NODE_OPTIONS refuses);
+ * `entry` is what runs (benches: the compiled `dist/src/main.js`, as `npm start` runs it).
+ */
+export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], entry: string[] = ['--import', 'tsx', 'src/main.ts']): Promise<DaemonProcess> {
   const port = await findFreePort();
-  const ledgerPort = await findFreePort();
+  // Two asks in a row can get the same port back (the first was closed again at once); the ledger
+  // also takes the next port for PubSub, so keep them apart.
+  let ledgerPort = await findFreePort();
+  while (Math.abs(ledgerPort - port) <= 1) ledgerPort = await findFreePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of STRIPPED) delete env[key];
   Object.assign(env, {
@@ -32,7 +39,7 @@ export async function spawnDaemon(dataDir: string, extraEnv: Record<string, stri
     LEDGER_RPC_PORT: String(ledgerPort),
     ...extraEnv,
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -40,6 +47,27 @@ export async function spawnDaemon(dataDir: string, extraEnv: Record<string, stri
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, url: `http://127.0.0.1:${port}`, dataDir, output: () => output, exited };
+}
+
+/**
+ * Spawns the daemon and waits until `readyPath` answers 200. A free port picked for it can be
+ * taken by another test before it binds (the suite runs files in parallel): on EADDRINUSE it
+ * tries again with fresh ports, up to `attempts` times; any other early exit throws with the log.
+ */
+export async function startReadyDaemon(dataDir: string, extraEnv: Record<string, string>, readyPath = '/health', timeoutMs = 60_000, attempts = 3): Promise<DaemonProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const daemon = await spawnDaemon(dataDir, extraEnv);
+    try {
+      await waitForStatus(daemon, readyPath, 200, timeoutMs);
+      return daemon;
+    } catch (error) {
+      if (daemon.child.exitCode === null) {
+        daemon.child.kill('SIGKILL');
+        await daemon.exited;
+      }
+      if (attempt >= attempts || !daemon.output().includes('EADDRINUSE')) throw error;
+    }
+  }
 }
 
 /** Polls `url` until it answers `status`, or throws with the daemon's log after `timeoutMs`. */

@@ -1,43 +1,29 @@
 // Family A end to end: the real daemon (`tsx src/main.ts`) in one process, an agent with
 // web3.js in another, and the operator (this test) on the admin API. Then a kill -9 between a
 // verified payment and its delivery: after restart the delivery completes, exactly once.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/infra/free-port.js';
+import { startReadyDaemon } from '../daemon/daemon-process.js';
 import { tempDir } from '../helpers/databases.js';
 import { waitForQueuesDrained } from '../helpers/queues.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const agentScript = fileURLToPath(new URL('./fixtures/family-a-agent.ts', import.meta.url));
 const ADMIN = 'family-a-e2e-admin-token-0123';
 
 interface Daemon { proc: ChildProcess; api: string }
 const dataDir = tempDir('pmx-family-a-e2e-');
 const prefix = uniquePrefix('fae2e');
-let port = 0;
-let rpcPort = 0;
 
+/** The daemon on fresh ports each start (the test reads the API and RPC URLs back each time). */
 async function startDaemon(extra: Record<string, string> = {}): Promise<Daemon> {
-  const env = {
-    ...process.env, DATA_DIR: dataDir, PORT: String(port), LEDGER_RPC_PORT: String(rpcPort), REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', LOG_PRETTY: 'false', ...extra,
-  };
-  // `node --import tsx`, not the tsx CLI: one process, so SIGKILL kills the daemon itself (the CLI
-  // would leave its node child running).
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  const api = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (proc.exitCode !== null) throw new Error(`daemon exited with ${proc.exitCode}`);
-    const up = await fetch(`${api}/health`).then((r) => r.ok, () => false);
-    if (up) return { proc, api };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('daemon did not come up');
+  const env = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...extra };
+  const daemon = await startReadyDaemon(dataDir, env, '/health', 60_000);
+  return { proc: daemon.child, api: daemon.url };
 }
 
 async function stop(d: Daemon, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -67,10 +53,8 @@ async function adminPost(api: string, path: string, body: unknown) {
 
 let daemon: Daemon;
 beforeAll(async () => {
-  port = await findFreePort();
-  rpcPort = await findFreePort();
   daemon = await startDaemon();
-}, 90_000);
+}, 200_000);
 afterAll(async () => {
   if (daemon) await stop(daemon);
   await deleteKeys(prefix);

@@ -1,8 +1,9 @@
 /**
  * `outbound.resume`: re-enqueues unfinished outbound transactions left untouched for a while,
  * e.g. after a crash between recording an intent and enqueueing its job, or after a job used up
- * its attempts. Duplicates are harmless (the sender is idempotent); the job id carries the row's
- * attempt count so a finished job id does not swallow the re-enqueue.
+ * its attempts, or when a payout waiting for funds is due for its next check. Duplicates are
+ * harmless (the sender is idempotent); the job id carries the row's attempt and funding-check
+ * counts so a finished job id does not swallow the re-enqueue.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
@@ -14,7 +15,7 @@ import type { Processor } from '../../processor.js';
 export async function resumeUnfinished(db: Kysely<Database>, queues: JobQueues, idleMs: number): Promise<number> {
   const rows = await outboundToResume(db, idleMs);
   for (const row of rows) {
-    await queues.enqueue('outbound.send', { outboundId: row.id }, { jobId: outboundJobId(row.id, `r${row.attempts}`) });
+    await queues.enqueue('outbound.send', { outboundId: row.id }, { jobId: outboundJobId(row.id, `r${row.attempts}-f${row.fundingChecks}`) });
   }
   return rows.length;
 }

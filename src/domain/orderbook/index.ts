@@ -5,3 +5,7 @@ export { OrderBook, type BookOptions, type BookSnapshot, type CancelResult, type
 export { CommitmentLedger, type OwnerCommitment } from './commitments.js';
 export { buyCommitment, orderNeed, ceilDiv, type OrderNeed } from './amounts.js';
 export { WOULD_TAKE, INVALID_ORDER, DUPLICATE_ORDER } from './errors.js';
+export { fillHolds, ownerHolds, type HoldDelta, type OwnerHolds, type MarketHold, type RestingHold, type FillHoldInput } from './holds.js';
+export * from './order-rules.js';
+export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './batch-ledger.js';
+export * from './positions.js';

@@ -1,0 +1,94 @@
+/**
+ * What an owner's open orders and unsettled fills hold, per market (the inputs of `withdrawable`
+ * and the balances endpoint). Resting orders carry their `committed` amount (USDC for buys,
+ * tokens for sells); fills not yet settled hold what settlement will take from each side.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { big } from '../codec.js';
+import type { Database } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface RestingCommitment {
+  marketId: string;
+  side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  committed: bigint;
+}
+
+export async function restingCommitments(db: Db, owner: string): Promise<RestingCommitment[]> {
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select(['market_id', 'side', 'outcome', sql<bigint | number | string>`sum(committed)`.as('committed')])
+    .where('owner', '=', owner)
+    .where('status', 'in', ['open', 'partially_filled'])
+    .groupBy(['market_id', 'side', 'outcome'])
+    .execute();
+  return rows.map((r) => ({ marketId: r.market_id, side: r.side, outcome: r.outcome, committed: big(r.committed) }));
+}
+
+/** Fill statuses whose money has not moved yet and may still move. */
+export const UNSETTLED_FILL_STATUSES = ['matched', 'settling', 'retrying'] as const;
+
+export interface UnsettledFill {
+  market_id: string;
+  maker_owner: string;
+  taker_owner: string;
+  taker_side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  maker_side: 'buy' | 'sell';
+  maker_outcome: 'yes' | 'no';
+  quantity: bigint;
+  usdc_amount: bigint;
+  maker_usdc: bigint;
+  taker_fee: bigint;
+}
+
+/** The owner's unsettled fills as maker or taker (bounded by the settlement backlog). */
+export async function unsettledFillsOf(db: Db, owner: string): Promise<UnsettledFill[]> {
+  const rows = await db
+    .selectFrom('clob_fills')
+    .select(['market_id', 'maker_owner', 'taker_owner', 'taker_side', 'outcome', 'maker_side', 'maker_outcome', 'quantity', 'usdc_amount', 'maker_usdc', 'taker_fee'])
+    .where((eb) => eb.or([eb('maker_owner', '=', owner), eb('taker_owner', '=', owner)]))
+    .where('status', 'in', [...UNSETTLED_FILL_STATUSES])
+    .execute();
+  return rows.map((r) => ({ ...r, quantity: big(r.quantity), usdc_amount: big(r.usdc_amount), maker_usdc: big(r.maker_usdc), taker_fee: big(r.taker_fee) }));
+}
+
+export interface HoldRow {
+  owner: string;
+  marketId: string;
+  usdc: bigint;
+  yes: bigint;
+  no: bigint;
+}
+
+/** Adds (sign 1) or removes (sign -1) what fills hold, one upsert per owner and market. */
+export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n | -1n): Promise<void> {
+  const merged = new Map<string, HoldRow>();
+  for (const d of deltas) {
+    const key = `${d.owner}|${d.marketId}`;
+    const m = merged.get(key) ?? { owner: d.owner, marketId: d.marketId, usdc: 0n, yes: 0n, no: 0n };
+    m.usdc += d.usdc * sign;
+    m.yes += d.yes * sign;
+    m.no += d.no * sign;
+    merged.set(key, m);
+  }
+  for (const m of merged.values()) {
+    await db
+      .insertInto('clob_owner_holds')
+      .values({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })
+      .onConflict((oc) => oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
+        usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
+        yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),
+        no_tokens: eb('clob_owner_holds.no_tokens', '+', eb.ref('excluded.no_tokens')),
+      })))
+      .execute();
+  }
+}
+
+/** The owner's fill holds per market (rows that went back to zero included). */
+export async function ownerHoldRows(db: Db, owner: string): Promise<HoldRow[]> {
+  const rows = await db.selectFrom('clob_owner_holds').selectAll().where('owner', '=', owner).execute();
+  return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, usdc: big(r.usdc), yes: big(r.yes_tokens), no: big(r.no_tokens) }));
+}

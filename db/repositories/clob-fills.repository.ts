@@ -1,0 +1,104 @@
+/** Orderbook fills (one query per function): written `matched` by the matcher, moved on by the keeper. */
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { big, num } from '../codec.js';
+import type { ClobFillsTable, Database } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type FillRow = Selectable<ClobFillsTable>;
+
+export async function insertFills(db: Db, rows: Insertable<ClobFillsTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('clob_fills').values(rows.slice(i, i + 200)).execute();
+}
+
+export async function findFill(db: Db, id: string): Promise<FillRow | undefined> {
+  return db.selectFrom('clob_fills').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function fillsOfOrder(db: Db, orderId: string): Promise<FillRow[]> {
+  return db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .where((eb) => eb.or([eb('maker_order_id', '=', orderId), eb('taker_order_id', '=', orderId)]))
+    .orderBy('seq')
+    .execute();
+}
+
+/** The newest fill of a market (its last price), by the (market_id, seq) key. */
+export async function lastFillOfMarket(db: Db, marketId: string): Promise<FillRow | undefined> {
+  return db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+}
+
+/** A market's trades, newest first; `beforeSeq` continues a page. */
+export async function listMarketFills(db: Db, marketId: string, limit: number, beforeSeq?: bigint): Promise<FillRow[]> {
+  let q = db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId);
+  if (beforeSeq !== undefined) q = q.where('seq', '<', beforeSeq);
+  return q.orderBy('seq', 'desc').limit(limit).execute();
+}
+
+export interface OwnerFillFilter {
+  owner: string;
+  marketId?: string;
+  after?: { matchedAt: string; id: string };
+}
+
+/**
+ * One side (maker or taker) of the owner's fills, newest first; the caller merges both sides.
+ * Each side walks its own (owner, matched_at) index and stops after `limit` rows.
+ */
+export async function listOwnerFillsAs(db: Db, role: 'maker' | 'taker', f: OwnerFillFilter, limit: number): Promise<FillRow[]> {
+  let q = db.selectFrom('clob_fills').selectAll().where(role === 'maker' ? 'maker_owner' : 'taker_owner', '=', f.owner);
+  if (f.marketId) q = q.where('market_id', '=', f.marketId);
+  if (f.after) {
+    const { matchedAt, id } = f.after;
+    q = q.where((eb) => eb.or([eb('matched_at', '<', matchedAt), eb.and([eb('matched_at', '=', matchedAt), eb('id', '<', id)])]));
+  }
+  return q.orderBy('matched_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export function normalizeFill(row: FillRow): FillRow {
+  return {
+    ...row, seq: big(row.seq), price_bps: num(row.price_bps), maker_price_bps: num(row.maker_price_bps), quantity: big(row.quantity),
+    usdc_amount: big(row.usdc_amount), maker_usdc: big(row.maker_usdc), taker_fee: big(row.taker_fee), maker_rebate: big(row.maker_rebate),
+    protocol_fee: big(row.protocol_fee), rounding_dust: big(row.rounding_dust), retry_count: num(row.retry_count), positions_applied: num(row.positions_applied),
+  };
+}
+
+/** How many fills of each order are still on their way to the chain (the order reads `settling`). */
+export async function unsettledCountByOrder(db: Db, orderIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (orderIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('clob_fills')
+    .select(['maker_order_id', 'taker_order_id'])
+    .where((eb) => eb.or([eb('maker_order_id', 'in', orderIds), eb('taker_order_id', 'in', orderIds)]))
+    .where('status', 'in', ['matched', 'settling', 'retrying'])
+    .execute();
+  for (const r of rows) {
+    for (const id of [r.maker_order_id, r.taker_order_id]) if (orderIds.includes(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** What the chain computed for a fill (its receipt), when it differs from the engine's numbers. */
+export async function setFillAmounts(
+  db: Db,
+  id: string,
+  a: { usdcAmount: bigint; makerUsdc: bigint; takerFee: bigint; makerRebate: bigint; protocolFee: bigint; roundingDust: bigint },
+): Promise<void> {
+  await db
+    .updateTable('clob_fills')
+    .set({ usdc_amount: a.usdcAmount, maker_usdc: a.makerUsdc, taker_fee: a.takerFee, maker_rebate: a.makerRebate, protocol_fee: a.protocolFee, rounding_dust: a.roundingDust })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Fails a matched fill that can never settle (it is in no batch). */
+export async function failMatchedFill(db: Db, id: string, status: 'failed' | 'failed_insufficient_balance', reason: string, now: string): Promise<boolean> {
+  const res = await db.updateTable('clob_fills').set({ status, failure_reason: reason, updated_at: now }).where('id', '=', id).where('status', '=', 'matched').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function fillsByIds(db: Db, ids: string[]): Promise<FillRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('clob_fills').selectAll().where('id', 'in', ids).execute();
+}

@@ -1,0 +1,103 @@
+/**
+ * Orderbook orders (one query per function). The matcher writes them in its placement
+ * transaction; the book is rebuilt from the resting ones (`open`, `partially_filled`).
+ */
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { big, num } from '../codec.js';
+import type { ClobOrdersTable, Database } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type OrderRow = Selectable<ClobOrdersTable>;
+
+export const RESTING_STATUSES = ['open', 'partially_filled'] as const;
+
+export async function insertOrder(db: Db, row: Insertable<ClobOrdersTable>): Promise<void> {
+  await db.insertInto('clob_orders').values(row).execute();
+}
+
+/** Many orders, in multi-row statements (below both dialects' parameter limits). */
+export async function insertOrders(db: Db, rows: readonly Insertable<ClobOrdersTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) await db.insertInto('clob_orders').values(rows.slice(i, i + 100)).execute();
+}
+
+/** The book's view of a resting order after a fill, a self-trade cancel, an expiry or a user cancel. */
+export async function updateOrderState(
+  db: Db,
+  id: string,
+  s: { remaining: bigint; notional: bigint; usdc: bigint; committed: bigint; status: OrderRow['status']; cancelReason?: string | null; now: string },
+): Promise<void> {
+  await db
+    .updateTable('clob_orders')
+    .set({
+      remaining: s.remaining, notional: s.notional, usdc: s.usdc, committed: s.committed, status: s.status, updated_at: s.now,
+      ...(s.cancelReason !== undefined ? { cancel_reason: s.cancelReason } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('clob_orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<boolean> {
+  return (await db.selectFrom('clob_orders').select('id').where('owner', '=', owner).where('nonce', '=', nonce).executeTakeFirst()) !== undefined;
+}
+
+export async function restingOrdersOfMarket(db: Db, marketId: string): Promise<OrderRow[]> {
+  return db.selectFrom('clob_orders').selectAll().where('market_id', '=', marketId).where('status', 'in', [...RESTING_STATUSES]).execute();
+}
+
+/** How many orders the owner has resting, overall and in `marketId`. */
+export async function restingCounts(db: Db, owner: string, marketId: string): Promise<{ total: number; inMarket: number }> {
+  const row = await db
+    .selectFrom('clob_orders')
+    .select([
+      sql<number | bigint>`count(*)`.as('total'),
+      sql<number | bigint>`coalesce(sum(case when market_id = ${marketId} then 1 else 0 end), 0)`.as('in_market'),
+    ])
+    .where('owner', '=', owner)
+    .where('status', 'in', [...RESTING_STATUSES])
+    .executeTakeFirstOrThrow();
+  return { total: num(row.total), inMarket: num(row.in_market) };
+}
+
+/** Markets where the owner has resting orders (cancel-all across markets). */
+export async function marketsWithRestingOrders(db: Db, owner: string): Promise<string[]> {
+  const rows = await db.selectFrom('clob_orders').select('market_id').distinct().where('owner', '=', owner).where('status', 'in', [...RESTING_STATUSES]).execute();
+  return rows.map((r) => r.market_id);
+}
+
+export interface OrderListFilter {
+  owner: string;
+  marketId?: string;
+  statuses?: OrderRow['status'][];
+  after?: { createdAt: string; id: string };
+}
+
+/** The owner's orders, newest first (keyset on created_at, id). */
+export async function listOrders(db: Db, f: OrderListFilter, limit: number): Promise<OrderRow[]> {
+  let q = db.selectFrom('clob_orders').selectAll().where('owner', '=', f.owner);
+  if (f.marketId) q = q.where('market_id', '=', f.marketId);
+  if (f.statuses?.length) q = q.where('status', 'in', f.statuses);
+  if (f.after) {
+    const { createdAt, id } = f.after;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Normalises SQLite's bigint-for-every-integer to the declared types. */
+export function normalizeOrder(row: OrderRow): OrderRow {
+  return {
+    ...row, price_bps: num(row.price_bps), post_only: num(row.post_only), quantity: big(row.quantity), remaining: big(row.remaining),
+    expiry: big(row.expiry), seq: big(row.seq), notional: big(row.notional), usdc: big(row.usdc), committed: big(row.committed),
+  };
+}
+
+/** The signed messages of orders (settlement carries them to the chain). */
+export async function signedOrders(db: Db, ids: string[]): Promise<Map<string, { message: string; signature: string; owner: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('clob_orders').select(['id', 'message', 'signature', 'owner']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { message: r.message, signature: r.signature, owner: r.owner }]));
+}

@@ -1,0 +1,86 @@
+/** Orderbook positions (one query per function), written only by the positions job. */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { big } from '../codec.js';
+import type { Database } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface PositionRow {
+  id: string;
+  marketId: string;
+  owner: string;
+  outcome: 'yes' | 'no';
+  netQuantity: bigint;
+  totalCost: bigint;
+  totalProceeds: bigint;
+  totalFees: bigint;
+  realizedPnl: bigint;
+  updatedAt: string;
+}
+
+const toRow = (r: Awaited<ReturnType<typeof selectOne>>): PositionRow | undefined =>
+  r && {
+    id: r.id, marketId: r.market_id, owner: r.owner, outcome: r.outcome, netQuantity: big(r.net_quantity), totalCost: big(r.total_cost),
+    totalProceeds: big(r.total_proceeds), totalFees: big(r.total_fees), realizedPnl: big(r.realized_pnl), updatedAt: r.updated_at,
+  };
+
+function selectOne(db: Db, owner: string, marketId: string, outcome: 'yes' | 'no') {
+  return db.selectFrom('clob_positions').selectAll().where('owner', '=', owner).where('market_id', '=', marketId).where('outcome', '=', outcome).executeTakeFirst();
+}
+
+export async function findPosition(db: Db, owner: string, marketId: string, outcome: 'yes' | 'no'): Promise<PositionRow | undefined> {
+  return toRow(await selectOne(db, owner, marketId, outcome));
+}
+
+export async function savePosition(db: Db, p: Omit<PositionRow, 'id'> & { id?: string }): Promise<void> {
+  const values = {
+    net_quantity: p.netQuantity, total_cost: p.totalCost, total_proceeds: p.totalProceeds, total_fees: p.totalFees, realized_pnl: p.realizedPnl, updated_at: p.updatedAt,
+  };
+  await db
+    .insertInto('clob_positions')
+    .values({ id: p.id ?? randomUUID(), market_id: p.marketId, owner: p.owner, outcome: p.outcome, ...values })
+    .onConflict((oc) => oc.columns(['owner', 'market_id', 'outcome']).doUpdateSet(values))
+    .execute();
+}
+
+/** The owner's positions with holdings or realised PnL, with their market's catalog fields. */
+export async function listPositions(db: Db, owner: string, marketId?: string) {
+  let q = db
+    .selectFrom('clob_positions as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .selectAll('p')
+    .select(['m.slug', 'm.name', 'm.status as market_status', 'm.outcome as market_outcome'])
+    .where('p.owner', '=', owner)
+    .where((eb) => eb.or([eb('p.net_quantity', '!=', 0n), eb('p.realized_pnl', '!=', 0n)]));
+  if (marketId) q = q.where('p.market_id', '=', marketId);
+  const rows = await q.orderBy('p.updated_at', 'desc').execute();
+  return rows.map((r) => ({ ...toRow(r)!, marketSlug: r.slug, marketTitle: r.name, marketStatus: r.market_status, marketOutcome: r.market_outcome }));
+}
+
+/** Settled fills not yet applied to positions, oldest settlement first. */
+export async function settledFillsToApply(db: Db, limit: number) {
+  return db.selectFrom('clob_fills').selectAll().where('status', '=', 'settled').where('positions_applied', '=', 0).orderBy('settled_at').orderBy('seq').limit(limit).execute();
+}
+
+/** Claims fills for the positions job; returns how many it claimed (fewer: another run has them). */
+export async function markFillsApplied(db: Db, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const res = await db.updateTable('clob_fills').set({ positions_applied: 1 }).where('id', 'in', ids).where('positions_applied', '=', 0).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Winning-side positions of resolved markets still holding tokens (the redemption check). */
+export async function openWinningPositions(db: Db, limit: number) {
+  const rows = await db
+    .selectFrom('clob_positions as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .select(['p.owner', 'p.market_id', 'p.outcome', 'p.net_quantity', 'm.yes_mint', 'm.no_mint'])
+    .where('m.kind', '=', 'clob')
+    .where('m.status', '=', 'resolved')
+    .where('p.net_quantity', '>', 0n)
+    .where((eb) => eb.or([eb.and([eb('p.outcome', '=', 'yes'), eb('m.outcome', '=', 'YES')]), eb.and([eb('p.outcome', '=', 'no'), eb('m.outcome', '=', 'NO')])]))
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, outcome: r.outcome, netQuantity: big(r.net_quantity), mint: (r.outcome === 'yes' ? r.yes_mint : r.no_mint)! }));
+}

@@ -1,0 +1,169 @@
+/**
+ * Settlement bookkeeping (one query per function): which matched fills can go into the next
+ * batch, the batches in flight and the fills each carries, and the fills' status moves. A fill
+ * moves only forward: matched → settling (in a batch) → settled | failed | back to matched (its
+ * batch failed before landing: `retry_count` counts those).
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { ClobFillStatus, Database } from '../schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Matched fills not in a batch, oldest first (a market's settlement order is its match order). */
+export async function matchedFillsOfMarket(db: Db, marketId: string, limit: number) {
+  return db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId).where('status', '=', 'matched').orderBy('seq').limit(limit).execute();
+}
+
+/** Markets with matched fills waiting for a batch. */
+export async function marketsWithMatchedFills(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('clob_fills').select('market_id').distinct().where('status', '=', 'matched').limit(limit).execute();
+  return rows.map((r) => r.market_id);
+}
+
+/** Orders with fills in flight in this market (a later fill of such an order waits for them). */
+export async function ordersInFlight(db: Db, marketId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('clob_fills')
+    .select(['maker_order_id', 'taker_order_id'])
+    .where('market_id', '=', marketId)
+    .where('status', 'in', ['settling', 'retrying'])
+    .execute();
+  return new Set(rows.flatMap((r) => [r.maker_order_id, r.taker_order_id]));
+}
+
+export async function countBatchesInFlight(db: Db, marketId: string): Promise<number> {
+  const row = await db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', marketId).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertBatch(db: Db, b: { id: string; marketId: string; outboundId: string; fillIds: string[]; now: string }): Promise<void> {
+  await db.insertInto('clob_settlement_batches').values({ id: b.id, market_id: b.marketId, outbound_id: b.outboundId, status: 'pending', fill_count: b.fillIds.length, created_at: b.now, updated_at: b.now }).execute();
+  if (b.fillIds.length > 0) await db.insertInto('clob_batch_fills').values(b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position }))).execute();
+}
+
+/** Puts matched fills into a batch; returns how many moved (fewer: some were taken meanwhile). */
+export async function moveFillsToBatch(db: Db, fillIds: string[], batchId: string, now: string): Promise<number> {
+  if (fillIds.length === 0) return 0;
+  const res = await db
+    .updateTable('clob_fills')
+    .set({ status: 'settling', batch_id: batchId, updated_at: now })
+    .where('id', 'in', fillIds)
+    .where('status', '=', 'matched')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function findBatch(db: Db, id: string) {
+  return db.selectFrom('clob_settlement_batches').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The fills a batch still carries (in batch order). */
+export async function fillsOfBatch(db: Db, batchId: string) {
+  return db
+    .selectFrom('clob_batch_fills as b')
+    .innerJoin('clob_fills as f', 'f.id', 'b.fill_id')
+    .selectAll('f')
+    .where('b.batch_id', '=', batchId)
+    .where('f.batch_id', '=', batchId)
+    .where('f.status', 'in', ['settling', 'retrying'])
+    .orderBy('b.position')
+    .execute();
+}
+
+export async function setBatchStatus(db: Db, id: string, status: 'pending' | 'settled' | 'failed', now: string): Promise<boolean> {
+  const res = await db.updateTable('clob_settlement_batches').set({ status, updated_at: now }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Ends fills of a batch (settled, failed…), only those still in flight in it; returns the ids moved. */
+export async function endFills(
+  db: Db,
+  batchId: string,
+  fillIds: string[],
+  s: { status: ClobFillStatus; settleTx?: string; failureReason?: string; now: string },
+): Promise<string[]> {
+  if (fillIds.length === 0) return [];
+  const moved = await db
+    .selectFrom('clob_fills')
+    .select('id')
+    .where('id', 'in', fillIds)
+    .where('batch_id', '=', batchId)
+    .where('status', 'in', ['settling', 'retrying'])
+    .execute();
+  const ids = moved.map((r) => r.id);
+  if (ids.length === 0) return [];
+  await db
+    .updateTable('clob_fills')
+    .set({
+      status: s.status, updated_at: s.now,
+      ...(s.status === 'settled' ? { settle_tx: s.settleTx ?? null, settled_at: s.now } : {}),
+      ...(s.failureReason !== undefined ? { failure_reason: s.failureReason } : {}),
+    })
+    .where('id', 'in', ids)
+    .execute();
+  return ids;
+}
+
+/**
+ * Gives fills of a batch back to the queue: its transaction failed before landing (`retry`: the
+ * fill's retry_count + 1), or it carried them no further (orders registered, another fill refused).
+ */
+export async function releaseFills(db: Db, batchId: string, fillIds: string[], reason: string | null, now: string, retry = true): Promise<number> {
+  if (fillIds.length === 0) return 0;
+  const res = await db
+    .updateTable('clob_fills')
+    .set((eb) => ({ status: 'matched', batch_id: null, retry_count: retry ? eb('retry_count', '+', 1) : eb.ref('retry_count'), failure_reason: reason, updated_at: now }))
+    .where('id', 'in', fillIds)
+    .where('batch_id', '=', batchId)
+    .where('status', 'in', ['settling', 'retrying'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Fills of a batch whose transaction is being retried show `retrying` with the attempt count. */
+export async function markRetrying(db: Db, batchId: string, retryCount: number, reason: string, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('clob_fills')
+    .select('id')
+    .where('batch_id', '=', batchId)
+    .where('status', 'in', ['settling', 'retrying'])
+    .where('retry_count', '<', retryCount)
+    .execute();
+  const ids = rows.map((r) => r.id);
+  if (ids.length > 0) {
+    await db.updateTable('clob_fills').set({ status: 'retrying', retry_count: retryCount, failure_reason: reason, updated_at: now }).where('id', 'in', ids).execute();
+  }
+  return ids;
+}
+
+/** Pending batches with their outbound row's state (the sweep reconciles the two). */
+export async function pendingBatches(db: Db, limit: number) {
+  return db
+    .selectFrom('clob_settlement_batches as b')
+    .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id')
+    .select(['b.id', 'b.market_id', 'b.outbound_id', 'o.status as outbound_status', 'o.attempts', 'o.last_error', 'o.signature'])
+    .where('b.status', '=', 'pending')
+    .orderBy('b.created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The keeper's dashboard: fills per status, and the oldest fill still to settle. */
+export async function fillStatusCounts(db: Db) {
+  return db.selectFrom('clob_fills').select(['status', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('matched_at').as('oldest')]).groupBy('status').execute();
+}
+
+export async function failedFills(db: Db, limit: number) {
+  return db.selectFrom('clob_fills').selectAll().where('status', 'in', ['failed', 'failed_insufficient_balance']).orderBy('updated_at', 'desc').limit(limit).execute();
+}
+
+/** Operator re-drive of a failed fill: back to matched (the keeper batches it again). */
+export async function redriveFill(db: Db, id: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('clob_fills')
+    .set({ status: 'matched', batch_id: null, failure_reason: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['failed', 'failed_insufficient_balance'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,0 +1,113 @@
+/**
+ * The job queue of one matcher node: API nodes hand it the orders of the markets it owns and
+ * await each answer (request/reply, as tx-build). Each matcher node has its own queue
+ * (`matcher-<hash of its instance id>`), because only the lease holder may run a market's
+ * operations; its worker takes many jobs at once so that they commit in one batch.
+ */
+import { createHash } from 'node:crypto';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { DomainError, isDomainError, type SerializedDomainError } from '../src/domain/errors.js';
+import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-matcher.port.js';
+import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
+import type { AcceptedOrder } from '../src/services/family-c/orders/order-intake.js';
+import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
+
+export function matcherQueueName(node: string): string {
+  return `matcher-${createHash('sha256').update(node).digest('hex').slice(0, 16)}`;
+}
+
+const Id = Type.String({ minLength: 1, maxLength: 80 });
+export const MatcherJob = Type.Union([
+  Type.Object({ op: Type.Literal('place'), order: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
+  Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
+  Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
+]);
+type MatcherJobData = Static<typeof MatcherJob>;
+type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedDomainError };
+
+/** The matcher node's side: runs its queue's jobs on its local matcher. */
+export function startMatcherQueueWorker(o: { node: string; connection: Redis; prefix: string; port: LocalMatcherPort; log: Logger }): Worker {
+  const worker = new Worker(matcherQueueName(o.node), async (job): Promise<Outcome> => {
+    if (!Value.Check(MatcherJob, job.data)) return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
+    const data = job.data as MatcherJobData;
+    try {
+      switch (data.op) {
+        case 'place':
+          return { ok: true, value: await o.port.place(data.order as unknown as AcceptedOrder) };
+        case 'cancel':
+          return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
+        case 'cancelOwner':
+          return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
+        case 'status':
+          await o.port.marketStatus(data.marketId, data.status);
+          return { ok: true, value: null };
+      }
+    } catch (error) {
+      if (isDomainError(error)) return { ok: false, error: error.toJSON() };
+      throw error;
+    }
+  }, { connection: o.connection, prefix: o.prefix, concurrency: 512 });
+  worker.on('error', (err) => o.log.error({ err }, 'matcher queue worker error'));
+  return worker;
+}
+
+/** The API node's side: a MatcherPort that reaches one matcher node through its queue. */
+export class QueueMatcherPort implements MatcherPort {
+  private readonly queue: Queue;
+  private readonly events: QueueEvents;
+  private readonly ready: Promise<void>;
+
+  constructor(node: string, producer: Redis, blocking: Redis, private readonly prefix: string, private readonly timeoutMs: number) {
+    const name = matcherQueueName(node);
+    this.queue = new Queue(name, { connection: producer, prefix });
+    this.events = new QueueEvents(name, { connection: blocking, prefix });
+    this.ready = this.events.waitUntilReady().then(() => undefined);
+  }
+
+  private async call<T>(data: MatcherJobData): Promise<T> {
+    await this.ready;
+    let job;
+    try {
+      job = await this.queue.add(data.op, data, { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 }, attempts: 1 });
+    } catch (error) {
+      throw new DomainError('unavailable', 'QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
+    }
+    let outcome: Outcome;
+    try {
+      outcome = (await job.waitUntilFinished(this.events, this.timeoutMs)) as Outcome;
+    } catch (error) {
+      if (/timed out/i.test((error as Error).message ?? '')) {
+        await job.remove().catch(() => undefined);
+        throw new DomainError('unavailable', 'MATCHER_UNAVAILABLE', `The market's matcher did not answer within ${this.timeoutMs} ms; try again`);
+      }
+      throw error;
+    }
+    if (!outcome.ok) throw DomainError.fromJSON(outcome.error);
+    return outcome.value as T;
+  }
+
+  place(order: AcceptedOrder): Promise<PlacementView> {
+    return this.call({ op: 'place', order: order as unknown as Record<string, unknown> });
+  }
+
+  cancel(marketId: string, orderId: string): Promise<CancelView> {
+    return this.call({ op: 'cancel', marketId, orderId });
+  }
+
+  cancelOwner(marketId: string, owner: string): Promise<CancelView> {
+    return this.call({ op: 'cancelOwner', marketId, owner });
+  }
+
+  async marketStatus(marketId: string, status: string): Promise<void> {
+    await this.call({ op: 'status', marketId, status });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.queue.close(), this.events.close()]);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Family C's index processors. Idempotent: every write is an upsert guarded by slot, so a retried
+ * or duplicated job leaves the same state.
+ */
+import { PublicKey } from '@solana/web3.js';
+import type { FamilyCContext } from '../../../src/services/family-c/context.js';
+import { indexAllClobMarkets, refreshClobMarketByPubkey, type MarketChange } from '../../../src/services/family-c/market-index.service.js';
+import { indexSmartWallets, rememberWallet } from '../../../src/services/family-c/wallet-index.service.js';
+import { indexTokenAccount } from '../../../src/services/token-account-index.js';
+import type { Processor } from '../../processor.js';
+
+export interface ClobIndexHooks {
+  /** A market's status changed on chain (the matcher cancels or freezes its book). */
+  marketStatusChanged?(change: MarketChange): Promise<void>;
+  /** A smart wallet's token account changed (balance events). */
+  tokenAccountIndexed?(address: string, owner: string | null): Promise<void>;
+}
+
+export function clobIndexFullProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.full'> {
+  return async ({ reason }, _job, log) => {
+    const started = performance.now();
+    const markets = await indexAllClobMarkets(ctx);
+    for (const change of markets.changes) await hooks.marketStatusChanged?.(change);
+    const wallets = await indexSmartWallets(ctx);
+    const result = { markets: markets.markets, statusChanges: markets.changes.length, ...wallets };
+    log.info({ reason, ...result, ms: Math.round(performance.now() - started) }, 'orderbook index pass done');
+    return result;
+  };
+}
+
+export function clobIndexMarketProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.market'> {
+  return async ({ address }) => {
+    const change = await refreshClobMarketByPubkey(ctx, address);
+    if (change) await hooks.marketStatusChanged?.(change);
+    return { change };
+  };
+}
+
+export function clobIndexWalletProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.wallet'> {
+  return async ({ owner }) => {
+    const usdcAccount = await rememberWallet(ctx, new PublicKey(owner));
+    const row = await indexTokenAccount(ctx.db, ctx.chain, usdcAccount);
+    await hooks.tokenAccountIndexed?.(usdcAccount, row?.owner ?? null);
+    return { usdcAccount, amount: row?.amount.toString() ?? null };
+  };
+}
+
+export function clobIndexTokenAccountProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.token-account'> {
+  return async ({ address }) => {
+    const row = await indexTokenAccount(ctx.db, ctx.chain, address);
+    await hooks.tokenAccountIndexed?.(address, row?.owner ?? null);
+    return { amount: row?.amount.toString() ?? null };
+  };
+}

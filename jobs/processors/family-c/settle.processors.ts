@@ -1,0 +1,23 @@
+/** The settlement keeper's and the positions job's processors: each one call into a service, safe to run twice. */
+import type { KeeperDeps } from '../../../src/services/family-c/settlement/keeper.deps.js';
+import { planMarket } from '../../../src/services/family-c/settlement/settle-planner.js';
+import { sweepSettlement } from '../../../src/services/family-c/settlement/settle-sweep.js';
+import { applyRedemptions, applySettledFills } from '../../../src/services/family-c/positions.service.js';
+import type { FamilyCContext } from '../../../src/services/family-c/context.js';
+import type { Processor } from '../../processor.js';
+
+export function settleMarketProcessor(k: KeeperDeps): Processor<'clob.settle.market'> {
+  return async ({ marketId }) => ({ batches: await planMarket(k, marketId) });
+}
+
+export function settleSweepProcessor(k: KeeperDeps, plan: (marketId: string) => Promise<void>): Processor<'clob.settle.sweep'> {
+  return async () => sweepSettlement(k, plan);
+}
+
+export function positionsApplyProcessor(c: FamilyCContext): Processor<'clob.positions.apply'> {
+  return async () => {
+    let fills = 0;
+    for (let n = await applySettledFills(c); n > 0; n = await applySettledFills(c)) fills += n;
+    return { fills, redemptions: await applyRedemptions(c) };
+  };
+}

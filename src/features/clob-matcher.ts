@@ -1,0 +1,82 @@
+/**
+ * The orderbook's matcher runtime for Family C: in processes with the matcher role, a Matcher
+ * owning the markets whose leases it holds, its queue worker and its expiry timer; in every
+ * process, the routing port API routes use to reach the owner of a market.
+ */
+import type { Worker } from 'bullmq';
+import { QueueMatcherPort, startMatcherQueueWorker } from '../../jobs/matcher-queue.js';
+import { hasRole } from '../../config/config.js';
+import type { FamilyCContext } from '../services/family-c/context.js';
+import type { ClobEventBus } from '../services/family-c/events/event-bus.js';
+import { MatcherEventPublisher } from '../services/family-c/events/matcher-events.publisher.js';
+import { matchableMarketIds } from '../services/family-c/market-catalog.service.js';
+import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
+import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
+import os from 'node:os';
+import { Matcher } from '../services/family-c/matcher/matcher.js';
+import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
+import type { FeatureContext, RoleService } from './feature.js';
+
+export interface ClobMatcherRuntime {
+  port: RoutingMatcherPort;
+  publisher?: MatcherEventPublisher;
+  matcher?: Matcher;
+  leases?: MarketLeases;
+  /** Present with the matcher role. */
+  service?: RoleService;
+  close(): Promise<void>;
+}
+
+export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: ClobEventBus, filled: (marketIds: string[]) => void): ClobMatcherRuntime {
+  const prefix = ctx.config.queuePrefix;
+  const log = c.log.child({ component: 'matcher' });
+  const reader = ctx.redis('general', 'pmx-clob-routing');
+  const remotes = new Map<string, QueueMatcherPort>();
+  const remote = (node: string) => {
+    let port = remotes.get(node);
+    if (!port) {
+      port = new QueueMatcherPort(node, ctx.redis('producer', 'pmx-clob-orders'), ctx.redis('blocking', 'pmx-clob-replies'), prefix, ctx.config.txBuildTimeoutMs);
+      remotes.set(node, port);
+    }
+    return port;
+  };
+  const holder = (marketId: string) => reader.get(`${prefix}:clob:lease:${marketId}`);
+  const close = async () => {
+    await Promise.all([...remotes.values()].map((p) => p.close()));
+  };
+  if (!hasRole(ctx.config, 'matcher')) return { port: new RoutingMatcherPort({ holder, remote }), close };
+
+  const publisher = new MatcherEventPublisher(bus, log, filled);
+  const fees = { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) };
+  const matcher = new Matcher({ db: c.db, log, programId: c.programId, usdcMint: c.usdcMint.toBase58(), fees, nodeId: ctx.instanceId, events: publisher, lockOwners: ctx.dialect === 'postgres' });
+  const local = new LocalMatcherPort(matcher);
+  const leases = new MarketLeases({
+    redis: ctx.redis('general', 'pmx-clob-leases'), prefix, node: ctx.instanceId, log, ttlMs: ctx.config.clob.leaseMs, isDead: deadOnThisHost(os.hostname()),
+    markets: () => matchableMarketIds(c),
+    acquired: async (marketId) => {
+      await matcher.own(marketId);
+      publisher.announce(marketId, matcher.markets.get(marketId)!);
+    },
+    lost: (marketId) => {
+      matcher.disown(marketId);
+      publisher.forget(marketId);
+    },
+  });
+  let worker: Worker | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+  const service: RoleService = {
+    async start() {
+      worker = startMatcherQueueWorker({ node: ctx.instanceId, connection: ctx.redis('blocking', 'pmx-matcher-worker'), prefix, port: local, log });
+      await leases.start();
+      sweep = setInterval(() => matcher.sweepExpired(), 1_000);
+      sweep.unref();
+    },
+    async stop() {
+      if (sweep) clearInterval(sweep);
+      await worker?.close();
+      await matcher.idle();
+      await leases.stop();
+    },
+  };
+  return { port: new RoutingMatcherPort({ local: { matcher, port: local }, holder, remote }), publisher, matcher, leases, service, close };
+}

@@ -1,0 +1,157 @@
+/**
+ * Family C, the orderbook: the exchange program's config (ensured at start), orderbook markets
+ * (operator routes, the creation intent sent by the outbound feature), smart-wallet transactions
+ * (built by workers from the tx-build queue), the index of markets and smart wallets (scheduled
+ * passes, notification-driven refreshes), and the read routes.
+ */
+import { PublicKey } from '@solana/web3.js';
+import { hasRole } from '../../config/config.js';
+import {
+  clobIndexFullProcessor, clobIndexMarketProcessor, clobIndexTokenAccountProcessor, clobIndexWalletProcessor,
+} from '../../jobs/processors/family-c/index.processors.js';
+import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
+import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
+import { clobMarketRoutes } from '../api/routes/family-c/markets.routes.js';
+import { ClobBookReads } from '../services/family-c/book-reads.js';
+import { ClobEventBus } from '../services/family-c/events/event-bus.js';
+import type { MarketChange } from '../services/family-c/market-index.service.js';
+import { marketOutcome } from '../services/family-c/market-catalog.service.js';
+import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
+import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
+import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
+import { clobMatcherRuntime } from './clob-matcher.js';
+import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } from '../../jobs/processors/family-c/settle.processors.js';
+import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
+import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
+import { CLOB_SETTLE } from '../services/family-c/settlement/settle-planner.js';
+import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
+import { clobWebSockets } from './clob-websockets.js';
+import type { FamilyCContext } from '../services/family-c/context.js';
+import { ClobIndexSubscriptions } from '../services/family-c/index-subscriptions.js';
+import { CLOB_MARKET_SETUP, clobMarketSetupBuilder } from '../services/family-c/market-setup.builder.js';
+import { ensureExchangeInitialized } from '../services/family-c/program-setup.service.js';
+import { balanceUpdateFor, smartWalletAddresses } from '../services/family-c/smart-wallet.service.js';
+import { familyCTxBuilders } from '../services/family-c/wallet.builders.js';
+import { outboundJobId } from '../services/outbound/outbound-intents.js';
+import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
+
+export function familyCContext(ctx: FeatureContext): FamilyCContext {
+  const programId = ctx.chain.programs.exchange;
+  if (!programId) throw new Error('Family C needs the exchange program id (chain runtime without programs.exchange)');
+  return {
+    db: ctx.db,
+    chain: ctx.chain.client,
+    programId,
+    usdcMint: ctx.chain.usdcMint,
+    operator: ctx.chain.wallets.exchangeOperator,
+    feeWallet: ctx.chain.wallets.protocolFee.publicKey,
+    fees: { takerFeeBps: ctx.config.clob.takerFeeBps, makerRebateBps: ctx.config.clob.makerRebateBps },
+    log: ctx.log.child({ feature: 'family-c' }),
+    dispatchOutbound: async (id) => {
+      await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
+    },
+  };
+}
+
+export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
+  const c = familyCContext(ctx);
+  await ensureExchangeInitialized(c);
+  const warn = (what: string) => (err: Error) => c.log.warn({ err }, `could not enqueue ${what}`);
+  const subscriptions = new ClobIndexSubscriptions(c, {
+    marketChanged: (address) => void ctx.queues.enqueue('clob.index.market', { address }).catch(warn('market refresh')),
+    walletSeen: (owner) => {
+      subscriptions.watchAccount(smartWalletAddresses(c, new PublicKey(owner)).escrowUsdc.toBase58());
+      void ctx.queues.enqueue('clob.index.wallet', { owner }).catch(warn('wallet index'));
+    },
+    tokenAccountChanged: (address) => void ctx.queues.enqueue('clob.index.token-account', { address }).catch(warn('token account update')),
+  });
+  const bus = new ClobEventBus(ctx.redis('general', 'pmx-clob-events'), ctx.config.queuePrefix, c.log);
+  const planSettlement = async (marketId: string) => {
+    await ctx.queues.enqueue('clob.settle.market', { marketId }, { deduplication: { id: `clob-settle-${marketId}` } });
+  };
+  const updatePositions = async (reason: string) => {
+    await ctx.queues.enqueue('clob.positions.apply', { reason }, { deduplication: { id: 'clob-positions' } });
+  };
+  const runtime = clobMatcherRuntime(ctx, c, bus, (marketIds) => {
+    for (const m of marketIds) void planSettlement(m).catch(warn('settlement planning'));
+  });
+  const keeper: KeeperDeps = {
+    c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
+    maxBatchesInFlight: 8,
+    afterSettlement: async (marketId) => {
+      await updatePositions('settlement');
+      if (marketId) await planSettlement(marketId);
+    },
+    cancelOwnerEverywhere: async (owner) => {
+      const cancelled = await cancelOwnerInAllMarkets(c, runtime.port, owner);
+      c.log.warn({ owner, cancelled: cancelled.length }, 'owner could not pay a fill: resting orders cancelled');
+    },
+  };
+  const tops = new ClobBookReads(bus, runtime.publisher);
+  const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;
+  const statusChanged = async (marketId: string, status: string) => {
+    if (status === 'resolved') {
+      await bus.publishMarket(marketId, [{ event: 'market_resolved', marketId, status, outcome: await marketOutcome(c, marketId) }]);
+    }
+    await runtime.leases?.tick(); // a new market finds its matcher at once
+    await runtime.port.marketStatus(marketId, status).catch((err: Error) => c.log.warn({ err, market: marketId, status }, 'matcher not told of a status change'));
+    await planSettlement(marketId).catch(warn('settlement planning')); // resumed: settle; resolved: fail what never settled
+    if (status === 'resolved') await updatePositions('resolution').catch(warn('positions'));
+  };
+  const hooks = {
+    marketStatusChanged: (change: MarketChange) => statusChanged(change.marketId, change.status),
+    tokenAccountIndexed: async (_address: string, owner: string | null) => {
+      const update = owner ? await balanceUpdateFor(c, owner) : null;
+      if (update) await bus.publishUser([{ event: 'balance:update', owner: update.owner, balance: update.balance, timestamp: Date.now() }]);
+      if (update) await updatePositions('balance').catch(warn('positions')); // a redemption shows in the index
+    },
+  };
+  return {
+    name: 'family-c',
+    processors: {
+      'clob.index.full': clobIndexFullProcessor(c, hooks),
+      'clob.index.market': clobIndexMarketProcessor(c, hooks),
+      'clob.index.wallet': clobIndexWalletProcessor(c, hooks),
+      'clob.index.token-account': clobIndexTokenAccountProcessor(c, hooks),
+      'clob.settle.market': settleMarketProcessor(keeper),
+      'clob.settle.sweep': settleSweepProcessor(keeper, planSettlement),
+      'clob.positions.apply': positionsApplyProcessor(c),
+    },
+    outboundBuilders: { [CLOB_MARKET_SETUP]: clobMarketSetupBuilder(c), [CLOB_SETTLE]: settleBuilder(keeper) },
+    txBuilders: familyCTxBuilders(c),
+    routes: [
+      clobMarketRoutes(c, tops),
+      clobOrderRoutes(c, runtime.port),
+      clobFillRoutes(c, tops),
+      orderbookPageRoutes(c, ctx.adminToken, planSettlement),
+      clobAccountRoutes(c, ctx.txBuild),
+      clobAdminRoutes(c, tops, { adminToken: ctx.adminToken, createWaitMs: 20_000, onStatusChanged: statusChanged, onRedrive: planSettlement }),
+      ...(ws ? [ws.routes] : []),
+    ],
+    roleServices: { ...(runtime.service ? { matcher: runtime.service } : {}), ...(ws ? { api: ws.service } : {}) },
+    async schedules() {
+      await ctx.queues.get('index').upsertJobScheduler(
+        'clob-index-full',
+        { every: ctx.config.indexIntervalMs },
+        { name: 'clob.index.full', data: { reason: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
+      );
+      await ctx.queues.get('platform').upsertJobScheduler(
+        'clob-settle-sweep',
+        { every: ctx.config.clob.settleSweepMs },
+        { name: 'clob.settle.sweep', data: { scheduledBy: 'family-c' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
+      );
+      await ctx.queues.get('index').upsertJobScheduler(
+        'clob-positions',
+        { every: 10_000 },
+        { name: 'clob.positions.apply', data: { reason: 'schedule' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
+      );
+    },
+    async start() {
+      await subscriptions.start();
+    },
+    async stop() {
+      subscriptions.stop();
+    },
+    close: () => runtime.close(),
+  };
+};

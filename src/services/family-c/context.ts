@@ -1,0 +1,48 @@
+/** What Family C's services need: the database, the chain, the exchange program and its operator. */
+import { PublicKey, type Keypair } from '@solana/web3.js';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../../../db/schema.js';
+import type { ChainClient } from '../../chain/chain-client.js';
+import { DomainError } from '../../domain/errors.js';
+
+export interface FamilyCContext {
+  db: Kysely<Database>;
+  chain: ChainClient;
+  programId: PublicKey;
+  usdcMint: PublicKey;
+  /** The platform's settlement authority (config.operator): signs market management and settlement. */
+  operator: Keypair;
+  /** Owner of the USDC account that receives protocol fees. */
+  feeWallet: PublicKey;
+  fees: { takerFeeBps: number; makerRebateBps: number };
+  log: Logger;
+  /** Enqueues an outbound transaction (a lost enqueue is picked up by the resume scan). */
+  dispatchOutbound(outboundId: string): Promise<void>;
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** A `pubkey` parameter as a PublicKey, or 400 INVALID_PUBKEY. */
+export function parsePubkey(value: string, field = 'pubkey'): PublicKey {
+  if (BASE58.test(value)) {
+    try {
+      const key = new PublicKey(value);
+      if (key.toBase58() === value) return key;
+    } catch {
+      // fall through
+    }
+  }
+  throw new DomainError('invalid', 'INVALID_PUBKEY', `${field} must be a base58 Solana public key`);
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** A raw amount carried as a decimal string: a positive u64, or 400 INVALID_AMOUNT. */
+export function parseRawAmount(value: string, field = 'amount'): bigint {
+  if (/^\d{1,20}$/.test(value)) {
+    const amount = BigInt(value);
+    if (amount > 0n && amount <= U64_MAX) return amount;
+  }
+  throw new DomainError('invalid', 'INVALID_AMOUNT', `${field} must be a positive integer of raw units (a decimal string, at most 2^64 - 1)`);
+}

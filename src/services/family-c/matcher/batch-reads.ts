@@ -1,0 +1,64 @@
+/**
+ * What a batch needs to know of the owners placing in it, read once at its start inside the
+ * batch transaction: used nonces, resting commitments and counts, fill holds, and the smart
+ * wallets' indexed balances (USDC and the owned markets' outcome tokens).
+ */
+import { PublicKey } from '@solana/web3.js';
+import type { Transaction } from 'kysely';
+import { balancesOf, holdsOf, lockOwners, restingSums, usedNonces } from '../../../../db/repositories/clob-batch.repository.js';
+import type { Database } from '../../../../db/schema.js';
+import { findUserEscrowPda } from '../../../chain/programs/exchange/index.js';
+import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { OwnedMarket } from './matcher-types.js';
+
+export interface BatchStart {
+  starts: Map<string, OwnerStart>;
+  nonces: Set<string>;
+}
+
+export async function readBatchStart(
+  trx: Transaction<Database>,
+  orders: readonly AcceptedOrder[],
+  o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; lock: boolean },
+): Promise<BatchStart> {
+  const owners = [...new Set(orders.map((x) => x.owner))];
+  if (o.lock) await lockOwners(trx, owners);
+  const escrowOwner = new Map(owners.map((owner) => [findUserEscrowPda(new PublicKey(owner), o.programId)[0].toBase58(), owner]));
+  const mintKey = new Map<string, string>();
+  for (const m of o.markets.values()) {
+    mintKey.set(m.yesMint, `${m.marketId}:yes`);
+    mintKey.set(m.noMint, `${m.marketId}:no`);
+  }
+  const mints = [o.usdcMint, ...new Set(orders.filter((x) => x.side === 'sell').map((x) => { const m = o.markets.get(x.marketId); return x.outcome === 'yes' ? m?.yesMint : m?.noMint; }).filter((x): x is string => !!x))];
+  const [nonces, resting, holds, balances] = await Promise.all([
+    usedNonces(trx, orders),
+    restingSums(trx, owners),
+    holdsOf(trx, owners),
+    balancesOf(trx, [...escrowOwner.keys()], mints),
+  ]);
+  const starts = new Map<string, OwnerStart>(owners.map((owner) => [owner, emptyStart()]));
+  const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
+  for (const r of resting) {
+    const s = starts.get(r.owner)!;
+    if (r.side === 'buy') s.usdcHeld += r.committed;
+    else add(s.tokensHeld, `${r.marketId}:${r.outcome}`, r.committed);
+    s.restingTotal += r.orders;
+    s.restingByMarket.set(r.marketId, (s.restingByMarket.get(r.marketId) ?? 0) + r.orders);
+  }
+  for (const h of holds) {
+    const s = starts.get(h.owner)!;
+    s.usdcHeld += h.usdc;
+    add(s.tokensHeld, `${h.marketId}:yes`, h.yes);
+    add(s.tokensHeld, `${h.marketId}:no`, h.no);
+  }
+  for (const b of balances) {
+    const s = starts.get(escrowOwner.get(b.owner)!)!;
+    if (b.mint === o.usdcMint) s.usdcBalance += b.amount;
+    else {
+      const k = mintKey.get(b.mint);
+      if (k) add(s.tokenBalance, k, b.amount);
+    }
+  }
+  return { starts, nonces };
+}

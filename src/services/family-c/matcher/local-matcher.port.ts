@@ -1,0 +1,38 @@
+/** The matcher port in the process that owns the market: a direct call into its batch loop. */
+import { DomainError } from '../../../domain/errors.js';
+import { presentPlacement } from '../orders/order.presenter.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { Matcher } from './matcher.js';
+import type { CancelView, MatcherPort } from './matcher.port.js';
+import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
+
+export class LocalMatcherPort implements MatcherPort {
+  constructor(private readonly matcher: Matcher) {}
+
+  async place(order: AcceptedOrder) {
+    this.assertOwned(order.marketId);
+    const out = (await this.matcher.submit({ kind: 'place', order })) as PlaceOutcome;
+    return presentPlacement(order.id, out.outcome, out.fills);
+  }
+
+  async cancel(marketId: string, orderId: string): Promise<CancelView> {
+    this.assertOwned(marketId);
+    const out = (await this.matcher.submit({ kind: 'cancel', marketId, orderId })) as CancelOutcome;
+    return { cancelled: out.cancelled.map((c) => c.order.id) };
+  }
+
+  async cancelOwner(marketId: string, owner: string): Promise<CancelView> {
+    this.assertOwned(marketId);
+    const out = (await this.matcher.submit({ kind: 'cancelOwner', marketId, owner })) as CancelOutcome;
+    return { cancelled: out.cancelled.map((c) => c.order.id) };
+  }
+
+  async marketStatus(marketId: string, status: string): Promise<void> {
+    if (!this.matcher.owns(marketId)) return;
+    await this.matcher.submit({ kind: 'status', marketId, status });
+  }
+
+  private assertOwned(marketId: string): void {
+    if (!this.matcher.owns(marketId)) throw new DomainError('unavailable', 'MARKET_NOT_OWNED', `No matcher owns market ${marketId} right now; try again`);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Which matcher owns which market: a lease per market in Redis (`SET NX PX`, renewed by its
+ * holder), spread over the live matcher nodes by rendezvous hashing, so two matchers on shared
+ * Redis and database split the markets and a dead matcher's markets move to the others within
+ * one lease period. The lease decides who may try; the database epoch (matcher.ts) decides who
+ * may write, so a holder that stalls past its lease is fenced out, never split-brained.
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/** KEYS: lease. ARGV: node, ttl ms. Renews only our own lease. */
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+/** KEYS: lease. ARGV: node. Releases only our own lease (also: a dead predecessor's, by its exact value). */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+export interface LeaseOptions {
+  redis: Redis;
+  prefix: string;
+  node: string;
+  log: Logger;
+  ttlMs?: number;
+  tickMs?: number;
+  /** The markets that need a matcher (active or paused or resolved: resolved books still cancel). */
+  markets(): Promise<string[]>;
+  acquired(marketId: string): Promise<void>;
+  lost(marketId: string): void;
+  /**
+   * Whether `holder` is certainly dead (e.g. a crashed predecessor of this process on this host):
+   * its leases are taken at once instead of after their expiry.
+   */
+  isDead?(holder: string): boolean;
+}
+
+/**
+ * Instance ids are `host:port:roles:pid:random` (src/daemon.ts). A holder on this host whose pid
+ * no longer runs is dead: a daemon restarted after `kill -9` need not wait a lease period.
+ */
+export function deadOnThisHost(host: string): (holder: string) => boolean {
+  return (holder) => {
+    const parts = holder.split(':');
+    if (parts.length < 5 || parts[0] !== host) return false;
+    const pid = Number(parts[parts.length - 2]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  };
+}
+
+export function rendezvousOwner(nodes: string[], marketId: string): string | undefined {
+  let best: string | undefined;
+  let bestScore = '';
+  for (const node of nodes) {
+    const score = createHash('sha256').update(`${node}|${marketId}`).digest('hex');
+    if (score > bestScore) {
+      bestScore = score;
+      best = node;
+    }
+  }
+  return best;
+}
+
+export class MarketLeases {
+  readonly held = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private readonly ttl: number;
+
+  constructor(private readonly o: LeaseOptions) {
+    this.ttl = o.ttlMs ?? 10_000;
+    o.redis.defineCommand('pmxLeaseRenew', { numberOfKeys: 1, lua: RENEW });
+    o.redis.defineCommand('pmxLeaseRelease', { numberOfKeys: 1, lua: RELEASE });
+  }
+
+  leaseKey(marketId: string): string {
+    return `${this.o.prefix}:clob:lease:${marketId}`;
+  }
+
+  private get registry(): string {
+    return `${this.o.prefix}:clob:matchers`;
+  }
+
+  /** The node holding a market's lease, if any (API nodes route orders with it). */
+  async holder(marketId: string): Promise<string | null> {
+    return this.o.redis.get(this.leaseKey(marketId));
+  }
+
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => void this.tick(), this.o.tickMs ?? Math.floor(this.ttl / 4));
+    this.timer.unref();
+  }
+
+  /** One round: heartbeat, renew what we hold, hand over what belongs elsewhere, take what is ours. */
+  tick(): Promise<void> {
+    this.ticking ??= this.round()
+      .catch((err) => this.o.log.warn({ err }, 'matcher lease round failed'))
+      .finally(() => {
+        this.ticking = undefined;
+      });
+    return this.ticking;
+  }
+
+  private async round(): Promise<void> {
+    const now = Date.now();
+    const r = this.o.redis;
+    await r.zadd(this.registry, now + this.ttl, this.o.node);
+    await r.zremrangebyscore(this.registry, '-inf', now);
+    const nodes = [];
+    for (const node of await r.zrangebyscore(this.registry, now, '+inf')) {
+      if (node !== this.o.node && this.o.isDead?.(node)) await r.zrem(this.registry, node);
+      else nodes.push(node);
+    }
+    for (const marketId of [...this.held]) {
+      const renewed = await (r as unknown as { pmxLeaseRenew(k: string, n: string, t: number): Promise<number> }).pmxLeaseRenew(this.leaseKey(marketId), this.o.node, this.ttl);
+      if (renewed !== 1) this.drop(marketId, 'lease lost');
+    }
+    for (const marketId of await this.o.markets()) {
+      const mine = rendezvousOwner(nodes, marketId) === this.o.node;
+      if (this.held.has(marketId)) {
+        if (!mine) await this.release(marketId, 'handed to its rendezvous owner');
+        continue;
+      }
+      // Not ours by hash: take it only when nobody has held it for a whole lease (its owner is gone).
+      if (!mine && nodes.length > 1) continue;
+      if (!(await this.take(marketId))) continue;
+      this.held.add(marketId);
+      try {
+        await this.o.acquired(marketId);
+      } catch (err) {
+        this.o.log.error({ err, market: marketId }, 'could not take over a market; releasing it');
+        await this.release(marketId, 'takeover failed');
+      }
+    }
+  }
+
+  private async take(marketId: string): Promise<boolean> {
+    const r = this.o.redis;
+    if ((await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK') return true;
+    const holder = await r.get(this.leaseKey(marketId));
+    if (!holder || !this.o.isDead?.(holder)) return false;
+    await (r as unknown as { pmxLeaseRelease(k: string, n: string): Promise<number> }).pmxLeaseRelease(this.leaseKey(marketId), holder);
+    await r.zrem(this.registry, holder);
+    this.o.log.info({ market: marketId, holder }, 'taking over the lease of a dead matcher on this host');
+    return (await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK';
+  }
+
+  private drop(marketId: string, why: string): void {
+    this.held.delete(marketId);
+    this.o.lost(marketId);
+    this.o.log.warn({ market: marketId, why }, 'matcher lease dropped');
+  }
+
+  private async release(marketId: string, why: string): Promise<void> {
+    this.held.delete(marketId);
+    this.o.lost(marketId);
+    await (this.o.redis as unknown as { pmxLeaseRelease(k: string, n: string): Promise<number> }).pmxLeaseRelease(this.leaseKey(marketId), this.o.node);
+    this.o.log.info({ market: marketId, why }, 'matcher lease released');
+  }
+
+  /** Clean shutdown: release every lease so the other matchers take over at once. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    for (const marketId of [...this.held]) await this.release(marketId, 'shutdown');
+    await this.o.redis.zrem(this.registry, this.o.node);
+  }
+}

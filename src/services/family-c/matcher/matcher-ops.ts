@@ -1,0 +1,74 @@
+/**
+ * The body of each matcher operation, in memory: every check that can refuse (market state,
+ * expiry, nonce, resting limits, funds — BatchLedger — and the engine's own refusals) runs before
+ * the book changes, so a refusal leaves book and batch untouched; what did change is recorded in
+ * the batch's writes and ledger, for the operations after it and for the commit.
+ */
+import { DomainError } from '../../../domain/errors.js';
+import { EXPIRY_MARGIN_SEC, type BatchLedger, type CancelledOrder, type LevelDelta } from '../../../domain/orderbook/index.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { CancelOutcome, OwnedMarket, PlaceOutcome } from './matcher-types.js';
+import type { BatchWrites } from './placement-writer.js';
+
+export interface OpContext {
+  ledger: BatchLedger;
+  writes: BatchWrites;
+  now: string;
+  nowSec: number;
+}
+
+export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): PlaceOutcome {
+  if (m.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${m.marketId} is ${m.status}`, { marketStatus: m.status });
+  if (order.expiry <= c.nowSec + EXPIRY_MARGIN_SEC) throw new DomainError('invalid', 'ORDER_EXPIRED', `Order expiry ${order.expiry} is less than ${EXPIRY_MARGIN_SEC} s away`);
+  const quantity = BigInt(order.quantity);
+  const check = {
+    owner: order.owner, marketId: order.marketId, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity, nonce: order.nonce,
+    canRest: order.orderType === 'limit' && order.timeInForce === 'gtc',
+  };
+  c.ledger.check(check);
+  const result = m.book.place({
+    id: order.id, owner: order.owner, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity,
+    orderType: order.orderType, timeInForce: order.timeInForce, postOnly: order.postOnly, expiry: order.expiry,
+  });
+  c.ledger.placed(check, result);
+  const resting = result.order.resting ? m.book.get(order.id) : undefined;
+  if (resting && order.expiry < m.nextExpiry) m.nextExpiry = order.expiry;
+  const fills = c.writes.placement(order, result, resting);
+  return {
+    kind: 'place', order, outcome: result.order, fills, makersChanged: result.makersChanged, cancelled: result.cancelled, levels: result.levels, matchedAt: c.now,
+  };
+}
+
+function cancelled(c: OpContext, m: OwnedMarket, list: CancelledOrder[], levels: LevelDelta[], reason?: string): CancelOutcome {
+  c.writes.cancels(list, reason);
+  c.ledger.cancelled(m.marketId, list);
+  return { kind: 'cancel', marketId: m.marketId, cancelled: list, levels };
+}
+
+export function cancelOrder(c: OpContext, m: OwnedMarket, orderId: string): CancelOutcome {
+  const done = m.book.cancel(orderId, 'user');
+  return done ? cancelled(c, m, [done], [done.level]) : cancelled(c, m, [], []);
+}
+
+export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): CancelOutcome {
+  const done = m.book.cancelOwner(owner);
+  return cancelled(c, m, done.cancelled, done.levels);
+}
+
+/** Cancels what expires within the margin, and recomputes the book's next expiry. */
+export function expireOrders(c: OpContext, m: OwnedMarket): CancelOutcome {
+  const done = m.book.expire(c.nowSec + EXPIRY_MARGIN_SEC);
+  m.nextExpiry = Infinity;
+  for (const o of m.book.restingOrders()) if (o.expiry < m.nextExpiry) m.nextExpiry = o.expiry;
+  return cancelled(c, m, done.cancelled, done.levels);
+}
+
+/** A market turned paused, active or resolved: a resolved market's resting orders are cancelled. */
+export function applyStatus(c: OpContext, m: OwnedMarket, status: string): CancelOutcome {
+  m.status = status;
+  if (status !== 'resolved') return cancelled(c, m, [], []);
+  const all = m.book.restingOrders().map((o) => m.book.cancel(o.id, 'user')!);
+  const levels = new Map<string, LevelDelta>();
+  for (const x of all) levels.set(`${x.level.outcome}:${x.level.side}:${x.level.priceBps}`, x.level); // the last state of each level
+  return cancelled(c, m, all, [...levels.values()], 'market_resolved');
+}

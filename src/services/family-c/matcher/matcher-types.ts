@@ -1,0 +1,48 @@
+/** The operations the matcher runs on the books it owns, and what each answers. */
+import type { OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome } from '../../../domain/orderbook/index.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { StoredFill } from './placement-writer.js';
+
+export type MatcherOp =
+  | { kind: 'place'; order: AcceptedOrder }
+  | { kind: 'cancel'; marketId: string; orderId: string }
+  | { kind: 'cancelOwner'; marketId: string; owner: string }
+  | { kind: 'expire'; marketId: string }
+  | { kind: 'status'; marketId: string; status: string };
+
+export interface PlaceOutcome {
+  kind: 'place';
+  order: AcceptedOrder;
+  outcome: OrderOutcome;
+  fills: StoredFill[];
+  makersChanged: readonly RestingOrder[];
+  cancelled: readonly CancelledOrder[];
+  levels: readonly LevelDelta[];
+  matchedAt: string;
+}
+
+export interface CancelOutcome {
+  kind: 'cancel';
+  marketId: string;
+  cancelled: CancelledOrder[];
+  levels: LevelDelta[];
+}
+
+export type OpOutcome = PlaceOutcome | CancelOutcome;
+
+/** One owned market: its book, the fencing epoch of our ownership and what the matcher needs to know. */
+export interface OwnedMarket {
+  marketId: string;
+  book: OrderBook;
+  epoch: bigint;
+  status: string;
+  yesMint: string;
+  noMint: string;
+  /** The earliest expiry among resting orders (unix seconds), or Infinity. */
+  nextExpiry: number;
+}
+
+/** What the matcher tells the world after each committed batch (book, trade, order and fill events). */
+export interface MatcherEventSink {
+  committed(outcomes: readonly OpOutcome[], books: ReadonlyMap<string, OwnedMarket>): void;
+}

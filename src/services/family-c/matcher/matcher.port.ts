@@ -1,0 +1,18 @@
+/**
+ * How API nodes reach the matcher that owns a market. The answers are the public views (plain
+ * JSON), so the same port works in-process and across processes through the job queue.
+ */
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { PlacementView } from '../orders/order.presenter.js';
+
+export interface CancelView {
+  cancelled: string[];
+}
+
+export interface MatcherPort {
+  place(order: AcceptedOrder): Promise<PlacementView>;
+  cancel(marketId: string, orderId: string): Promise<CancelView>;
+  cancelOwner(marketId: string, owner: string): Promise<CancelView>;
+  /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */
+  marketStatus(marketId: string, status: string): Promise<void>;
+}

@@ -1,0 +1,204 @@
+/**
+ * The matcher: the one writer of the books it owns. Operations queue up and run in batches, each
+ * batch in ONE database transaction (group commit: one fsync for many orders), fenced by the
+ * market's matcher epoch, so a matcher that lost a market can never write to it again. A caller
+ * is answered only after its batch committed: an acknowledged order and its fills are durable.
+ * If a batch fails to commit, the books it touched are rebuilt from the database and every
+ * caller of the batch gets 503 (nothing of it was acknowledged, nothing of it is kept).
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { PublicKey } from '@solana/web3.js';
+import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch, readMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import type { Database } from '../../../../db/schema.js';
+import { DomainError, isDomainError } from '../../../domain/errors.js';
+import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+import { readBatchStart } from './batch-reads.js';
+import { loadBook } from './book-loader.js';
+import { applyStatus, cancelOrder, cancelOwner, expireOrders, placeOrder, type OpContext } from './matcher-ops.js';
+import { BatchWrites } from './placement-writer.js';
+import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
+
+export interface MatcherDeps {
+  db: Kysely<Database>;
+  log: Logger;
+  programId: PublicKey;
+  usdcMint: string;
+  fees: FeeConfig;
+  nodeId: string;
+  /** PostgreSQL: owners' rows are locked per batch (several matchers write one database). */
+  lockOwners?: boolean;
+  events?: MatcherEventSink;
+  /** Largest number of operations committed together (default 256). */
+  maxBatch?: number;
+  now?: () => number;
+}
+
+interface Pending {
+  op: MatcherOp;
+  resolve(value: OpOutcome): void;
+  reject(error: unknown): void;
+}
+
+class FencedOut extends Error {
+  constructor(readonly marketId: string) {
+    super(`market ${marketId} was taken over by another matcher`);
+  }
+}
+
+const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
+
+export class Matcher {
+  readonly markets = new Map<string, OwnedMarket>();
+  private pending: Pending[] = [];
+  private running: Promise<void> | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: MatcherDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  owns(marketId: string): boolean {
+    return this.markets.has(marketId);
+  }
+
+  /** Takes a market over: a new fencing epoch first, then the book as the database holds it. */
+  async own(marketId: string): Promise<void> {
+    if (this.markets.has(marketId)) return;
+    const row = await findClobMarketById(this.deps.db, marketId);
+    if (!row) throw new Error(`unknown orderbook market ${marketId}`);
+    await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
+    const fence = await readMatcherEpoch(this.deps.db, marketId);
+    const book = await loadBook(this.deps.db, marketId, this.deps.fees);
+    let nextExpiry = Infinity;
+    for (const o of book.restingOrders()) nextExpiry = Math.min(nextExpiry, o.expiry);
+    this.markets.set(marketId, { marketId, book, epoch: fence!.epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry });
+    this.deps.log.info({ market: marketId, epoch: fence!.epoch.toString(), resting: book.index.size }, 'matcher owns market');
+  }
+
+  /** Stops writing a market (lease lost or handed over); its queued operations are refused as unavailable. */
+  disown(marketId: string): void {
+    if (this.markets.delete(marketId)) this.deps.log.info({ market: marketId }, 'matcher released market');
+  }
+
+  submit(op: MatcherOp): Promise<OpOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ op, resolve, reject });
+      this.running ??= this.drain().finally(() => {
+        this.running = null;
+      });
+    });
+  }
+
+  /** Queues an expiry sweep for every owned market with an order due (the 1 s timer calls this). */
+  sweepExpired(): void {
+    const due = Math.floor(this.now() / 1000) + EXPIRY_MARGIN_SEC;
+    for (const m of this.markets.values()) {
+      if (m.nextExpiry <= due) void this.submit({ kind: 'expire', marketId: m.marketId }).catch((err) => this.deps.log.warn({ err, market: m.marketId }, 'expiry sweep failed'));
+    }
+  }
+
+  /** Resolves when everything queued so far is committed (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, this.deps.maxBatch ?? 256);
+      await this.runBatch(batch);
+    }
+  }
+
+  private async runBatch(batch: Pending[]): Promise<void> {
+    const results: Array<{ ok: OpOutcome } | { err: unknown }> = [];
+    const touched = new Set<string>();
+    const nowMs = this.now();
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        // The fence first: on SQLite its write also takes the database's write lock for the batch.
+        const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
+        for (const marketId of markets) if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
+        const orders = batch.flatMap(({ op }) => (op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [])) as AcceptedOrder[];
+        const start = await readBatchStart(trx, orders, { programId: this.deps.programId, usdcMint: this.deps.usdcMint, markets: this.markets, lock: this.deps.lockOwners === true });
+        const now = new Date(nowMs).toISOString();
+        const c: OpContext = { ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000) };
+        for (const { op } of batch) {
+          const marketId = marketOf(op);
+          const m = this.markets.get(marketId);
+          if (!m) {
+            results.push({ err: new DomainError('unavailable', 'MARKET_NOT_OWNED', `This matcher does not own market ${marketId} (being handed over); try again`) });
+            continue;
+          }
+          touched.add(marketId);
+          try {
+            results.push({ ok: this.apply(c, m, op) });
+          } catch (error) {
+            if (!isDomainError(error)) throw error;
+            results.push({ err: error }); // refused before anything changed
+          }
+        }
+        await c.writes.flush(trx);
+      });
+    } catch (error) {
+      await this.recover(error, touched);
+      const unavailable = error instanceof FencedOut
+        ? new DomainError('unavailable', 'MARKET_NOT_OWNED', `${error.message}; try again`)
+        : new DomainError('unavailable', 'MATCHER_UNAVAILABLE', 'The order could not be recorded; nothing was placed. Try again.');
+      for (const p of batch) p.reject(unavailable);
+      return;
+    }
+    const outcomes: OpOutcome[] = [];
+    for (const [i, p] of batch.entries()) {
+      const r = results[i]!;
+      if ('ok' in r) {
+        outcomes.push(r.ok);
+        p.resolve(r.ok);
+      } else p.reject(r.err);
+    }
+    if (outcomes.length > 0) {
+      try {
+        this.deps.events?.committed(outcomes, this.markets);
+      } catch (err) {
+        this.deps.log.error({ err }, 'matcher event sink failed');
+      }
+    }
+  }
+
+  private apply(c: OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {
+    switch (op.kind) {
+      case 'place':
+        return placeOrder(c, m, op.order);
+      case 'cancel':
+        return cancelOrder(c, m, op.orderId);
+      case 'cancelOwner':
+        return cancelOwner(c, m, op.owner);
+      case 'expire':
+        return expireOrders(c, m);
+      case 'status':
+        return applyStatus(c, m, op.status);
+    }
+  }
+
+  /** The batch did not commit: rebuild the books it touched from what the database kept. */
+  private async recover(error: unknown, touched: Set<string>): Promise<void> {
+    if (error instanceof FencedOut) {
+      this.deps.log.warn({ market: error.marketId }, 'fenced out: another matcher owns this market now');
+      this.markets.delete(error.marketId);
+      touched.delete(error.marketId);
+    } else {
+      this.deps.log.error({ err: error, markets: [...touched] }, 'matcher batch failed; rebuilding its books');
+    }
+    for (const marketId of touched) {
+      const m = this.markets.get(marketId);
+      if (!m) continue;
+      try {
+        m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
+      } catch (err) {
+        this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');
+        this.markets.delete(marketId);
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What one matcher batch writes, gathered in memory while its operations run and written at the
+ * end in a few statements: the new orders (every accepted order is stored, resting or not: its
+ * nonce is then used), the final state of every resting order it filled or cancelled (with the
+ * cumulative rounding state, so a rebuilt book rounds the same), its fills (`matched`, for the
+ * settlement keeper) and what they hold until settled. An order placed and then filled within the
+ * same batch is inserted once, in its final state.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
+import { insertFills } from '../../../../db/repositories/clob-fills.repository.js';
+import { insertOrders, updateOrderState } from '../../../../db/repositories/clob-orders.repository.js';
+import type { ClobFillsTable, ClobOrdersTable, Database } from '../../../../db/schema.js';
+import { buyCommitment, fillHolds, type CancelledOrder, type Fill, type HoldDelta, type PlaceResult, type RestingOrder } from '../../../domain/orderbook/index.js';
+import type { AcceptedOrder } from '../orders/order-intake.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface StoredFill extends Fill {
+  id: string;
+  marketId: string;
+  matchedAt: string;
+}
+
+interface OrderState {
+  remaining: bigint;
+  notional: bigint;
+  usdc: bigint;
+  committed: bigint;
+  status: 'open' | 'partially_filled' | 'filled' | 'cancelled';
+  cancelReason?: string;
+}
+
+function committed(o: RestingOrder): bigint {
+  return o.side === 'buy' ? buyCommitment(o.remaining, o.priceBps) : o.remaining;
+}
+
+export class BatchWrites {
+  private readonly inserted = new Map<string, Insertable<ClobOrdersTable>>();
+  private readonly updated = new Map<string, OrderState>();
+  private readonly fills: Insertable<ClobFillsTable>[] = [];
+  private readonly holds: HoldDelta[] = [];
+
+  constructor(private readonly now: string) {}
+
+  private change(id: string, s: OrderState): void {
+    const row = this.inserted.get(id);
+    if (row) {
+      Object.assign(row, { remaining: s.remaining, notional: s.notional, usdc: s.usdc, committed: s.committed, status: s.status, updated_at: this.now });
+      if (s.cancelReason !== undefined) row.cancel_reason = s.cancelReason;
+    } else this.updated.set(id, s);
+  }
+
+  makers(makers: readonly RestingOrder[]): void {
+    for (const m of makers) {
+      this.change(m.id, { remaining: m.remaining, notional: m.notional, usdc: m.usdc, committed: m.remaining > 0n ? committed(m) : 0n, status: m.remaining === 0n ? 'filled' : 'partially_filled' });
+    }
+  }
+
+  cancels(cancelled: readonly CancelledOrder[], reason?: string): void {
+    for (const c of cancelled) {
+      this.change(c.order.id, { remaining: c.order.remaining, notional: c.order.notional, usdc: c.order.usdc, committed: 0n, status: 'cancelled', cancelReason: reason ?? c.reason });
+    }
+  }
+
+  placement(order: AcceptedOrder, result: PlaceResult, resting: RestingOrder | undefined): StoredFill[] {
+    const notional = result.fills.reduce((sum, f) => sum + f.quantity * BigInt(f.priceBps), 0n);
+    this.inserted.set(order.id, {
+      id: order.id, market_id: order.marketId, owner: order.owner, side: order.side, outcome: order.outcome, price_bps: order.priceBps,
+      quantity: BigInt(order.quantity), remaining: result.order.remaining, status: result.order.status, order_type: order.orderType,
+      time_in_force: order.timeInForce, post_only: order.postOnly ? 1 : 0, nonce: order.nonce, expiry: BigInt(order.expiry),
+      message: order.message, signature: order.signature, seq: BigInt(resting?.seq ?? 0), notional: resting?.notional ?? notional,
+      usdc: resting?.usdc ?? result.order.usdc, committed: result.order.committedAmount,
+      cancel_reason: result.order.status === 'cancelled' ? `${order.timeInForce}_remainder` : null, created_at: this.now, updated_at: this.now,
+    });
+    this.makers(result.makersChanged);
+    this.cancels(result.cancelled);
+    const fills = result.fills.map((f) => ({ ...f, id: randomUUID(), marketId: order.marketId, matchedAt: this.now }));
+    for (const f of fills) {
+      this.fills.push(fillRow(f, this.now));
+      // What the fill holds until it settles (the keeper takes it back when the fill ends).
+      this.holds.push(...fillHolds({
+        market_id: f.marketId, maker_owner: f.makerOwner, taker_owner: f.takerOwner, taker_side: f.takerSide, outcome: f.outcome,
+        maker_side: f.makerSide, maker_outcome: f.makerOutcome, quantity: f.quantity, usdc_amount: f.usdcAmount, maker_usdc: f.makerUsdc, taker_fee: f.takerFee,
+      }));
+    }
+    return fills;
+  }
+
+  async flush(db: Db): Promise<void> {
+    await insertOrders(db, [...this.inserted.values()]);
+    for (const [id, s] of this.updated) await updateOrderState(db, id, { ...s, now: this.now });
+    await insertFills(db, this.fills);
+    await addOwnerHolds(db, this.holds, 1n);
+  }
+}
+
+function fillRow(f: StoredFill, now: string): Insertable<ClobFillsTable> {
+  return {
+    id: f.id, market_id: f.marketId, seq: BigInt(f.seq), maker_order_id: f.makerOrderId, taker_order_id: f.takerOrderId,
+    maker_owner: f.makerOwner, taker_owner: f.takerOwner, taker_side: f.takerSide, outcome: f.outcome, price_bps: f.priceBps,
+    maker_side: f.makerSide, maker_outcome: f.makerOutcome, maker_price_bps: f.makerPriceBps, fill_type: f.fillType,
+    quantity: f.quantity, usdc_amount: f.usdcAmount, maker_usdc: f.makerUsdc, taker_fee: f.takerFee, maker_rebate: f.makerRebate,
+    protocol_fee: f.protocolFee, rounding_dust: f.roundingDust, status: 'matched', retry_count: 0, failure_reason: null, batch_id: null,
+    settle_tx: null, positions_applied: 0, matched_at: now, settled_at: null, updated_at: now,
+  };
+}

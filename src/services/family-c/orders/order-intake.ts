@@ -1,0 +1,128 @@
+/**
+ * Turns a POST /v2/clob/orders body into an order the matcher can take: the 92-byte message is
+ * rebuilt from the JSON fields, its signing text (`PMX Order:\n` + hex) verified against the
+ * owner's key, and the public order rules checked (market active, prices, expiry, quantity).
+ * Everything here is cheap and needs no lock, so API nodes do it before handing the order over.
+ */
+import { randomUUID } from 'node:crypto';
+import { PublicKey } from '@solana/web3.js';
+import { DomainError } from '../../../domain/errors.js';
+import {
+  checkExpiry, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
+  type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
+} from '../../../domain/orderbook/index.js';
+import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
+import type { MarketLookup } from './market-lookup.js';
+
+export interface OrderMessageInput {
+  market: string;
+  owner: string;
+  side: number | string;
+  outcome: number | string;
+  priceBps: number;
+  quantity: string;
+  nonce: string;
+  expiry: string;
+}
+
+export interface PlaceOrderInput {
+  orderMessage: OrderMessageInput;
+  signature: string;
+  orderType?: OrderType;
+  timeInForce?: TimeInForce;
+  postOnly?: boolean;
+}
+
+/** An order that passed every check that needs no book: what the matcher is handed. */
+export interface AcceptedOrder {
+  id: string;
+  marketId: string;
+  owner: string;
+  side: Side;
+  outcome: Outcome;
+  priceBps: number;
+  quantity: string;
+  nonce: string;
+  expiry: number;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  postOnly: boolean;
+  /** The 92 bytes, lowercase hex, and the owner's signature of their text, base64. */
+  message: string;
+  signature: string;
+}
+
+const invalid = (message: string) => new DomainError('invalid', 'INVALID_ORDER', message);
+
+function key(value: string, field: string): PublicKey {
+  try {
+    if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return new PublicKey(value);
+  } catch {
+    // fall through
+  }
+  throw invalid(`orderMessage.${field} must be a base58 public key`);
+}
+
+function enumByte<T extends string>(value: number | string, names: [T, T], field: string): T {
+  if (value === 0 || value === names[0]) return names[0];
+  if (value === 1 || value === names[1]) return names[1];
+  throw invalid(`orderMessage.${field} must be 0 (${names[0]}) or 1 (${names[1]})`);
+}
+
+function integer(value: string, field: string, signed = false): bigint {
+  if (!(signed ? /^-?\d{1,20}$/ : /^\d{1,20}$/).test(value)) throw invalid(`orderMessage.${field} must be an integer as a decimal string`);
+  return BigInt(value);
+}
+
+export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
+  const message: OrderMessage = {
+    market: key(m.market, 'market').toBytes(),
+    owner: key(m.owner, 'owner').toBytes(),
+    side: enumByte(m.side, ['buy', 'sell'], 'side'),
+    outcome: enumByte(m.outcome, ['yes', 'no'], 'outcome'),
+    priceBps: m.priceBps,
+    quantity: integer(m.quantity, 'quantity'),
+    nonce: integer(m.nonce, 'nonce'),
+    expiry: integer(m.expiry, 'expiry', true),
+  };
+  if (message.quantity > (1n << 64n) - 1n || message.nonce > (1n << 64n) - 1n) throw invalid('quantity and nonce must fit a u64');
+  if (message.expiry > (1n << 63n) - 1n || message.expiry < -(1n << 63n)) throw invalid('expiry must fit an i64');
+  return message;
+}
+
+export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput, nowSec: number): Promise<AcceptedOrder> {
+  const message = parseOrderMessage(input.orderMessage);
+  const bytes = encodeOrderMessage(message);
+  const owner = input.orderMessage.owner;
+  const check = verifySignedMessage(orderSigningText(bytes), owner, input.signature);
+  if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `The order signature does not verify: ${check.message} (sign the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte message)`);
+
+  const orderType = input.orderType ?? 'limit';
+  const timeInForce = orderType === 'market' ? 'ioc' : (input.timeInForce ?? 'gtc');
+  const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
+  if (!Number.isInteger(message.priceBps) || message.priceBps < 1 || message.priceBps > max) throw invalid(`priceBps must be 1..${max} for a ${orderType} order`);
+  if (input.postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalid('postOnly needs a gtc limit order');
+  checkQuantity(message.quantity);
+  checkExpiry(message.expiry, nowSec, timeInForce);
+
+  const market = await markets.byPubkey(input.orderMessage.market);
+  if (!market || market.status === 'creating') throw new DomainError('not_found', 'MARKET_NOT_FOUND', `No orderbook market with pubkey ${input.orderMessage.market}`);
+  if (market.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${market.id} is ${market.status}`, { marketStatus: market.status });
+
+  return {
+    id: randomUUID(),
+    marketId: market.id,
+    owner,
+    side: message.side,
+    outcome: message.outcome,
+    priceBps: message.priceBps,
+    quantity: message.quantity.toString(),
+    nonce: message.nonce.toString(),
+    expiry: Number(message.expiry),
+    orderType,
+    timeInForce,
+    postOnly: input.postOnly === true,
+    message: toHex(bytes),
+    signature: Buffer.from(decodeSignature(input.signature)!).toString('base64'),
+  };
+}

@@ -1,0 +1,18 @@
+/** What the settlement keeper needs beyond Family C's context: the event bus and its follow-ups. */
+import type { Logger } from 'pino';
+import type { FeeConfig } from '../../../domain/orderbook/index.js';
+import type { FamilyCContext } from '../context.js';
+import type { ClobEventBus } from '../events/event-bus.js';
+
+export interface KeeperDeps {
+  c: FamilyCContext;
+  bus: ClobEventBus;
+  log: Logger;
+  fees: FeeConfig;
+  /** Most batches of one market in flight at once. */
+  maxBatchesInFlight: number;
+  /** After fills of a market ended: plan its next batch, update positions. */
+  afterSettlement(marketId: string | undefined): Promise<void>;
+  /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */
+  cancelOwnerEverywhere(owner: string): Promise<void>;
+}

@@ -1,0 +1,60 @@
+/**
+ * What a settlement transaction is built from: the fills with both signed orders (from the
+ * database), and the chain's state of their orders (OrderState accounts: an order already on
+ * chain needs no signature in the transaction) and of their receipts (a fill with a receipt has
+ * settled; it must never travel again).
+ */
+import { PublicKey } from '@solana/web3.js';
+import { normalizeFill, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
+import {
+  decodeFillReceipt, decodeOrderState, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
+} from '../../../chain/programs/exchange/index.js';
+import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
+import type { FamilyCContext } from '../context.js';
+
+export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: FillRow[]): Promise<SettlementFill[]> {
+  const orders = await signedOrders(ctx.db, [...new Set(rows.flatMap((r) => [r.maker_order_id, r.taker_order_id]))]);
+  return rows.map((row) => {
+    const f = normalizeFill(row);
+    const signed = (id: string) => {
+      const o = orders.get(id);
+      if (!o) throw new Error(`fill ${f.id}: order ${id} is not in the database`);
+      return { message: Buffer.from(o.message, 'hex'), signature: Buffer.from(o.signature, 'base64') };
+    };
+    return {
+      fillId: f.id, fillType: f.fill_type, quantity: f.quantity, takerOrder: signed(f.taker_order_id), makerOrder: signed(f.maker_order_id),
+      usdcAmount: f.usdc_amount, makerUsdc: f.maker_usdc, takerFee: f.taker_fee, makerRebate: f.maker_rebate, protocolFee: f.protocol_fee, roundingDust: f.rounding_dust,
+    };
+  });
+}
+
+/** The order accounts these fills' orders already have on chain, by address. */
+export async function readOrderStates(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fills: readonly SettlementFill[]): Promise<Map<string, OrderStateAccount>> {
+  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => {
+    const m = decodeOrderMessage(o.message);
+    return findOrderStatePda(new PublicKey(m.owner), m.nonce, ctx.programId)[0].toBase58();
+  }))];
+  const states = new Map<string, OrderStateAccount>();
+  for (let i = 0; i < addresses.length; i += 100) {
+    const chunk = addresses.slice(i, i + 100);
+    const accounts = await ctx.chain.getMultipleAccounts(chunk);
+    accounts.forEach((a, k) => {
+      if (a && a.owner === ctx.programId.toBase58()) states.set(chunk[k]!, decodeOrderState(a.data));
+    });
+  }
+  return states;
+}
+
+/** The receipts of these fills that exist on chain, by fill id. */
+export async function readReceipts(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fillIds: readonly string[]): Promise<Map<string, FillReceiptAccount>> {
+  const receipts = new Map<string, FillReceiptAccount>();
+  for (let i = 0; i < fillIds.length; i += 100) {
+    const chunk = fillIds.slice(i, i + 100);
+    const accounts = await ctx.chain.getMultipleAccounts(chunk.map((id) => findFillReceiptPda(id, ctx.programId)[0].toBase58()));
+    accounts.forEach((a, k) => {
+      if (a && a.owner === ctx.programId.toBase58()) receipts.set(chunk[k]!, decodeFillReceipt(a.data));
+    });
+  }
+  return receipts;
+}

@@ -1,0 +1,119 @@
+/**
+ * How a settlement batch ends, each outcome in one database transaction with its holds:
+ * - confirmed: fills with a receipt on chain are `settled` (the receipt's amounts are the truth),
+ *   the others go back to `matched` (a register-only transaction, or a prefix that fitted);
+ * - a fill the chain refuses (its refusal log names it): `failed_insufficient_balance` (and the
+ *   owner's resting orders are cancelled), `settled` for a receipt that exists already, else
+ *   `failed` with the error; the batch's other fills go back to `matched`;
+ * - the transaction never landed (its outbound row failed): every fill goes back to `matched`
+ *   with `retry_count + 1`.
+ * A fill that ends gives back what it held (the holds ledger).
+ */
+import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
+import { failMatchedFill, fillsByIds, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
+import type { ClobFillStatus, Database } from '../../../../db/schema.js';
+import type { Transaction } from 'kysely';
+import type { SettleRefusal } from '../../../chain/programs/exchange/index.js';
+import { fillHolds } from '../../../domain/orderbook/index.js';
+import { presentFill } from '../orders/order.presenter.js';
+import type { KeeperDeps } from './keeper.deps.js';
+import { readReceipts } from './settle-inputs.js';
+
+async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
+  await addOwnerHolds(trx, rows.flatMap((r) => fillHolds(normalizeFill(r))), -1n);
+}
+
+/** Announces fills whose status changed (user channel) and settled trades (market channel). */
+export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await fillsByIds(k.c.db, ids);
+  const now = Date.now();
+  const events = rows.flatMap((r) => {
+    const fill = presentFill(r);
+    return [...new Set([fill.makerPubkey, fill.takerPubkey])].map((owner) => ({ event: `fill:${fill.status}`, owner, marketId: fill.marketId, fill: { ...fill, createdAt: fill.matchedAt }, timestamp: now }));
+  });
+  await k.bus.publishUser(events);
+  const settled = rows.map(presentFill).filter((f) => f.status === 'settled');
+  const byMarket = new Map<string, typeof settled>();
+  for (const f of settled) byMarket.set(f.marketId, [...(byMarket.get(f.marketId) ?? []), f]);
+  for (const [marketId, fills] of byMarket) {
+    await k.bus.publishMarket(marketId, fills.map((f) => ({
+      event: 'trade' as const, marketId,
+      trade: { id: f.id, marketId, outcome: f.outcome as 'yes' | 'no', priceBps: f.priceBps, quantity: f.quantity, takerSide: f.takerSide as 'buy' | 'sell', fillType: f.fillType, status: 'settled', matchedAt: f.matchedAt, settleTx: f.settleTx },
+    })));
+  }
+}
+
+/** `signature` is null when the fills were found settled on chain by a transaction we did not keep. */
+export async function confirmBatch(k: KeeperDeps, batchId: string, signature: string | null): Promise<void> {
+  const rows = await fillsOfBatch(k.c.db, batchId);
+  const receipts = await readReceipts(k.c, rows.map((r) => r.id));
+  const now = new Date().toISOString();
+  const settled = await k.c.db.transaction().execute(async (trx) => {
+    const landed = rows.filter((r) => receipts.has(r.id));
+    const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
+    const ended = landed.filter((r) => ids.includes(r.id));
+    await releaseHolds(trx, ended);
+    for (const r of ended) {
+      const receipt = receipts.get(r.id)!;
+      await setFillAmounts(trx, r.id, {
+        usdcAmount: receipt.takerUsdc, makerUsdc: receipt.makerUsdc, takerFee: receipt.takerFee, makerRebate: receipt.makerRebate,
+        protocolFee: receipt.protocolFee, roundingDust: receipt.roundingDust,
+      });
+    }
+    await releaseFills(trx, batchId, rows.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false);
+    await setBatchStatus(trx, batchId, 'settled', now);
+    return ids;
+  });
+  if (settled.length > 0) k.log.info({ batch: batchId, fills: settled.length, signature }, 'fills settled');
+  await announce(k, settled);
+  await k.afterSettlement(rows[0]?.market_id);
+}
+
+export async function refuseFill(k: KeeperDeps, batchId: string, refusal: SettleRefusal): Promise<void> {
+  const rows = await fillsOfBatch(k.c.db, batchId);
+  const refused = rows.filter((r) => refusal.fillIds.includes(r.id));
+  const status: ClobFillStatus = refusal.error === 'FillAlreadySettled' ? 'settled' : refusal.error === 'InsufficientBalance' ? 'failed_insufficient_balance' : 'failed';
+  const reason = `${refusal.error}: ${refusal.detail}${refusal.party ? ` (${refusal.party} ${refusal.owner ?? ''})` : ''}`;
+  const now = new Date().toISOString();
+  const ended = await k.c.db.transaction().execute(async (trx) => {
+    const ids = await endFills(trx, batchId, refused.map((r) => r.id), { status, failureReason: status === 'settled' ? undefined : reason, now });
+    await releaseHolds(trx, refused.filter((r) => ids.includes(r.id)));
+    await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);
+    await setBatchStatus(trx, batchId, 'failed', now);
+    return ids;
+  });
+  k.log.warn({ batch: batchId, fills: ended, error: refusal.error, party: refusal.party, owner: refusal.owner }, 'fill refused by the chain');
+  if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
+  await announce(k, ended);
+  await k.afterSettlement(rows[0]?.market_id);
+}
+
+/** The batch's transaction can never land (its outbound row failed): its fills go back to the queue. */
+export async function abandonBatch(k: KeeperDeps, batchId: string, reason: string): Promise<void> {
+  const rows = await fillsOfBatch(k.c.db, batchId);
+  const now = new Date().toISOString();
+  await k.c.db.transaction().execute(async (trx) => {
+    await releaseFills(trx, batchId, rows.map((r) => r.id), reason, now, true);
+    await setBatchStatus(trx, batchId, 'failed', now);
+  });
+  k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
+  await k.afterSettlement(rows[0]?.market_id);
+}
+
+/** Fails fills that can never settle and are in no batch (e.g. their market resolved first). */
+export async function failUnbatched(k: KeeperDeps, rows: FillRow[], reason: string): Promise<void> {
+  const now = new Date().toISOString();
+  const ended = await k.c.db.transaction().execute(async (trx) => {
+    const ids: string[] = [];
+    for (const r of rows) {
+      if (!(await failMatchedFill(trx, r.id, 'failed', reason, now))) continue;
+      ids.push(r.id);
+      await releaseHolds(trx, [r]);
+    }
+    return ids;
+  });
+  if (ended.length > 0) k.log.warn({ fills: ended.length, reason }, 'fills failed before settlement');
+  await announce(k, ended);
+}

@@ -1,0 +1,25 @@
+/**
+ * The keeper's sweep (every couple of seconds, and after a restart): reconciles each batch in
+ * flight with its outbound transaction — confirmed but not yet recorded (a crash between the two)
+ * → record it; failed (it never landed) → its fills go back to the queue; being retried → its
+ * fills read `retrying` with the attempt count — and asks for batches for every market whose
+ * fills wait.
+ */
+import { marketsWithMatchedFills, markRetrying, pendingBatches } from '../../../../db/repositories/clob-settlement.repository.js';
+import type { KeeperDeps } from './keeper.deps.js';
+import { abandonBatch, announce, confirmBatch } from './settle-outcomes.js';
+
+export async function sweepSettlement(k: KeeperDeps, planMarket: (marketId: string) => Promise<void>): Promise<{ batches: number; markets: number }> {
+  const batches = await pendingBatches(k.c.db, 500);
+  for (const b of batches) {
+    if (b.outbound_status === 'confirmed') await confirmBatch(k, b.id, b.signature);
+    else if (b.outbound_status === 'failed') await abandonBatch(k, b.id, b.last_error ?? 'the settlement transaction failed');
+    else if (Number(b.attempts) > 1 && b.last_error) {
+      const ids = await markRetrying(k.c.db, b.id, Number(b.attempts) - 1, b.last_error, new Date().toISOString());
+      await announce(k, ids);
+    }
+  }
+  const markets = await marketsWithMatchedFills(k.c.db, 200);
+  for (const m of markets) await planMarket(m);
+  return { batches: batches.length, markets: markets.length };
+}

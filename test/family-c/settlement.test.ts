@@ -1,0 +1,95 @@
+/**
+ * The settlement keeper on a real stack: fills of all three types reach the chain (each exactly
+ * once, with a receipt), the smart wallets, the vault and the fee wallet move by exactly the
+ * fills' amounts, holds are released, and positions show the PnL of the worked example.
+ */
+import { PublicKey } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenBalance } from '../family-b/family-b.harness.js';
+import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, post, USDC, waitFor, type CHarness } from './family-c.harness.js';
+
+let h: CHarness;
+beforeAll(async () => {
+  h = await openClobHarness({ CLOB_SETTLE_SWEEP_INTERVAL_MS: '500' });
+});
+afterAll(async () => h?.close());
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const balances = async (pubkey: string): Promise<Json> => (await get(h, `/v2/clob/account/balances?pubkey=${pubkey}`)).json();
+
+async function settled(ids: string[]): Promise<Json[]> {
+  return waitFor('fills settled', async () => {
+    const fills = await Promise.all(ids.map(async (id) => (await get(h, `/v2/clob/fills/${id}`)).json().fill as Json));
+    return fills.every((f) => f.status === 'settled') ? fills : undefined;
+  }, 20_000);
+}
+
+describe('settlement', () => {
+  it('settles direct, complementary and sell_complementary fills exactly once, moving exactly their amounts', async () => {
+    const market = await createClobMarket(h);
+    const m = market.marketPubkey;
+    const maker = await depositedTrader(h, 200n * USDC);
+    const taker = await depositedTrader(h, 200n * USDC);
+    const [mk, tk] = [maker, taker].map((k) => k.publicKey.toBase58()) as [string, string];
+    await clobWrite(h, '/v2/clob/account/split', { pubkey: mk, marketId: market.id, amount: (20n * USDC).toString() }, maker);
+    await waitFor('split indexed', async () => ((await balances(mk)).markets[0]?.yesTokens === '20000000' ? true : undefined));
+
+    const feeWallet = h.daemon.chain.wallets.protocolFee.publicKey;
+    const vault = () => tokenBalance(h, h.usdcMint, new PublicKey(market.marketPubkey));
+    const fee0 = await tokenBalance(h, h.usdcMint, feeWallet);
+    expect(await vault()).toBe(20n * USDC); // the maker's split
+
+    // direct: maker asks 10 YES at 6000, taker buys them.
+    await place(h, maker, { market: m, side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
+    const direct = await place(h, taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
+    // complementary: maker bids NO at 3000, taker buys YES at 7000.
+    await place(h, maker, { market: m, side: 'buy', outcome: 'no', priceBps: 3000, quantity: 5n * USDC });
+    const comp = await place(h, taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 7000, quantity: 5n * USDC });
+    const fills = [...direct.fills, ...comp.fills] as Json[];
+    expect(fills.map((f) => f.fillType)).toEqual(['direct', 'complementary']);
+    const done = await settled(fills.map((f) => f.id));
+    expect(done.every((f) => typeof f.settleTx === 'string' && f.settledAt)).toBe(true);
+
+    // The taker's smart wallet: 200 − (6 + fee 0.015) − (3.5 + fee 0.00875) USDC, 15 YES.
+    const takerUsdc = 200n * USDC - 6_000_000n - 15_000n - 3_500_000n - 8_750n;
+    const tb = await waitFor('taker balances indexed', async () => {
+      const b = await balances(tk);
+      return b.smartWalletBalance === takerUsdc.toString() && b.markets[0]?.yesTokens === '15000000' ? b : undefined;
+    });
+    expect(tb.totalCommitted).toBe('0');
+    // The maker: 200 − 20 split + 6 + rebate 0.003 − 1.5 (NO bid) + rebate 5 bps of the taker's 3.5 = 0.00175; 10 YES left, 25 NO.
+    const makerUsdc = 200n * USDC - 20n * USDC + 6_000_000n + 3_000n - 1_500_000n + 1_750n;
+    await waitFor('maker balances indexed', async () => {
+      const b = await balances(mk);
+      return b.smartWalletBalance === makerUsdc.toString() && b.markets[0]?.yesTokens === '10000000' && b.markets[0]?.noTokens === '25000000' ? b : undefined;
+    });
+    // Fee wallet: protocol fees (0.012 + 0.007) and no dust here.
+    expect((await tokenBalance(h, h.usdcMint, feeWallet)) - fee0).toBe(12_000n + 7_000n);
+    // The complementary fill minted 5 sets: 5 more USDC in the vault (3.5 from the taker, 1.5 from the maker).
+    expect(await vault()).toBe(25n * USDC);
+
+    // sell_complementary: maker asks YES at 5500; taker sells NO... needs NO tokens: split first.
+    await clobWrite(h, '/v2/clob/account/split', { pubkey: tk, marketId: market.id, amount: (4n * USDC).toString() }, taker);
+    await waitFor('taker split indexed', async () => ((await balances(tk)).markets[0]?.noTokens === '4000000' ? true : undefined));
+    await place(h, maker, { market: m, side: 'sell', outcome: 'yes', priceBps: 5500, quantity: 4n * USDC });
+    const sc = await place(h, taker, { market: m, side: 'sell', outcome: 'no', priceBps: 4500, quantity: 4n * USDC });
+    expect(sc.fills.map((f: Json) => f.fillType)).toEqual(['sell_complementary']);
+    await settled(sc.fills.map((f: Json) => f.id));
+    // The taker split 4 (vault +4), then the sell_complementary fill merged 4 sets (vault −4).
+    expect(await vault()).toBe(25n * USDC);
+
+    // A settled fill cannot travel again: re-driving it is refused (it is not failed).
+    const redrive = await post(h, `/v2/admin/clob/fills/${fills[0]!.id}/retry`, {}, { authorization: 'Bearer test-admin-token-0123456789' });
+    expect(redrive.statusCode).toBe(409);
+
+    // Positions: the taker bought 10 YES at 6000 and 5 at 7000 (complementary), fees in the basis.
+    const pos = await waitFor('positions', async () => {
+      const p = (await get(h, `/v2/clob/positions?pubkey=${tk}`)).json().positions as Json[];
+      return p.find((x) => x.outcome === 'yes' && x.netQuantity === '15000000') ? p : undefined;
+    });
+    const yes = pos.find((x) => x.outcome === 'yes')!;
+    expect(yes).toMatchObject({ totalCost: String(6_015_000 + 3_508_750), totalFees: String(15_000 + 8_750) });
+    const summary = (await get(h, `/v2/clob/positions/summary?pubkey=${tk}`)).json();
+    expect(summary.activePositions).toBeGreaterThan(0);
+  }, 90_000);
+});
