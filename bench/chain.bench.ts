@@ -9,31 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { address, getTransactionDecoder, lamports } from '@solana/kit';
-import { Connection, Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
-import {
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction, createTransferInstruction,
-  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
-} from '@solana/spl-token';
-import { LiteSVM } from 'litesvm';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { createChain } from '../src/chain/create-chain.js';
 import { EmbeddedLedger } from '../src/chain/embedded/ledger.js';
+import { liteSvmDirect, signedTransfers } from './support/send-confirm.js';
 
 const N = 1500;
 const CONCURRENCY = 16;
-
-function sign(blockhash: string, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []): Uint8Array {
-  const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message());
-  tx.sign([payer, ...extra]);
-  return tx.serialize();
-}
-
-/** N distinct signed transfers of alice's USDC to bob (distinct amounts → distinct signatures). */
-function transfers(blockhash: string, mint: PublicKey, alice: Keypair, bob: PublicKey): Uint8Array[] {
-  const from = getAssociatedTokenAddressSync(mint, alice.publicKey);
-  const to = getAssociatedTokenAddressSync(mint, bob);
-  return Array.from({ length: N }, (_, i) => sign(blockhash, alice, [createTransferInstruction(from, to, alice.publicKey, BigInt(i + 1))]));
-}
 
 async function prepareLedger(ledger: EmbeddedLedger): Promise<Uint8Array[]> {
   const alice = Keypair.generate();
@@ -41,28 +23,7 @@ async function prepareLedger(ledger: EmbeddedLedger): Promise<Uint8Array[]> {
   await ledger.airdrop(alice.publicKey, 100_000_000_000n);
   await ledger.mintUsdc(alice.publicKey, 10n ** 12n);
   await ledger.mintUsdc(bob, 1n);
-  return transfers(ledger.getLatestBlockhash().blockhash, new PublicKey(ledger.bootstrapInfo.usdcMint), alice, bob);
-}
-
-function liteSvmDirect(): number {
-  const svm = new LiteSVM();
-  const payer = Keypair.generate();
-  const mint = Keypair.generate();
-  const bob = Keypair.generate().publicKey;
-  svm.airdrop(address(payer.publicKey.toBase58()), lamports(100_000_000_000n));
-  const decoder = getTransactionDecoder();
-  const send = (raw: Uint8Array) => svm.sendTransaction(decoder.decode(raw));
-  send(sign(svm.latestBlockhash(), payer, [
-    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: 1_461_600, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-    createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null),
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, mint.publicKey),
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, bob), bob, mint.publicKey),
-    createMintToInstruction(mint.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, 10n ** 12n),
-  ], [mint]));
-  const txs = transfers(svm.latestBlockhash(), mint.publicKey, payer, bob);
-  const t0 = performance.now();
-  for (const raw of txs) send(raw);
-  return N / ((performance.now() - t0) / 1000);
+  return signedTransfers(ledger.getLatestBlockhash().blockhash, new PublicKey(ledger.bootstrapInfo.usdcMint), alice, bob, N);
 }
 
 async function inProcess(dataDir: string | undefined): Promise<{ tps: number; usPerTx: number; snapshotMs: number }> {
@@ -134,7 +95,7 @@ async function sendAndConfirm(dataDir: string, client: 'web3' | 'http'): Promise
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-bench-'));
   try {
-    const direct = liteSvmDirect();
+    const direct = liteSvmDirect(N);
     const rpc = await throughJsonRpc(join(dir, 'rpc'));
     const confirmedWeb3 = await sendAndConfirm(join(dir, 'confirm-web3'), 'web3');
     const confirmedHttp = await sendAndConfirm(join(dir, 'confirm-http'), 'http');

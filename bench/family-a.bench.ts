@@ -1,52 +1,34 @@
 /**
  * Family A: list and search requests per second over real HTTP at 100,000 markets (SQLite, FTS5),
- * as a ratio to a bare Fastify route measured in the same run; and the latency of buy step 2
+ * by autocannon, as a ratio to a bare Fastify route measured in the same run (issue 15 item 4: a
+ * deep page by offset and by cursor, a search whose prefix matches every market); and the latency of buy step 2
  * (on-chain payment verification + recording + delivery confirmed) on the embedded cluster.
  * Run: `npm run bench -- family-a` or `npx tsx bench/family-a.bench.ts`. Needs Redis (REDIS_URL).
  */
-import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { createHarness, createMarket, fundedUser, transfer, xPayment, type Harness } from '../test/family-a/family-a.harness.js';
 import { summarize } from './stats.js';
+import { cannon, rateOf } from './support/cannon.js';
+import { seedCatalog, WORDS } from './support/catalog-seed.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { countMarkets, listMarkets } from '../db/repositories/family-a-markets.repository.js';
 import { PG_AVAILABLE, postgresDatabase, sqliteDatabase } from '../test/helpers/databases.js';
 
-const WORDS = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x${(i * 7919) % 1000}`);
 const MARKETS = Number(process.env.FAMILY_A_BENCH_MARKETS ?? 100_000);
 const SECONDS = 3;
-const CONCURRENCY = 16;
+const CONNECTIONS = 10;
 
-async function seed(h: Pick<Harness, 'ctx'> | { ctx: { db: DatabaseHandle['db'] } }, n: number): Promise<void> {
-  const t0 = Date.parse('2025-01-01T00:00:00Z');
-  for (let start = 0; start < n; start += 1000) {
-    const rows = [];
-    for (let i = start; i < Math.min(n, start + 1000); i++) {
-      const created = new Date(t0 + i * 1000).toISOString();
-      rows.push({
-        id: randomUUID(), slug: `m-${i}`, kind: 'x402' as const, name: `Will ${WORDS[i % 400]} beat ${WORDS[(i * 31) % 400]} in ${2026 + (i % 5)}?`,
-        description: `Market ${i} about ${WORDS[(i * 17) % 400]} and ${WORDS[(i * 13) % 400]}`, category: 'bench', tags: '[]', image_urls: '[]',
-        status: i % 3 === 0 ? 'resolved' : 'live', yes_ticker: 'YES', no_ticker: 'NO', published: 1, created_at: created, updated_at: created,
-      });
-    }
-    await h.ctx.db.insertInto('markets').values(rows).execute();
-  }
+function seed(h: { ctx: { db: DatabaseHandle['db'] } }, n: number): Promise<void> {
+  return seedCatalog(h.ctx.db, n);
 }
 
-async function rps(url: string, path: () => string): Promise<number> {
-  let done = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < deadline) {
-      const res = await fetch(url + path());
-      if (res.status !== 200) throw new Error(`${path()} answered ${res.status}`);
-      await res.arrayBuffer();
-      done++;
-    }
-  }));
-  return done / SECONDS;
+/** Requests per second of GET `path` by autocannon (10 connections, SECONDS); every answer must be 200. */
+async function rps(url: string, path: string): Promise<number> {
+  const r = rateOf(await cannon({ url: url + path, connections: CONNECTIONS, duration: SECONDS }));
+  if (r.failures > 0) throw new Error(`${path}: ${r.failures} requests were not 200`);
+  return r.rps;
 }
 
 async function step2Latency(h: Harness, n: number) {
@@ -99,17 +81,30 @@ export async function run(): Promise<void> {
     console.log(`family-a: seeded ${MARKETS.toLocaleString('en-US')} markets in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
     const apiUrl = await h.t.app.listen({ port: 0, host: '127.0.0.1' });
     const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-    let i = 0;
-    const baseline = await rps(bareUrl, () => '/bare');
-    // The same app's /health: what the shared stack (rate limit in Redis, metrics, hooks) costs.
-    const health = await rps(apiUrl, () => '/health');
-    const list = await rps(apiUrl, () => `/v2/markets?limit=20&offset=${(i++ % 50) * 20}`);
-    const filtered = await rps(apiUrl, () => `/v2/markets?status=resolved&limit=20`);
-    const search = await rps(apiUrl, () => `/v2/markets/search?q=${WORDS[i++ % 400]}&limit=20`);
-    const baseline2 = await rps(bareUrl, () => '/bare');
+    const baseline = await rps(bareUrl, '/bare');
+    // The same app's /health: what the shared stack (rate limit, metrics, hooks) costs.
+    const health = await rps(apiUrl, '/health');
+    const list = await rps(apiUrl, '/v2/markets?limit=20');
+    const filtered = await rps(apiUrl, '/v2/markets?status=live&limit=20');
+    // Deep pages: by offset (steps over 50,000 rows) and by cursor (seeks to the same place).
+    const deep = MARKETS / 2;
+    const cursor = ((await (await fetch(`${apiUrl}/v2/markets?limit=20&offset=${deep - 20}`)).json()) as { data: { nextCursor: string } }).data.nextCursor;
+    const deepOffset = await rps(apiUrl, `/v2/markets?limit=20&offset=${deep}`);
+    const deepCursor = await rps(apiUrl, `/v2/markets?limit=20&cursor=${cursor}`);
+    const search = await rps(apiUrl, `/v2/markets/search?q=${WORDS[7]}&limit=20`);
+    // A prefix found in every market's name ("Will …"), and a one-letter one (every name has w-words).
+    const searchAll = await rps(apiUrl, '/v2/markets/search?q=will&limit=20');
+    const searchW = await rps(apiUrl, '/v2/markets/search?q=w&limit=20');
+    const baseline2 = await rps(bareUrl, '/bare');
     const base = Math.max(baseline, baseline2);
     const fmt = (x: number) => `${Math.round(x).toLocaleString('en-US')} req/s (${(x / base).toFixed(2)}x bare)`;
-    console.log(`family-a.http: bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s; app /health ${fmt(health)}; list ${fmt(list)}; list status=resolved ${fmt(filtered)}; search ${fmt(search)} (${CONCURRENCY} in flight, ${SECONDS} s each, ${MARKETS.toLocaleString('en-US')} markets)`);
+    const n = MARKETS.toLocaleString('en-US');
+    console.log(`family-a.http (${n} markets, autocannon ${CONNECTIONS} connections, ${SECONDS} s each): bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s`);
+    for (const [label, x] of [
+      ['/health', health], ['list', list], ['list status=live', filtered], [`list offset=${deep.toLocaleString('en-US')}`, deepOffset],
+      [`list by cursor at the same depth`, deepCursor], ['search (one word)', search], ['search "will" (matches every market)', searchAll],
+      ['search "w" (a prefix of 400 words, every market)', searchW],
+    ] as const) console.log(`  ${label.padEnd(48)} ${fmt(x)}`);
     const lat = await step2Latency(h, Number(process.env.FAMILY_A_BENCH_BUYS ?? 40));
     console.log(`family-a.step2: buy step 2 (verify payment on chain + record + deliver, confirmed) p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms over ${lat.n} buys`);
   } finally {

@@ -10,17 +10,11 @@
  * Needs Redis: REDIS_URL or 127.0.0.1:6379. Run standalone: `npx tsx bench/family-b.bench.ts`.
  */
 import http from 'node:http';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
-import { Keypair } from '@solana/web3.js';
-import { openSqlite } from '../db/database.js';
-import { migrateToLatest } from '../db/migrator.js';
-import { upsertTokenAccounts, type TokenAccountRow } from '../db/repositories/token-accounts.repository.js';
-import { tempDir } from '../test/helpers/databases.js';
 import { buy, createMarket, fundedWallet, openHarness, USDC, waitFor } from '../test/family-b/family-b.harness.js';
 import { formatMs, summarize, timeMs } from './stats.js';
+import { indexingRate } from './support/indexing-rate.js';
 
 const READ_N = Number(process.env.BENCH_READ_N ?? 4_000);
 const CONCURRENCY = 8;
@@ -51,39 +45,6 @@ async function requestsPerSecond(url: string, n: number, concurrency: number): P
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   return n / seconds;
-}
-
-function rows(n: number, salt: string): TokenAccountRow[] {
-  const mints = Array.from({ length: 20 }, () => Keypair.generate().publicKey.toBase58());
-  return Array.from({ length: n }, (_, i) => ({
-    address: `${salt}${i.toString().padStart(8, '0')}`.padEnd(44, 'A'),
-    mint: mints[i % mints.length]!,
-    owner: `owner${i % 5000}`.padEnd(44, 'B'),
-    amount: BigInt(1_000_000 + i),
-    slot: 1_000n,
-  }));
-}
-
-async function indexingRate(): Promise<{ ours: number; raw: number }> {
-  const dir = tempDir('pmx-bench-index-');
-  const ours = openSqlite(path.join(dir, 'ours.db'));
-  await migrateToLatest(ours.db);
-  const rawHandle = openSqlite(path.join(dir, 'raw.db'));
-  await migrateToLatest(rawHandle.db);
-  await rawHandle.close();
-  const raw = new BetterSqlite3(path.join(dir, 'raw.db'));
-  raw.pragma('journal_mode = WAL');
-  const data = rows(INDEX_ROWS, 'x');
-  const oursMs = await timeMs(() => upsertTokenAccounts(ours.db, data));
-  const insert = raw.prepare('INSERT INTO token_accounts (address, mint, owner, amount, slot, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-  const now = new Date().toISOString();
-  const rawMs = await timeMs(async () => raw.transaction(() => data.forEach((r) => insert.run(r.address, r.mint, r.owner, r.amount, r.slot, now)))());
-  const count = (raw.prepare('SELECT count(*) AS n FROM token_accounts').get() as { n: number }).n;
-  const oursCount = await ours.db.selectFrom('token_accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  if (count !== INDEX_ROWS || Number(oursCount.n) !== INDEX_ROWS) throw new Error('indexing bench wrote the wrong number of rows');
-  raw.close();
-  await ours.close();
-  return { ours: INDEX_ROWS / (oursMs / 1000), raw: INDEX_ROWS / (rawMs / 1000) };
 }
 
 export async function run(): Promise<Record<string, number>> {
@@ -133,7 +94,7 @@ export async function run(): Promise<Record<string, number>> {
     out['buy p99 ms'] = w.p99;
     console.log(`POST /v2/markets/{id}/buy (through the tx-build queue): p50 ${formatMs(w.p50)} p99 ${formatMs(w.p99)} (N=${WRITE_N}, sequential, after 20 warm-up)`);
 
-    const idx = await indexingRate();
+    const idx = await indexingRate(INDEX_ROWS);
     out['index rows/s'] = idx.ours;
     console.log(`indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x)`);
     return out;

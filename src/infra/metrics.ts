@@ -6,6 +6,16 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 export type QueueDepthSource = () => Promise<Array<{ queue: string; state: string; count: number }>>;
 
+/**
+ * Platform money that needs an operator's eye, read from the database at scrape time (so any API
+ * node reports the cluster's state): payouts waiting for funds, and Family A inbound transfers by
+ * state (refunds split by their transaction's status: refund_pending, refund_confirmed, …).
+ */
+export type MoneySource = () => Promise<{
+  awaitingFunds: Array<{ purpose: string; count: number; oldestSeconds: number }>;
+  transfers: Array<{ state: string; count: number }>;
+}>;
+
 export interface DaemonMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
@@ -13,6 +23,7 @@ export interface DaemonMetrics {
   jobDuration: Histogram<'queue' | 'job'>;
   processErrors: Counter<'kind'>;
   setQueueDepthSource(source: QueueDepthSource): void;
+  setMoneySource(source: MoneySource): void;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -28,6 +39,50 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
       if (!source) return;
       this.reset();
       for (const { queue, state, count } of await source()) this.set({ queue, state }, count);
+    },
+  });
+  // One database read per scrape feeds the three money gauges.
+  let money: MoneySource | undefined;
+  let snapshot: { at: number; value: Promise<Awaited<ReturnType<MoneySource>>> } | undefined;
+  const readMoney = () => {
+    if (!money) return undefined;
+    if (!snapshot || Date.now() - snapshot.at > 500) snapshot = { at: Date.now(), value: money() };
+    return snapshot.value;
+  };
+  new Gauge({
+    name: 'pmx_outbound_awaiting_funds',
+    help: 'Platform transactions (payouts, refunds) a platform wallet cannot cover yet, by purpose: fund the wallet (alert when > 0)',
+    labelNames: ['purpose'],
+    registers: [registry],
+    async collect() {
+      const value = await readMoney();
+      if (!value) return;
+      this.reset();
+      for (const r of value.awaitingFunds) this.set({ purpose: r.purpose }, r.count);
+    },
+  });
+  new Gauge({
+    name: 'pmx_outbound_awaiting_funds_oldest_seconds',
+    help: 'How long the oldest platform transaction of each purpose has waited for funds',
+    labelNames: ['purpose'],
+    registers: [registry],
+    async collect() {
+      const value = await readMoney();
+      if (!value) return;
+      this.reset();
+      for (const r of value.awaitingFunds) this.set({ purpose: r.purpose }, r.oldestSeconds);
+    },
+  });
+  new Gauge({
+    name: 'pmx_family_a_inbound_transfers',
+    help: 'Family A inbound transfers to platform wallets by state (held, honoured, credited, claimed, manual, refund_<status>)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const value = await readMoney();
+      if (!value) return;
+      this.reset();
+      for (const r of value.transfers) this.inc({ state: r.state }, r.count);
     },
   });
   return {
@@ -60,6 +115,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     }),
     setQueueDepthSource(next) {
       source = next;
+    },
+    setMoneySource(next) {
+      money = next;
     },
   };
 }

@@ -13,6 +13,7 @@ const THROWN: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
+import { MAX_BATCH_DIVISOR } from '../../src/api/plugins/rate-limit.store.js';
 import { createMetrics } from '../../src/infra/metrics.js';
 import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
@@ -109,5 +110,93 @@ describe('rate limits shared across API instances', () => {
     const [limitedOnSecond] = await hit(second, 1, { method: 'GET', url: '/v2/clob/sample-a' });
     expectLimited(limitedOnFirst!);
     expectLimited(limitedOnSecond!);
+  });
+});
+
+describe('rate limits across two API nodes: local batches reserved from Redis (tolerance: ≤ limit, ≥ limit − limit/20 per other node)', () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const LIMIT = 600;
+  const TOLERANCE = LIMIT / MAX_BATCH_DIVISOR; // 30: the largest batch one other node may hold unused
+
+  async function node(nameSpace: string): Promise<FastifyInstance> {
+    const db = await sqliteDatabase();
+    const redis = new Redis(TEST_REDIS_URL);
+    const app = await buildApp({
+      log: pino({ level: 'silent' }),
+      version: 'test',
+      redis,
+      rateLimit: { readPerMinute: LIMIT, writePerMinute: 300, nameSpace },
+      metrics: createMetrics(),
+      adminToken: TEST_ADMIN_TOKEN,
+      dashboardQueues: [],
+      readiness: createReadinessProbe({ db: db.db, redis }),
+      routes: [sampleRoutes],
+    });
+    await app.ready();
+    cleanups.push(() => app.close(), async () => redis.disconnect(), () => db.close(), () => deleteKeys(nameSpace));
+    return app;
+  }
+
+  afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  function expectEnvelope429(response: LightMyRequestResponse): void {
+    expectLimited(response);
+    expect(response.json()).toMatchObject({ error: 'RATE_LIMITED', message: expect.stringMatching(/600 requests per minute/) });
+  }
+
+  it('admits at most the limit, and at least limit − 30, to one client alternating between the nodes', async () => {
+    const nameSpace = uniquePrefix('rl-two');
+    const nodes = [await node(nameSpace), await node(nameSpace)];
+    const responses: LightMyRequestResponse[] = [];
+    for (let i = 0; i < LIMIT + 100; i++) responses.push(...(await hit(nodes[i % 2]!, 1, { method: 'GET', url: '/v2/clob/sample-a' })));
+    const admitted = responses.filter((r) => r.statusCode === 200).length;
+    expect(admitted).toBeLessThanOrEqual(LIMIT);
+    expect(admitted).toBeGreaterThanOrEqual(LIMIT - TOLERANCE);
+    const refused = responses.filter((r) => r.statusCode !== 200);
+    expect(refused.length).toBe(responses.length - admitted);
+    for (const r of refused) expectEnvelope429(r);
+    // Once refused, the client stays refused on both nodes for the rest of the window.
+    expect(responses.slice(-10).every((r) => r.statusCode === 429)).toBe(true);
+  });
+
+  it('holds the combined limit under a concurrent burst spread over both nodes', async () => {
+    const nameSpace = uniquePrefix('rl-burst');
+    const nodes = [await node(nameSpace), await node(nameSpace)];
+    const burst = Array.from({ length: LIMIT + 300 }, (_, i) =>
+      nodes[(i * 7919) % 3 === 0 ? 0 : 1]!.inject({ method: 'GET', url: '/v2/clob/sample-b', remoteAddress: '10.9.9.9' }));
+    const responses = await Promise.all(burst);
+    const admitted = responses.filter((r) => r.statusCode === 200).length;
+    expect(admitted).toBeLessThanOrEqual(LIMIT);
+    expect(admitted).toBeGreaterThanOrEqual(LIMIT - TOLERANCE);
+    for (const r of responses.filter((x) => x.statusCode !== 200)) expectEnvelope429(r);
+  });
+
+  it('a node sees what the other spent: after one node admitted the whole limit the other refuses at once', async () => {
+    const nameSpace = uniquePrefix('rl-uneven');
+    const [first, second] = [await node(nameSpace), await node(nameSpace)];
+    const fromFirst = await hit(first!, LIMIT, { method: 'GET', url: '/v2/clob/sample-a', ip: '10.1.1.1' });
+    expect(fromFirst.every((r) => r.statusCode === 200)).toBe(true);
+    expect(fromFirst[LIMIT - 1]?.headers['x-ratelimit-remaining']).toBe('0');
+    const [fromSecond] = await hit(second!, 1, { method: 'GET', url: '/v2/clob/sample-a', ip: '10.1.1.1' });
+    expectEnvelope429(fromSecond!);
+  });
+
+  it('refuses a client past its limit without asking Redis again', async () => {
+    const nameSpace = uniquePrefix('rl-local');
+    const app = await node(nameSpace);
+    await hit(app, LIMIT + 1, { method: 'GET', url: '/v2/clob/sample-a', ip: '10.2.2.2' });
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const key = `${nameSpace}:ratelimit:READ:/v2/clob/sample-a:ip:10.2.2.2`;
+      const counted = await redis.get(key);
+      expect(Number(counted)).toBeGreaterThanOrEqual(LIMIT);
+      const more = await hit(app, 50, { method: 'GET', url: '/v2/clob/sample-a', ip: '10.2.2.2' });
+      for (const r of more) expectEnvelope429(r);
+      expect(await redis.get(key)).toBe(counted);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Rate limits per route and client (spec "Limits"): reads 600/min, writes 300/min by default,
- * counted in Redis so the limits hold across API processes. Over the limit: 429 with
- * `Retry-After` (seconds) in the family's envelope. A route may carry `config.rateLimitKey` to
- * count per API key instead of per IP (Family A with keys configured).
+ * counted in Redis so the limits hold across API processes, through a store that reserves
+ * tokens in batches and spends them locally (rate-limit.store.ts: no Redis round trip on most
+ * requests; all processes together never admit more than the limit). Over the limit: 429 with
+ * `Retry-After` (seconds) in the family's envelope. A request that carries `apiKeyId` (Family A
+ * with a valid X-API-Key) counts per key instead of per IP.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.js';
+import { BatchedRedisStore } from './rate-limit.store.js';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -24,10 +27,14 @@ export function clientKey(request: FastifyRequest): string {
 }
 
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const store = BatchedRedisStore.create(options.redis, `${options.nameSpace}:ratelimit:`);
+  app.addHook('onClose', async () => store.close());
   await app.register(rateLimit, {
     global: true,
-    redis: options.redis,
-    nameSpace: `${options.nameSpace}:ratelimit:`,
+    // @fastify/rate-limit constructs `new store(params)`; a constructor returning an object yields it.
+    store: function sharedStore() {
+      return store;
+    } as unknown as NonNullable<Parameters<typeof rateLimit>[1]>['store'],
     timeWindow: 60_000,
     skipOnError: true, // Redis away: serve rather than fail every request; /ready reports Redis
     max: (request) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute),

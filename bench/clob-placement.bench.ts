@@ -1,0 +1,141 @@
+/**
+ * Issue 12's end-to-end placement bench: signed orders through HTTP into the daemon (its own
+ * process: embedded cluster, SQLite, private Redis), each one signature-checked, funds-checked,
+ * matched and committed before its answer — against the rate of bare Ed25519 verification of the
+ * same texts on this machine, in the same run (goal: ≥ 0.5×). Orders alternate a buy and a sell
+ * at one price from two traders, so every other order fills and the book stays small.
+ * The daemon runs as two processes on one machine, as a deployment would to give the matcher a
+ * core of its own: the API and the matcher in one, the embedded ledger, the workers (the
+ * settlement keeper among them) and the indexer in the other, on one Redis and one database.
+ * `BENCH_CLOB_SECONDS` (default 15) sets the load phase; autocannon with 20 connections.
+ */
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import autocannon from 'autocannon';
+import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/index.js';
+import { spawnDaemon, waitForStatus } from '../test/daemon/daemon-process.js';
+import { findFreePort } from '../src/infra/free-port.js';
+import { tempDir } from '../test/helpers/databases.js';
+
+const SECONDS = Number(process.env.BENCH_CLOB_SECONDS ?? 15);
+const ADMIN = 'bench-clob-admin-token-0123456789';
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const pkcs8 = (k: Keypair) => createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]), format: 'der', type: 'pkcs8' });
+const spki = (k: Keypair) => createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), k.publicKey.toBuffer()]), format: 'der', type: 'spki' });
+
+function signedBody(owner: Keypair, key: ReturnType<typeof pkcs8>, market: string, side: 'buy' | 'sell', nonce: bigint, expiry: bigint): { body: string; text: string; sig: Buffer } {
+  const bytes = encodeOrderMessage({ market: new PublicKey(market).toBytes(), owner: owner.publicKey.toBytes(), side, outcome: 'yes', priceBps: 5000, quantity: 1_000_000n, nonce, expiry });
+  const text = orderSigningText(bytes);
+  const sig = sign(null, Buffer.from(text), key);
+  const orderMessage = { market, owner: owner.publicKey.toBase58(), side: side === 'buy' ? 0 : 1, outcome: 0, priceBps: 5000, quantity: '1000000', nonce: nonce.toString(), expiry: expiry.toString() };
+  return { body: JSON.stringify({ orderMessage, signature: sig.toString('base64') }), text, sig };
+}
+
+/** Bare verification: node's Ed25519 over the same texts with prepared keys (the cheapest possible check). */
+function verifyRate(samples: { text: string; sig: Buffer; key: ReturnType<typeof spki> }[], ms: number): number {
+  let n = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    for (let i = 0; i < 100; i++) {
+      const s = samples[(n + i) % samples.length]!;
+      if (!verify(null, Buffer.from(s.text), s.key, s.sig)) throw new Error('bad sample');
+    }
+    n += 100;
+  }
+  return n / (ms / 1000);
+}
+
+function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+export async function run(): Promise<void> {
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const dataDir = tempDir('pmx-bench-clob-');
+  const shared = {
+    ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
+  };
+  const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+  await waitForStatus(backend, '/health', 200, 60_000);
+  const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, profile);
+  try {
+    await waitForStatus(daemon, '/v2/config', 200, 60_000);
+    const api = async (method: string, path: string, body?: unknown, admin = false): Promise<Json> => {
+      const res = await fetch(`${daemon.url}${path}`, {
+        method, body: body ? JSON.stringify(body) : undefined,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
+      });
+      const json = (await res.json()) as Json;
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
+    const send = async (base64: string, signer: Keypair) => {
+      const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
+      tx.sign([signer]);
+      const sig = await conn.sendRawTransaction(tx.serialize());
+      for (;;) {
+        const [s] = (await conn.getSignatureStatuses([sig])).value;
+        if (s && s.confirmationStatus !== 'processed') return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const market = (await api('POST', '/v2/admin/clob/markets', {
+      title: 'Bench market', description: 'x', resolutionRules: 'x', category: 'bench', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
+    }, true)).market as Json;
+    const buyer = Keypair.generate();
+    const seller = Keypair.generate();
+    for (const t of [buyer, seller]) {
+      await api('POST', '/v2/dev/faucet', { wallet: t.publicKey.toBase58(), usdc: '1000000000000', sol: '10000000000' });
+      await send((await api('POST', '/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: '900000000000' })).transaction, t);
+    }
+    await send((await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' })).transaction, seller);
+    for (;;) {
+      const b = await api('GET', `/v2/clob/account/balances?pubkey=${seller.publicKey.toBase58()}`);
+      if (b.markets[0]?.yesTokens === '500000000000') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // Pre-signed orders: the client's signing cost stays out of the measurement.
+    const expected = Math.ceil(SECONDS * 8_000);
+    const expiry = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const keys = [pkcs8(buyer), pkcs8(seller)];
+    const bodies: string[] = [];
+    const samples: { text: string; sig: Buffer; key: ReturnType<typeof spki> }[] = [];
+    const pub = [spki(buyer), spki(seller)];
+    for (let i = 0; i < expected; i++) {
+      const who = i % 2;
+      const s = signedBody(who === 0 ? buyer : seller, keys[who]!, market.marketPubkey as string, who === 0 ? 'buy' : 'sell', BigInt(i + 1), expiry);
+      bodies.push(s.body);
+      if (i < 2_000) samples.push({ text: s.text, sig: s.sig, key: pub[who]! });
+    }
+
+    const verifyPerSec = verifyRate(samples, 3_000);
+    let next = 0;
+    const result = await cannon({
+      url: daemon.url,
+      connections: 20,
+      duration: SECONDS,
+      requests: [{
+        method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
+      }],
+    });
+    const ok = result['2xx'];
+    const placed = ok / SECONDS;
+    const verifyAfter = verifyRate(samples, 3_000);
+    const baseline = (verifyPerSec + verifyAfter) / 2;
+    const lat = result.latency as unknown as Record<string, number>;
+    console.log(`  bare Ed25519 verification (node:crypto, prepared keys): ${Math.round(baseline)} /s`);
+    console.log(`  order placement through HTTP: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
+    console.log(`  ratio ${(placed / baseline).toFixed(2)}× (goal ≥ 0.5×)`);
+    if (next > bodies.length) console.log(`  note: ${next - bodies.length} requests reused a signed body (DUPLICATE_NONCE refusals): raise the pre-signed count`);
+  } finally {
+    daemon.child.kill('SIGINT');
+    backend.child.kill('SIGINT');
+    await backend.exited;
+    await daemon.exited;
+  }
+}

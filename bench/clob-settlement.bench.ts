@@ -1,0 +1,87 @@
+/**
+ * Issue 13's settlement bench, in one process on the embedded cluster: fills settled per second
+ * by the keeper (planning, lookup tables, persisted outbound transactions, receipts, holds and
+ * positions) against raw SPL token transfers per second sent and confirmed on the same ledger
+ * in the same run (goal ≥ 0.3×), and the time from match to `settled` (p50/p99).
+ * `BENCH_SETTLE_FILLS` (default 240) sets how many fills.
+ */
+import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Keypair, TransactionInstruction, TransactionMessage, VersionedTransaction, PublicKey } from '@solana/web3.js';
+import { pino } from 'pino';
+import { loadConfig } from '../config/config.js';
+import { startDaemon } from '../src/daemon.js';
+import { clobWrite, createClobMarket, depositedTrader, place, USDC, waitFor } from '../test/family-c/family-c.harness.js';
+import { tempDir } from '../test/helpers/databases.js';
+import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
+import { formatMs, percentile } from './stats.js';
+
+const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 240);
+const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+export async function run(): Promise<void> {
+  const daemon = await startDaemon(loadConfig({
+    DATA_DIR: tempDir('pmx-bench-settle-'), PORT: '0', LEDGER_RPC_PORT: '0', LOG_LEVEL: process.env.BENCH_LOG ?? 'silent', ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench-settle-${process.pid}` } : {}),
+  }), pino({ level: process.env.BENCH_LOG ?? 'silent' }));
+  const h = { daemon, app: daemon.app!, ledger: daemon.chain.ledger!, usdcMint: daemon.chain.usdcMint, prefix: '', close: () => daemon.stop() };
+  try {
+    // Raw SPL transfers, signed and sent one after another, each landed before the next.
+    const payer = Keypair.generate();
+    await h.ledger.airdrop(payer.publicKey, 10_000_000_000n);
+    await h.ledger.mintUsdc(payer.publicKey, 1_000_000n * USDC);
+    const to = Keypair.generate().publicKey;
+    await h.ledger.mintUsdc(to, 1n);
+    const [from, dest] = [payer.publicKey, to].map((o) => getAssociatedTokenAddressSync(h.usdcMint, o));
+    const transfers = 600;
+    const t0 = performance.now();
+    for (let i = 0; i < transfers; i++) {
+      const { blockhash } = await daemon.chain.client.getLatestBlockhash();
+      const message = new TransactionMessage({
+        payerKey: payer.publicKey, recentBlockhash: blockhash,
+        instructions: [createTransferInstruction(from!, dest!, payer.publicKey, 1n), new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(`t${i}`) })],
+      }).compileToV0Message();
+      const tx = new VersionedTransaction(message);
+      tx.sign([payer]);
+      await daemon.chain.client.sendRawTransaction(tx.serialize());
+    }
+    const transfersPerSec = transfers / ((performance.now() - t0) / 1000);
+
+    // Fills: makers rest asks, one taker sweeps them with IOC buys.
+    const market = await createClobMarket(h as never);
+    const makers = [];
+    for (let i = 0; i < 8; i++) {
+      const m = await depositedTrader(h as never, 100n * USDC);
+      await clobWrite(h as never, '/v2/clob/account/split', { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: (60n * USDC).toString() }, m);
+      makers.push(m);
+    }
+    const taker = await depositedTrader(h as never, 5_000n * USDC);
+    await waitFor('splits indexed', async () => {
+      const rows = await daemon.db.db.selectFrom('token_accounts').select('amount').where('mint', '=', market.yesMint).execute();
+      return rows.filter((r) => BigInt(r.amount) === 60n * USDC).length === makers.length ? true : undefined;
+    }, 30_000);
+    const perRound = makers.length * 3;
+    const matched = new Map<string, number>();
+    for (let made = 0; made < FILLS; made += perRound) {
+      for (const [i, m] of makers.entries()) {
+        for (let j = 0; j < 3; j++) await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000 + i * 10 + j, quantity: 200_000n });
+      }
+      const r = await place(h as never, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(perRound) * 200_000n, timeInForce: 'ioc' });
+      for (const f of r.fills as Array<{ id: string }>) matched.set(f.id, Date.now());
+    }
+    const started = Math.min(...matched.values());
+    const settledAt = await waitFor('every fill settled', async () => {
+      const rows = await daemon.db.db.selectFrom('clob_fills').select(['id', 'status', 'settled_at']).where('market_id', '=', market.id).execute();
+      return rows.every((r) => r.status === 'settled') ? rows : undefined;
+    }, 600_000);
+    const done = Math.max(...settledAt.map((r) => Date.parse(r.settled_at!)));
+    const fillsPerSec = matched.size / ((done - started) / 1000);
+    const delays = settledAt.map((r) => Date.parse(r.settled_at!) - matched.get(r.id)!);
+    const batches = await daemon.db.db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', market.id).where('status', '=', 'settled').executeTakeFirstOrThrow();
+    console.log(`  raw SPL transfers (send + land, one at a time): ${transfersPerSec.toFixed(0)} /s`);
+    console.log(`  fills settled by the keeper: ${matched.size} fills in ${Number(batches.n)} transactions, ${fillsPerSec.toFixed(0)} fills/s`);
+    console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×); match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`);
+  } finally {
+    await daemon.stop();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Send + confirm: signed SPL transfers, landed by LiteSVM called directly (the ceiling) and through
+ * the embedded cluster's JSON-RPC (sendTransaction then getSignatureStatuses, the two calls every
+ * client makes) by autocannon, whose own cost is small enough not to be the measurement.
+ */
+import { address, getTransactionDecoder, lamports } from '@solana/kit';
+import {
+  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction, createTransferInstruction,
+  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
+import type { PublicKey} from '@solana/web3.js';
+import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { LiteSVM } from 'litesvm';
+import { cannon } from './cannon.js';
+
+export function signV0(blockhash: string, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []): Uint8Array {
+  const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message());
+  tx.sign([payer, ...extra]);
+  return tx.serialize();
+}
+
+/** `n` distinct signed transfers of `from`'s tokens to `to` (distinct amounts → distinct signatures). */
+export function signedTransfers(blockhash: string, mint: PublicKey, from: Keypair, to: PublicKey, n: number, firstAmount = 1): Uint8Array[] {
+  const source = getAssociatedTokenAddressSync(mint, from.publicKey);
+  const dest = getAssociatedTokenAddressSync(mint, to);
+  return Array.from({ length: n }, (_, i) => signV0(blockhash, from, [createTransferInstruction(source, dest, from.publicKey, BigInt(firstAmount + i))]));
+}
+
+/** LiteSVM on its own (signature and blockhash checks on, no persistence, no RPC): transfers per second. */
+export function liteSvmDirect(n: number): number {
+  const svm = new LiteSVM();
+  const payer = Keypair.generate();
+  const mint = Keypair.generate();
+  const bob = Keypair.generate().publicKey;
+  svm.airdrop(address(payer.publicKey.toBase58()), lamports(100_000_000_000n));
+  const decoder = getTransactionDecoder();
+  const send = (raw: Uint8Array) => svm.sendTransaction(decoder.decode(raw));
+  send(signV0(svm.latestBlockhash(), payer, [
+    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: 1_461_600, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+    createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null),
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, mint.publicKey),
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, bob), bob, mint.publicKey),
+    createMintToInstruction(mint.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, 10n ** 12n),
+  ], [mint]));
+  const txs = signedTransfers(svm.latestBlockhash(), mint.publicKey, payer, bob, n);
+  const t0 = performance.now();
+  for (const raw of txs) send(raw);
+  return n / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * Every transaction of `txs` sent and confirmed over JSON-RPC by `connections` autocannon
+ * connections (each: sendTransaction, then getSignatureStatuses of what it sent). Returns landed
+ * and confirmed transactions per second; `failures` counts RPC errors and unconfirmed answers.
+ */
+export async function sendAndConfirmOverRpc(rpcUrl: string, txs: Uint8Array[], connections = 10): Promise<{ tps: number; failures: number }> {
+  const bodies = txs.map((raw) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }] }));
+  let next = 0;
+  let failures = 0;
+  const headers = { 'content-type': 'application/json' };
+  const result = await cannon({
+    url: rpcUrl,
+    connections,
+    amount: bodies.length * 2,
+    requests: [
+      {
+        method: 'POST', headers,
+        setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
+        onResponse: (_status, body, context) => {
+          const reply = JSON.parse(body) as { result?: string };
+          if (typeof reply.result !== 'string') failures++;
+          (context as { signature?: string }).signature = reply.result;
+        },
+      },
+      {
+        method: 'POST', headers,
+        setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'getSignatureStatuses', params: [[(context as { signature?: string }).signature]] }) }),
+        onResponse: (_status, body) => {
+          const reply = JSON.parse(body) as { result?: { value: unknown[] } };
+          if (!reply.result?.value[0]) failures++;
+        },
+      },
+    ],
+  });
+  return { tps: result.requests.total / 2 / result.duration, failures: failures + result.non2xx + result.errors };
+}

@@ -1,0 +1,181 @@
+/**
+ * A @fastify/rate-limit store that keeps the cross-process limit without a Redis round trip per
+ * request. Each process reserves tokens from the shared Redis counter in batches (one INCRBY of
+ * the batch size, atomically with the window's expiry) and spends them locally; only when its
+ * local tokens run out does a request wait for Redis, and a busy key's next batch is fetched in
+ * the background before they do.
+ *
+ * Why reservations rather than counting locally and reporting later: a reservation is taken
+ * from the shared counter before any request spends it, so all processes together never admit
+ * more than the limit in a window. The price is on the other side: tokens one process holds are
+ * unavailable to the others until the window ends, so with P processes up to (P − 1) × the
+ * largest batch may be refused early. The batch starts at 1 for a new key and doubles with every
+ * reservation, and a process never holds more than max/20 tokens of a key (at least 1), prefetched
+ * ones included: a limit of 600 loses at most 30 per other process, and small limits (≤ 39 a
+ * window) stay exact. One process alone is always exact.
+ *
+ * A key whose reservation came back short is exhausted for the rest of the window: its further
+ * requests are refused locally, so a client hammering past its limit costs Redis nothing.
+ * Local windows end no later than Redis's (they are timed from when the reservation was sent),
+ * so tokens never outlive the window they were counted in.
+ */
+import type { Redis } from 'ioredis';
+
+/** INCRBY the reservation; start the window's expiry on the first; answer [count, pttl]. */
+const RESERVE_LUA = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  ttl = tonumber(ARGV[2])
+end
+return {count, ttl}`;
+
+const COMMAND = 'pmxRateReserve';
+/** The largest batch, as a fraction of the limit (see the tolerance above). */
+export const MAX_BATCH_DIVISOR = 20;
+
+/** The most tokens one process holds at once for a key limited to `max` a window. */
+export function largestBatch(max: number): number {
+  return Math.max(1, Math.floor(max / MAX_BATCH_DIVISOR));
+}
+
+type Reserve = (key: string, tokens: number, windowMs: number) => Promise<[number, number]>;
+
+interface Bucket {
+  /** Tokens this process reserved and has not spent. */
+  held: number;
+  /** The shared counter as of our last reservation (everyone's reservations, ours included), capped at the limit. */
+  count: number;
+  /** When this window ends locally (ms since the epoch); 0 = no reservation yet. */
+  windowEnd: number;
+  /** Size of the next reservation. */
+  batch: number;
+  exhausted: boolean;
+  inflight: Promise<void> | null;
+}
+
+interface Counted {
+  current: number;
+  ttl: number;
+}
+
+type Callback = (err: Error | null, result?: Counted) => void;
+
+interface Shared {
+  buckets: Map<string, Bucket>;
+  reserve: Reserve;
+  sweeper: NodeJS.Timeout;
+}
+
+export class BatchedRedisStore {
+  /** One store per app; `prefix` namespaces its Redis keys. */
+  static create(redis: Redis, prefix: string): BatchedRedisStore {
+    if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: RESERVE_LUA });
+    const command = (redis as unknown as Record<string, Reserve>)[COMMAND]!;
+    const buckets = new Map<string, Bucket>();
+    // Forget finished windows once a minute, so memory follows the keys active in one window.
+    const sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [key, bucket] of buckets) if (bucket.windowEnd <= now && !bucket.inflight) buckets.delete(key);
+    }, 60_000);
+    sweeper.unref();
+    return new BatchedRedisStore({ buckets, sweeper, reserve: (key, tokens, windowMs) => command.call(redis, key, tokens, windowMs) }, prefix);
+  }
+
+  private constructor(
+    private readonly shared: Shared,
+    private readonly prefix: string,
+  ) {}
+
+  /** The store interface of @fastify/rate-limit: count one request of `key`. */
+  incr(key: string, cb: Callback, windowMs: number, max: number): void {
+    const now = Date.now();
+    const bucket = this.bucket(this.prefix + key, now);
+    // The fast path, taken by nearly every request of a busy key: no promise, no Redis.
+    if (bucket.held > 0) {
+      cb(null, this.spend(this.prefix + key, bucket, now, windowMs, max));
+      return;
+    }
+    if (bucket.exhausted) {
+      cb(null, { current: Math.max(bucket.count, max + 1), ttl: bucket.windowEnd - now });
+      return;
+    }
+    this.slow(this.prefix + key, windowMs, max).then((r) => cb(null, r), (e: Error) => cb(e));
+  }
+
+  /** For routes with their own limits (@fastify/rate-limit asks for one per such route). */
+  child(routeOptions: { routeInfo?: { method?: string; url?: string } }): BatchedRedisStore {
+    const route = routeOptions.routeInfo ?? {};
+    return new BatchedRedisStore(this.shared, `${this.prefix}${route.method ?? ''}${route.url ?? ''}-`);
+  }
+
+  close(): void {
+    clearInterval(this.shared.sweeper);
+    this.shared.buckets.clear();
+  }
+
+  /** Waits for reservations until a token is ours or the window's limit is spent. */
+  private async slow(key: string, windowMs: number, max: number): Promise<Counted> {
+    for (;;) {
+      const now = Date.now();
+      const bucket = this.bucket(key, now);
+      if (bucket.held > 0) return this.spend(key, bucket, now, windowMs, max);
+      if (bucket.exhausted) return { current: Math.max(bucket.count, max + 1), ttl: bucket.windowEnd - now };
+      await this.refill(key, bucket, windowMs, max);
+    }
+  }
+
+  private spend(key: string, bucket: Bucket, now: number, windowMs: number, max: number): Counted {
+    bucket.held--;
+    // A busy key fetches its next batch before this one runs out, so its requests never wait.
+    if (bucket.batch >= 4 && bucket.held < bucket.batch / 2 && !bucket.inflight && !bucket.exhausted) {
+      this.refill(key, bucket, windowMs, max).catch(() => undefined); // the next request that needs it sees the error
+    }
+    return { current: bucket.count - bucket.held, ttl: bucket.windowEnd - now };
+  }
+
+  /** One reservation at a time per key; concurrent requests share it. */
+  private refill(key: string, bucket: Bucket, windowMs: number, max: number): Promise<void> {
+    if (bucket.inflight) return bucket.inflight;
+    // Never hold more than the largest batch, prefetched tokens included: that bounds what one
+    // process can keep from the others.
+    const cap = largestBatch(max);
+    const tokens = Math.max(1, Math.min(bucket.batch, cap - bucket.held));
+    const sentAt = Date.now();
+    bucket.inflight = this.shared.reserve(key, tokens, windowMs).then(
+      ([count, ttl]) => {
+        bucket.inflight = null;
+        // A counter below what we saw means Redis started a new window meanwhile (the reservation
+        // crossed the boundary): tokens held from the old window are void.
+        if (count - tokens < bucket.count) {
+          bucket.held = 0;
+          bucket.exhausted = false;
+        }
+        // Ours are the tokens of this reservation that fall within the limit.
+        const granted = Math.max(0, Math.min(tokens, max - (count - tokens)));
+        bucket.held += granted;
+        // Reservations past the limit grant nothing: what has been counted is at most the limit.
+        bucket.count = Math.min(count, max);
+        bucket.windowEnd = sentAt + Number(ttl);
+        if (granted < tokens) bucket.exhausted = true;
+        bucket.batch = Math.min(bucket.batch * 2, cap);
+      },
+      (error: unknown) => {
+        bucket.inflight = null;
+        throw error;
+      },
+    );
+    return bucket.inflight;
+  }
+
+  /** The key's bucket for the window in progress; a new one once the last window has ended. */
+  private bucket(key: string, now: number): Bucket {
+    const existing = this.shared.buckets.get(key);
+    if (existing && (existing.windowEnd > now || existing.windowEnd === 0)) return existing;
+    // A key that was busy in the last window starts at half its batch (it adapts downwards).
+    const fresh: Bucket = { held: 0, count: 0, windowEnd: 0, batch: Math.max(1, Math.floor((existing?.batch ?? 1) / 2)), exhausted: false, inflight: null };
+    this.shared.buckets.set(key, fresh);
+    return fresh;
+  }
+}
