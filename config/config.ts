@@ -66,6 +66,28 @@ export interface Config {
     deliveryWaitMs: number;
     /** Whether Family A requests need a valid `X-API-Key`. Off by default: the spec says no key is required. */
     requireApiKey: boolean;
+    /** Seconds a payment that a quote (or pending creation) could still honour waits for its step 2 after that deadline before it is refunded; also how long an expired pending creation keeps its slug. */
+    presentGraceSec: number;
+    /** How often held payments past their grace are refunded and expired pending creations released. */
+    sweepIntervalMs: number;
+  };
+  // Family C (orderbook)
+  clob: {
+    /** Taker fee in bps of the taker's USDC (exchange program config; public facts: 25). */
+    takerFeeBps: number;
+    /** Maker rebate in bps, at most the taker fee; the protocol keeps the difference. */
+    makerRebateBps: number;
+    /** A matcher's lease on a market: renewed every quarter of it; a dead matcher's markets move after it. */
+    leaseMs: number;
+    /** How often the settlement keeper reconciles batches in flight and plans waiting fills. */
+    settleSweepMs: number;
+  };
+  /** Family C WebSockets (docs/websockets.md). */
+  ws: {
+    /** A connection that sends nothing for this long is closed with 4008 (public facts: 30 s). */
+    idleTimeoutMs: number;
+    /** A connection with more unsent bytes than this is dropped with 4010 (a slow consumer). */
+    maxBufferedBytes: number;
   };
 }
 
@@ -142,6 +164,18 @@ export function loadConfig(env: Env = process.env): Config {
       marketLimit: read('FAMILY_A_MARKET_LIMIT', int(1, 1_000_000_000_000), 100_000),
       deliveryWaitMs: read('FAMILY_A_DELIVERY_WAIT_MS', int(0, 120_000), 20_000),
       requireApiKey: read('FAMILY_A_REQUIRE_API_KEY', bool, false),
+      presentGraceSec: read('FAMILY_A_PRESENT_GRACE_SEC', int(0, 604_800), 600),
+      sweepIntervalMs: read('FAMILY_A_SWEEP_INTERVAL_MS', int(500, 3_600_000), 15_000),
+    },
+    clob: {
+      takerFeeBps: read('CLOB_TAKER_FEE_BPS', int(0, 1_000), 25),
+      makerRebateBps: read('CLOB_MAKER_REBATE_BPS', int(0, 1_000), 5),
+      leaseMs: read('CLOB_MATCHER_LEASE_MS', int(1_000, 600_000), 10_000),
+      settleSweepMs: read('CLOB_SETTLE_SWEEP_INTERVAL_MS', int(500, 600_000), 2_000),
+    },
+    ws: {
+      idleTimeoutMs: read('WS_IDLE_TIMEOUT_MS', int(1_000, 600_000), 30_000),
+      maxBufferedBytes: read('WS_MAX_BUFFERED_BYTES', int(65_536, 1_073_741_824), 1_048_576),
     },
   };
 
@@ -153,6 +187,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (chainKind === 'rpc' && config.chain.usdcMint === undefined) {
     problems.push('USDC_MINT: required when CHAIN=rpc (mainnet: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v)');
+  }
+  if (config.clob.makerRebateBps > config.clob.takerFeeBps) {
+    problems.push('CLOB_MAKER_REBATE_BPS: must not exceed CLOB_TAKER_FEE_BPS (the protocol fee is their difference)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -121,6 +121,14 @@ export interface OutboundTransactionsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  // ---- 0004: waiting for funds (a payout a platform wallet cannot cover yet) ----
+  /** When the current wait for funds began; null when not waiting. */
+  awaiting_funds_since: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON {asset, missingRaw, wallets} of the last funding check that came up short. */
+  shortfall: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The resume scan leaves the row alone until then (backoff between funding checks). */
+  next_attempt_at: ColumnType<string | null, string | null | undefined, string | null>;
+  funding_checks: ColumnType<number, number | undefined, number>;
 }
 
 /** Every honoured transfer (buy payment, sell transfer, claim transfer, creation fee); signature unique. */
@@ -149,6 +157,41 @@ export interface FamilyAClaimsTable {
   claimed_at: string;
 }
 
+/**
+ * 0004: every verified inbound transfer to a Family A platform wallet (one row per credited
+ * account per transaction) and what became of it. `state`:
+ *   held      not honoured yet, but a quote (or a pending creation) could still honour it; refunded
+ *             after `refund_after` if nobody does;
+ *   honoured  paid for a trade, a claim or a creation (`honoured_raw` = `amount_raw`);
+ *   refunded  the rest (`amount_raw` − `honoured_raw`) is sent back to `sender_account` by the
+ *             outbound transaction `outbound_id`;
+ *   credited  winning tokens sent to the platform wallet without a complete claim: counted by the
+ *             wallet's claim of that market;
+ *   claimed   a credit a claim has paid for;
+ *   manual    cannot be refunded automatically (no single sender): an operator decides.
+ */
+export interface FamilyAInboundTransfersTable {
+  id: string;
+  signature: string;
+  transfer_index: Int;
+  account: string;
+  /** The mint, or 'SOL' for lamports. */
+  asset: string;
+  owner: string;
+  amount_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  honoured_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+  sender_account: string | null;
+  sender_owner: string | null;
+  market_id: string | null;
+  state: 'held' | 'honoured' | 'refunded' | 'credited' | 'claimed' | 'manual';
+  reason: string;
+  refund_after: string | null;
+  outbound_id: string | null;
+  block_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -157,6 +200,133 @@ export interface ApiKeysTable {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+// ---- Family C (0005) ----
+
+/** The orderbook terms of a catalog market (`markets.kind = 'clob'`). */
+export interface ClobMarketsTable {
+  market_id: string;
+  market_pubkey: string;
+  vault: string;
+  resolution_rules: string;
+  image_url: string;
+  lookup_table: string | null;
+  setup_outbound_id: string | null;
+  /** Slot of the last indexed read of the market account (0 before the first). */
+  slot: BigCol;
+  /** Fencing token of the matcher that owns the book: bumped on every takeover, checked by every write. */
+  matcher_epoch: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+  matcher_node: string | null;
+}
+
+export interface ClobWalletsTable {
+  owner: string;
+  escrow: string;
+  escrow_usdc: string;
+  created_at: string;
+}
+
+export interface ClobOrdersTable {
+  id: string;
+  market_id: string;
+  owner: string;
+  side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  price_bps: Int;
+  quantity: BigCol;
+  remaining: BigCol;
+  /** The book's status: open, partially_filled, filled, cancelled (`settling` is derived on read). */
+  status: 'open' | 'partially_filled' | 'filled' | 'cancelled';
+  order_type: 'limit' | 'market';
+  time_in_force: 'gtc' | 'ioc' | 'fok';
+  post_only: Int;
+  /** u64 as decimal text. */
+  nonce: string;
+  expiry: BigCol;
+  /** The 92-byte order message, lowercase hex. */
+  message: string;
+  /** The owner's Ed25519 signature of the order text, base64. */
+  signature: string;
+  seq: BigCol;
+  notional: BigCol;
+  usdc: BigCol;
+  committed: BigCol;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ClobFillStatus = 'matched' | 'settling' | 'settled' | 'retrying' | 'failed' | 'failed_insufficient_balance';
+
+export interface ClobFillsTable {
+  id: string;
+  market_id: string;
+  seq: BigCol;
+  maker_order_id: string;
+  taker_order_id: string;
+  maker_owner: string;
+  taker_owner: string;
+  taker_side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  price_bps: Int;
+  maker_side: 'buy' | 'sell';
+  maker_outcome: 'yes' | 'no';
+  maker_price_bps: Int;
+  fill_type: 'direct' | 'complementary' | 'sell_complementary';
+  quantity: BigCol;
+  usdc_amount: BigCol;
+  maker_usdc: BigCol;
+  taker_fee: BigCol;
+  maker_rebate: BigCol;
+  protocol_fee: BigCol;
+  rounding_dust: BigCol;
+  status: ClobFillStatus;
+  retry_count: Int;
+  failure_reason: string | null;
+  batch_id: string | null;
+  settle_tx: string | null;
+  positions_applied: Int;
+  matched_at: string;
+  settled_at: string | null;
+  updated_at: string;
+}
+
+export interface ClobOwnerHoldsTable {
+  owner: string;
+  market_id: string;
+  usdc: BigCol;
+  yes_tokens: BigCol;
+  no_tokens: BigCol;
+}
+
+export interface ClobSettlementBatchesTable {
+  id: string;
+  market_id: string;
+  outbound_id: string;
+  status: 'pending' | 'settled' | 'failed';
+  fill_count: Int;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClobBatchFillsTable {
+  batch_id: string;
+  fill_id: string;
+  position: Int;
+}
+
+export interface ClobPositionsTable {
+  id: string;
+  market_id: string;
+  owner: string;
+  outcome: 'yes' | 'no';
+  net_quantity: BigCol;
+  total_cost: BigCol;
+  total_proceeds: BigCol;
+  total_fees: BigCol;
+  realized_pnl: BigCol;
+  updated_at: string;
 }
 
 export interface Database {
@@ -170,7 +340,16 @@ export interface Database {
   outbound_transactions: OutboundTransactionsTable;
   family_a_payments: FamilyAPaymentsTable;
   family_a_claims: FamilyAClaimsTable;
+  family_a_inbound_transfers: FamilyAInboundTransfersTable;
   api_keys: ApiKeysTable;
+  clob_markets: ClobMarketsTable;
+  clob_wallets: ClobWalletsTable;
+  clob_orders: ClobOrdersTable;
+  clob_fills: ClobFillsTable;
+  clob_owner_holds: ClobOwnerHoldsTable;
+  clob_settlement_batches: ClobSettlementBatchesTable;
+  clob_batch_fills: ClobBatchFillsTable;
+  clob_positions: ClobPositionsTable;
 }
 
 export type { Generated };

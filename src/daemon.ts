@@ -3,16 +3,17 @@
  * `stop()` shuts them down in the reverse order: HTTP first (no new work), then workers (active
  * jobs finish), queues, Redis, the chain and the database.
  */
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { hasRole, type Config } from '../config/config.js';
+import { hasRole, type Config, type Role } from '../config/config.js';
 import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { assertProcessorsCover } from '../jobs/catalog.js';
 import { heartbeatProcessor } from '../jobs/processors/heartbeat.processor.js';
-import { txBuildProcessor, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
+import { runTxBuild, txBuildProcessor, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
 import type { ProcessorMap } from '../jobs/processor.js';
 import { JobQueues } from '../jobs/queues.js';
 import { createRedisConnection, type ConnectionRole } from '../jobs/redis-connection.js';
@@ -29,9 +30,13 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.j
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
+import { moneyCounts } from './services/family-a/money-admin.service.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
 import { resolveAdminToken } from './infra/secret-file.js';
 import { VERSION } from './infra/version.js';
+
+/** Builds run at once in a process with both the api and worker roles; more queue (TxBuildClient). */
+const LOCAL_TX_BUILDS = 64;
 
 export interface Daemon {
   app?: FastifyInstance;
@@ -96,6 +101,9 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       return rows;
     });
 
+    // Payouts waiting for funds and Family A transfers by state (operators alert on these).
+    metrics.setMoneySource(() => moneyCounts({ db: db.db }));
+
     const chain = await openChainRuntime(config, log);
     cleanups.push(['chain', () => chain.close()]);
 
@@ -106,12 +114,20 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       await txBuild.ready();
     }
 
-    const ctx: FeatureContext = { config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token };
+    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
+    // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
+    const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const ctx: FeatureContext = {
+      config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token, instanceId, redis: connect,
+    };
     const features: Feature[] = [];
-    for (const factory of FEATURE_FACTORIES) features.push(await factory(ctx));
+    for (const factory of FEATURE_FACTORIES) {
+      const feature = await factory(ctx);
+      features.push(feature);
+      if (feature.close) cleanups.push([`${feature.name} clients`, () => feature.close!()]);
+    }
     features.push(outboundFeature(ctx, features));
 
-    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
     const builders = new Map<string, TxBuilder>(features.flatMap((f) => Object.entries(f.txBuilders ?? {})));
     const processors: ProcessorMap = Object.assign(
       {
@@ -121,6 +137,18 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       ...features.map((f) => f.processors ?? {}),
     );
     assertProcessorsCover(Object.keys(processors));
+    if (txBuild && hasRole(config, 'worker')) {
+      // This process builds too: hand builds to its own builders, not through Redis (see TxBuildClient).
+      const buildLog = log.child({ job: 'tx.build', local: true });
+      txBuild.runLocally({
+        run: (payload) => runTxBuild(builders, payload, buildLog),
+        concurrency: LOCAL_TX_BUILDS,
+        onDone: (outcome, ms) => {
+          metrics.jobOutcomes.inc({ queue: 'tx-build', job: 'tx.build', outcome });
+          metrics.jobDuration.observe({ queue: 'tx-build', job: 'tx.build' }, ms / 1000);
+        },
+      });
+    }
 
     let workers: Worker[] = [];
     if (hasRole(config, 'worker')) {
@@ -129,6 +157,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         prefix: config.queuePrefix,
         processors,
         log,
+        // Platform jobs mostly wait on the chain (a confirmation, a funding check): more of them at once.
+        concurrency: { platform: 16 },
         events: {
           onCompleted: (job, ms) => {
             metrics.jobOutcomes.inc({ queue: job.queueName, job: job.name, outcome: 'completed' });
@@ -140,6 +170,13 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       cleanups.push(['workers', () => Promise.all(workers.map((w) => w.close()))]);
       await declareSchedules(queues, { nodeId, heartbeatMs: config.heartbeatIntervalMs });
       for (const feature of features) await feature.schedules?.();
+    }
+    for (const feature of features) {
+      for (const [role, service] of Object.entries(feature.roleServices ?? {})) {
+        if (!hasRole(config, role as Role)) continue;
+        await service.start();
+        cleanups.push([`${feature.name} ${role}`, () => service.stop()]);
+      }
     }
     if (hasRole(config, 'indexer')) {
       for (const feature of features) {

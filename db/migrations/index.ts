@@ -6,9 +6,15 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_family_a.js';
 import * as m0003 from './0003_family_b.js';
+import * as m0004 from './0004_family_a_money.js';
+import * as m0005 from './0005_family_c.js';
+import * as m0009 from './0009_catalog_perf.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_family_a': m0002,
   '0003_family_b': m0003,
+  '0004_family_a_money': m0004,
+  '0005_family_c': m0005,
+  '0009_catalog_perf': m0009,
 };

@@ -20,7 +20,8 @@ export async function insertOutbound(
 }
 
 // SQLite hands every integer back as bigint; `attempts` is declared a number.
-const normalize = (row: OutboundRow | undefined): OutboundRow | undefined => (row ? { ...row, attempts: num(row.attempts) } : row);
+const normalize = (row: OutboundRow | undefined): OutboundRow | undefined =>
+  row ? { ...row, attempts: num(row.attempts), funding_checks: num(row.funding_checks) } : row;
 
 export async function findOutbound(db: Db, id: string): Promise<OutboundRow | undefined> {
   return normalize(await db.selectFrom('outbound_transactions').selectAll().where('id', '=', id).executeTakeFirst());
@@ -45,6 +46,8 @@ export async function storeBuilt(
     .set({
       signature: built.signature, raw_tx: built.rawTx, blockhash: built.blockhash,
       last_valid_block_height: BigInt(built.lastValidBlockHeight), updated_at: built.now,
+      // Built means funded: any wait for funds is over.
+      awaiting_funds_since: null, shortfall: null, next_attempt_at: null,
     })
     .where('id', '=', id)
     .where('status', 'in', ['pending', 'sent']);
@@ -72,15 +75,86 @@ export async function markOutbound(
     .execute();
 }
 
-/** Unfinished intents not touched since `before` (the resume scan). */
-export async function listUnfinishedOutbound(db: Db, before: string, limit: number): Promise<Pick<OutboundRow, 'id' | 'attempts'>[]> {
+/**
+ * Unfinished intents not touched since `before` (the resume scan), except those waiting for funds
+ * whose next funding check is after `now`.
+ */
+export async function listUnfinishedOutbound(
+  db: Db,
+  before: string,
+  limit: number,
+  now = new Date().toISOString(),
+): Promise<Pick<OutboundRow, 'id' | 'attempts' | 'funding_checks'>[]> {
   return db
     .selectFrom('outbound_transactions')
-    .select(['id', 'attempts'])
+    .select(['id', 'attempts', 'funding_checks'])
     .where('status', 'in', ['pending', 'sent'])
     .where('updated_at', '<', before)
+    .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
     .orderBy('updated_at')
     .limit(limit)
+    .execute();
+}
+
+/** The message of a failed attempt, kept on the row (the status is left as it is). */
+export async function noteOutboundError(db: Db, id: string, message: string, now: string): Promise<void> {
+  await db.updateTable('outbound_transactions').set({ last_error: message, updated_at: now }).where('id', '=', id).where('status', 'in', ['pending', 'sent']).execute();
+}
+
+/**
+ * A funding check came up short: keep the reason and the shortfall, start (or continue) the wait,
+ * schedule the next check, and give back the attempt that `process` counted on entry (a funding
+ * check is not an attempt).
+ */
+export async function markAwaitingFunds(db: Db, id: string, wait: { reason: string; shortfall: string; nextAttemptAt: string; now: string }): Promise<void> {
+  await db
+    .updateTable('outbound_transactions')
+    .set((eb) => ({
+      last_error: wait.reason,
+      shortfall: wait.shortfall,
+      next_attempt_at: wait.nextAttemptAt,
+      awaiting_funds_since: eb.fn.coalesce('awaiting_funds_since', eb.val(wait.now)),
+      funding_checks: eb('funding_checks', '+', 1),
+      attempts: eb('attempts', '-', 1),
+      updated_at: wait.now,
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sent'])
+    .execute();
+}
+
+/** Operator: check an intent waiting for funds at the next occasion instead of after its backoff. */
+export async function expediteAwaitingFunds(db: Db, id: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('outbound_transactions')
+    .set({ next_attempt_at: null, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sent'])
+    .where('awaiting_funds_since', 'is not', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Intents waiting for funds, oldest wait first (operators, dashboard). */
+export async function listAwaitingFunds(db: Db, limit: number) {
+  return db
+    .selectFrom('outbound_transactions')
+    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at', 'awaiting_funds_since', 'shortfall', 'next_attempt_at', 'funding_checks'])
+    .where('status', 'in', ['pending', 'sent'])
+    .where('awaiting_funds_since', 'is not', null)
+    .orderBy('awaiting_funds_since')
+    .limit(limit)
+    .execute();
+}
+
+/** Per purpose: how many intents wait for funds and since when the oldest waits (the metric). */
+export async function summarizeAwaitingFunds(db: Db) {
+  return db
+    .selectFrom('outbound_transactions')
+    .select((eb) => ['purpose', eb.fn.countAll<number | bigint | string>().as('n'), eb.fn.min('awaiting_funds_since').as('oldest')])
+    .where('status', 'in', ['pending', 'sent'])
+    .where('awaiting_funds_since', 'is not', null)
+    .groupBy('purpose')
     .execute();
 }
 
@@ -98,7 +172,7 @@ export async function resetFailedOutbound(db: Db, id: string, now: string): Prom
 export async function listOutboundByStatus(db: Db, status: OutboundRow['status'], limit: number) {
   return db
     .selectFrom('outbound_transactions')
-    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at'])
+    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at', 'awaiting_funds_since', 'shortfall'])
     .where('status', '=', status)
     .orderBy('updated_at', 'desc')
     .limit(limit)

@@ -3,6 +3,7 @@
  * src/main.ts decides where it listens. Every route has a schema; every error leaves in its
  * family's envelope (error-handler.ts).
  */
+import websocket from '@fastify/websocket';
 import type { Queue } from 'bullmq';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -18,6 +19,7 @@ import { registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
 import type { ReadinessProbe } from '../services/readiness.service.js';
+import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
 
 export interface AppDeps {
@@ -72,6 +74,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
   installRequestLog(app);
+  // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
+  // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
+  // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
+  await app.register(websocket, {
+    options: { maxPayload: WS_LIMITS.maxMessageBytes },
+    // ws closes the socket itself on protocol and socket errors (1009 for a big frame); an error
+    // thrown by a route's handler leaves it open, so end that one here.
+    // On shutdown every client is told to reconnect elsewhere (1001) rather than left with 1005.
+    preClose(this: FastifyInstance, done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      this.websocketServer.close();
+      done();
+    },
+    errorHandler: (err, socket, request) => {
+      request.log.debug({ err }, 'websocket error');
+      if (socket.readyState === socket.OPEN) socket.terminate();
+    },
+  });
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);

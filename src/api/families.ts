@@ -32,6 +32,7 @@ export function familyOf(url: string): Family {
   if (parts[0] !== 'v2') return 'A';
   const root = parts[1];
   if (root === 'clob' || root === 'ws') return 'C';
+  if (root === 'admin' && parts[2] === 'clob') return 'C'; // orderbook operator routes
   if (root === 'markets') {
     const segment = parts[2];
     if (segment === undefined || segment === 'search') return 'A';

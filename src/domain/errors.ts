@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
+  | 'gone' // 410
   | 'rate_limited' // 429
   | 'unavailable'; // 503
 

@@ -35,7 +35,25 @@ export function decodeSignature(signature: string): Uint8Array | undefined {
   return bytes?.length === 64 ? bytes : undefined;
 }
 
+/**
+ * Parsed keys by base58 text, bounded (oldest dropped first): a trader's every order and cancel is
+ * checked with the same key, and parsing it is a third of a verification's cost.
+ */
+const KEYS = new Map<string, KeyObject>();
+const KEYS_MAX = 10_000;
+
 export function ed25519PublicKey(pubkey: string): KeyObject | undefined {
+  const cached = KEYS.get(pubkey);
+  if (cached) return cached;
+  const key = parseKey(pubkey);
+  if (key) {
+    if (KEYS.size >= KEYS_MAX) KEYS.delete(KEYS.keys().next().value!);
+    KEYS.set(pubkey, key);
+  }
+  return key;
+}
+
+function parseKey(pubkey: string): KeyObject | undefined {
   const bytes = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(pubkey) ? decodeBase58(pubkey) : undefined;
   if (bytes?.length !== 32) return undefined;
   try {
@@ -66,3 +84,9 @@ export function isFresh(unixSeconds: number, nowMs: number, windowSec: number): 
 /** Family B: the creator's proof for `POST /v2/markets/confirm` (docs/api.md). */
 export const confirmMarketText = (marketId: number | bigint, timestamp: number): string => `PMX Confirm:${marketId}:${timestamp}`;
 export const CONFIRM_WINDOW_SEC = 60;
+
+/** Family C: cancelling one order (`POST /v2/clob/orders/{id}/cancel`). */
+export const cancelOrderText = (orderId: string): string => `PMX Cancel:${orderId}`;
+/** Family C: cancelling every resting order of the owner in one market, or all markets with `*`. */
+export const cancelAllText = (market: string, timestamp: number): string => `PMX Cancel All:${market}:${timestamp}`;
+export const CANCEL_ALL_WINDOW_SEC = 60;

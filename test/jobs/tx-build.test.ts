@@ -1,9 +1,9 @@
 import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertProcessorsCover, jobCatalog } from '../../jobs/catalog.js';
-import { txBuildProcessor, type TxBuilder } from '../../jobs/processors/tx-build.processor.js';
+import { runTxBuild, txBuildProcessor, type TxBuilder } from '../../jobs/processors/tx-build.processor.js';
 import { JobQueues } from '../../jobs/queues.js';
 import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { TxBuildClient } from '../../jobs/tx-build.client.js';
@@ -135,6 +135,82 @@ describe('tx-build with no worker running', () => {
     expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
   });
 });
+
+describe('tx-build in a process that also runs the worker role (builds handed over locally)', () => {
+  const done: string[] = [];
+  let release: (() => void) | undefined;
+  const builders = new Map<string, TxBuilder>([
+    ['sample.echo', async (params: { wallet: string }) => ({ transaction: `local-${params.wallet}` })],
+    ['sample.refuse', async () => {
+      throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed');
+    }],
+    ['sample.crash', async () => {
+      throw new Error('builder bug');
+    }],
+    // Holds its slot until released: the next request finds no local slot free.
+    ['sample.nope', () => new Promise((resolve) => (release = () => resolve({ transaction: 'held' })))],
+  ]);
+  let h: Awaited<ReturnType<typeof harness>>;
+  beforeAll(async () => {
+    h = await harness(undefined, 300); // no BullMQ worker at all
+    h.client.runLocally({ run: (payload) => runTxBuild(builders, payload, log), concurrency: 1, onDone: (outcome) => done.push(outcome) });
+  });
+  afterAll(async () => {
+    release?.();
+    await h?.close();
+  });
+
+  it('answers values, refusals and crashes as the queue path does, without adding a job', async () => {
+    expect(await h.client.request('sample.echo', { wallet: 'W1' })).toEqual({ transaction: 'local-W1' });
+    await expect(h.client.request('sample.refuse', {})).rejects.toMatchObject({ kind: 'conflict', code: 'MARKET_CLOSED' });
+    await expect(h.client.request('sample.crash', {})).rejects.toThrow(/transaction builder failed: builder bug/);
+    const counts = await h.queues.get('tx-build').getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+    expect(done).toEqual(['completed', 'completed', 'failed']);
+  });
+
+  it('times out a build that takes too long (503), and beyond its concurrency sends builds to the queue', async () => {
+    const held = h.client.request('sample.nope', {}).catch((e: unknown) => e);
+    expect(await held).toMatchObject({ kind: 'unavailable', code: 'WORKERS_UNAVAILABLE' });
+    // The timed-out build still holds the only local slot: this one is enqueued for a worker (none runs here).
+    const queued = h.client.request('sample.echo', { wallet: 'W2' }).catch((e: unknown) => e);
+    const waiting = await waitForWaiting(h.queues);
+    expect(waiting).toBe(1);
+    expect(await queued).toMatchObject({ code: 'WORKERS_UNAVAILABLE' }); // withdrawn at its timeout
+    release!();
+    // With the slot back, builds are local again.
+    await vi.waitFor(async () => expect(await h.client.request('sample.echo', { wallet: 'W3' })).toEqual({ transaction: 'local-W3' }));
+  });
+});
+
+describe('tx-build on an API-only node while Redis is away', () => {
+  it('answers unavailable/QUEUE_UNAVAILABLE at once instead of hanging', async () => {
+    const dead = { retryStrategy: () => null, lazyConnect: true };
+    const producer = new Redis('redis://127.0.0.1:1', { ...dead, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    const events = new Redis('redis://127.0.0.1:1', { ...dead, maxRetriesPerRequest: null });
+    const queues = new JobQueues(producer, uniquePrefix('txbuild-dead'));
+    const client = new TxBuildClient<SampleCatalog>(queues, events, 5_000);
+    try {
+      const started = Date.now();
+      await expect(client.request('sample.echo', { wallet: 'W' })).rejects.toMatchObject({ kind: 'unavailable', code: 'QUEUE_UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await client.close().catch(() => undefined);
+      await queues.close().catch(() => undefined);
+      producer.disconnect();
+      events.disconnect();
+    }
+  });
+});
+
+/** Resolves with the tx-build queue's waiting count once a job waits there. */
+async function waitForWaiting(queues: JobQueues): Promise<number> {
+  for (;;) {
+    const { waiting } = await queues.get('tx-build').getJobCounts('waiting');
+    if (waiting && waiting > 0) return waiting;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe('job catalog guards', () => {
   it('assertProcessorsCover names a job without a processor and a processor without a job', () => {

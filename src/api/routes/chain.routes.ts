@@ -14,6 +14,21 @@ import { errorResponses, Wallet } from './family-b/schemas.js';
 export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRuntime }): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { chain } = opts;
+  // Everything but the market counter is fixed for the life of the process: encoded once.
+  const fixed = {
+    cluster: chain.cluster,
+    rpcUrl: chain.rpcUrl,
+    usdcMint: chain.usdcMint.toBase58(),
+    usdcDecimals: 6,
+    programs: { market: chain.programs.market.toBase58(), ...(chain.programs.exchange ? { exchange: chain.programs.exchange.toBase58() } : {}) },
+    protocolFeeWallet: chain.wallets.protocolFee.publicKey.toBase58(),
+    platformWallets: {
+      treasury: chain.wallets.treasury.publicKey.toBase58(),
+      exchangeOperator: chain.wallets.exchangeOperator.publicKey.toBase58(),
+      protocolFee: chain.wallets.protocolFee.publicKey.toBase58(),
+    },
+    faucet: chain.ledger !== undefined,
+  };
   app.get(
     '/v2/config',
     {
@@ -25,22 +40,7 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
     },
     async () => {
       const config = await readProgramConfig({ chain: chain.client, programId: chain.programs.market });
-      return ok({
-        cluster: chain.cluster,
-        rpcUrl: chain.rpcUrl,
-        usdcMint: chain.usdcMint.toBase58(),
-        usdcDecimals: 6,
-        programs: { market: chain.programs.market.toBase58(), ...(chain.programs.exchange ? { exchange: chain.programs.exchange.toBase58() } : {}) },
-        marketCounter: config ? Number(config.marketCounter) : 0,
-        programInitialized: config !== null,
-        protocolFeeWallet: chain.wallets.protocolFee.publicKey.toBase58(),
-        platformWallets: {
-          treasury: chain.wallets.treasury.publicKey.toBase58(),
-          exchangeOperator: chain.wallets.exchangeOperator.publicKey.toBase58(),
-          protocolFee: chain.wallets.protocolFee.publicKey.toBase58(),
-        },
-        faucet: chain.ledger !== undefined,
-      });
+      return ok({ ...fixed, marketCounter: config ? Number(config.marketCounter) : 0, programInitialized: config !== null });
     },
   );
 

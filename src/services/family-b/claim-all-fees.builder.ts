@@ -1,16 +1,17 @@
 /** POST /v2/claim-all-fees: a claim transaction for every market of the creator with fees due. */
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { listChainMarketsByCreator } from '../../../db/repositories/chain-markets.repository.js';
 import { getClaimFeesInstruction } from '../../chain/programs/market/index.js';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import { parseWallet, type FamilyBContext } from './context.js';
 import { readMarketFromChain } from './market-reader.js';
 import { human } from './views.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export async function buildClaimAllFees(ctx: FamilyBContext, p: { wallet: string }) {
   const wallet = parseWallet(p.wallet);
   const recent = await ctx.chain.getLatestBlockhash();
-  const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
+  const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
   const transactions: Array<{ marketId: number; feesAccruedHuman: number; transaction: string }> = [];
   const skipped: Array<{ marketId: number; reason: string }> = [];
   for (const row of await listChainMarketsByCreator(ctx.db, wallet.toBase58())) {

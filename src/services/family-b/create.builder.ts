@@ -3,7 +3,6 @@
  * counter: the next free id above both the counter and every id already reserved here, so two
  * concurrent creations never build transactions for the same id.
  */
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { highestReservation, tryReserve } from '../../../db/repositories/market-id-reservations.repository.js';
 import { maxIndexedMarketId } from '../../../db/repositories/chain-markets.repository.js';
 import { getCreateMarketInstruction, getInitMintsInstruction } from '../../chain/programs/market/index.js';
@@ -13,6 +12,7 @@ import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { notCreator } from './errors.js';
 import { readProgramConfig, requireMarketFromChain } from './market-reader.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export interface CreateParams {
   wallet: string;
@@ -52,7 +52,7 @@ export async function buildCreateMarket(ctx: FamilyBContext, p: CreateParams) {
     tradeFeeBps: p.tradeFeeBps,
     creator,
     usdcMint: ctx.usdcMint,
-    creatorUsdc: getAssociatedTokenAddressSync(ctx.usdcMint, creator, true),
+    creatorUsdc: associatedTokenAddress(ctx.usdcMint, creator),
     programId: ctx.programId,
   });
   // Refused before an id is reserved: a refused request must not use one up. The id is a fixed

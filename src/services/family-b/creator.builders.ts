@@ -3,7 +3,7 @@
  * check first, so refusals are clear API errors instead of failed transactions, and repeats are
  * the idempotent variants of the spec (`alreadyResolved`, `noFees`).
  */
-import { getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import {
   getCancelMarketInstruction,
@@ -20,6 +20,7 @@ import { notCreator } from './errors.js';
 import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { sideOf } from './trade.builders.js';
 import { human } from './views.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 async function creatorMarket(ctx: FamilyBContext, p: { marketId: string; wallet: string }): Promise<{ wallet: PublicKey; market: LoadedMarket }> {
   const wallet = parseWallet(p.wallet);
@@ -29,7 +30,7 @@ async function creatorMarket(ctx: FamilyBContext, p: { marketId: string; wallet:
 }
 
 async function transaction(ctx: FamilyBContext, wallet: PublicKey, instruction: TransactionInstruction) {
-  const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
+  const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
   const createUsdc = createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint);
   return assembleUnsignedTransaction(wallet, [createUsdc, instruction], await ctx.chain.getLatestBlockhash());
 }

@@ -4,10 +4,11 @@
  * transaction is built from the chain's amounts, never a stale index row. Bounded: a lookup by
  * the (owner, mint) index, then one account read per account, never a scan of the ledger.
  */
-import { AccountLayout, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { AccountLayout, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token';
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import type { FamilyBContext } from './context.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 /** Outcome mints have USDC's 6 decimals (docs/programs.md). */
 const OUTCOME_DECIMALS = 6;
@@ -29,7 +30,7 @@ async function liveAmount(ctx: FamilyBContext, address: string, owner: PublicKey
 }
 
 export async function holdingOf(ctx: FamilyBContext, owner: PublicKey, mint: PublicKey): Promise<Holding> {
-  const ata = getAssociatedTokenAddressSync(mint, owner, true);
+  const ata = associatedTokenAddress(mint, owner);
   const indexed = await tokenAccountsOf(ctx.db, owner.toBase58(), [mint.toBase58()]);
   const addresses = [...new Set([ata.toBase58(), ...indexed.map((r) => r.address)])];
   const amounts = await Promise.all(addresses.map((a) => liveAmount(ctx, a, owner, mint)));

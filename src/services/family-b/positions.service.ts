@@ -4,14 +4,16 @@
  */
 import { findChainMarket, listChainMarketsByMints, type ChainMarketRow } from '../../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
-import { decodeMarketAccount, toMarketState } from '../../chain/programs/market/index.js';
+import type { PublicKey } from '@solana/web3.js';
+import { toMarketState } from '../../chain/programs/market/index.js';
 import { positionFigures } from '../../domain/family-b/positions.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
+import { decodeIndexedMarket } from './market-reader.js';
 import { human } from './views.js';
 
-function positionOf(row: ChainMarketRow, balances: Map<string, bigint>) {
-  const a = decodeMarketAccount(row.data);
+function positionOf(programId: PublicKey, row: ChainMarketRow, balances: Map<string, bigint>) {
+  const a = decodeIndexedMarket(programId, row.address, row.data);
   const yes = balances.get(row.yesMint) ?? 0n;
   const no = balances.get(row.noMint) ?? 0n;
   const f = positionFigures(toMarketState(a), { yes, no });
@@ -38,7 +40,7 @@ export async function walletPositions(ctx: FamilyBContext, walletInput: string) 
   const balances = await balancesByOwner(ctx.db, wallet);
   const markets = await listChainMarketsByMints(ctx.db, [...balances.keys()]);
   return markets.map((row) => {
-    const { detail: _detail, ...position } = positionOf(row, balances);
+    const { detail: _detail, ...position } = positionOf(ctx.programId, row, balances);
     return position;
   });
 }
@@ -49,7 +51,7 @@ export async function walletMarketPosition(ctx: FamilyBContext, walletInput: str
   const row = await findChainMarket(ctx.db, marketId);
   const balances = await balancesByOwner(ctx.db, wallet);
   if (!row) throw new DomainError('not_found', 'MARKET_NOT_FOUND', `Market not found: ${marketId}`);
-  const { detail: a, ...position } = positionOf(row, balances);
+  const { detail: a, ...position } = positionOf(ctx.programId, row, balances);
   return {
     ...position,
     marketDescription: a.description,

@@ -8,7 +8,7 @@
  * unfinished the next scan finds the same key and records nothing; once it lands the counter
  * moves and fees accrued since become the next sweep.
  */
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { Transaction, type Keypair } from '@solana/web3.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
 import { getClaimProtocolFeesInstruction } from '../../chain/programs/market/index.js';
@@ -16,6 +16,7 @@ import { recordOrFindOutboundIntent } from '../outbound/outbound-intents.js';
 import type { OutboundBuilder } from '../outbound/outbound.types.js';
 import type { FamilyBContext } from './context.js';
 import { readMarketFromChain } from './market-reader.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export const PROTOCOL_FEE_SWEEP = 'b-protocol-fee-sweep';
 
@@ -28,7 +29,7 @@ export function protocolFeeSweepBuilder(ctx: FamilyBContext, protocolFee: Keypai
     async build(params, recentBlockhash, context) {
       const { marketId } = params as SweepParams;
       const wallet = protocolFee.publicKey;
-      const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
+      const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
       const tx = new Transaction({ feePayer: wallet, recentBlockhash }).add(
         createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
         getClaimProtocolFeesInstruction({ marketId: BigInt(marketId), caller: wallet, usdcMint: ctx.usdcMint, protocolFeeWallet: wallet, programId: ctx.programId }),

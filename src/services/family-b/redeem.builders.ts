@@ -6,7 +6,7 @@
  * The program burns the whole balance of the side in the owner's associated account; tokens the
  * wallet holds in other token accounts are moved there in the same transaction first.
  */
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import { listChainMarketsByMints } from '../../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
@@ -19,12 +19,13 @@ import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { readMarketFromChain, requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { consolidateInstructions, holdingOf, type Holding } from './holdings.js';
 import { sideOf } from './trade.builders.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 /** Markets one redeem-all call looks at (the wallet's indexed holdings); the rest on the next call. */
 export const REDEEM_ALL_MAX_MARKETS = 50;
 
 function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: Side, holding: Holding, recent: BlockhashWithExpiry): string {
-  const usdc = getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true);
+  const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
   const instructions = [
     createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
     ...consolidateInstructions(holding, wallet),

@@ -4,7 +4,7 @@
  * (less the caller's optional slippage), so the signed transaction can never execute at a worse
  * price than quoted: it either gives the quoted amount (or more) or fails with SlippageExceeded.
  */
-import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import { getBuyInstruction, getSellInstruction, toMarketState } from '../../chain/programs/market/index.js';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
@@ -16,6 +16,7 @@ import { fromAmmError, notActive } from './errors.js';
 import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { ataBalance } from './token-balances.js';
 import { fullQuoteView, quoteView } from './views.js';
+import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export interface TradeParams {
   marketId: string;
@@ -70,11 +71,11 @@ async function buildTrade(ctx: FamilyBContext, action: TradeAction, p: TradePara
   const instructions =
     action === 'buy'
       ? [
-          createAssociatedTokenAccountIdempotentInstruction(wallet, getAssociatedTokenAddressSync(outcomeMint, wallet, true), wallet, outcomeMint),
+          createAssociatedTokenAccountIdempotentInstruction(wallet, associatedTokenAddress(outcomeMint, wallet), wallet, outcomeMint),
           getBuyInstruction(accounts),
         ]
       : [
-          createAssociatedTokenAccountIdempotentInstruction(wallet, getAssociatedTokenAddressSync(ctx.usdcMint, wallet, true), wallet, ctx.usdcMint),
+          createAssociatedTokenAccountIdempotentInstruction(wallet, associatedTokenAddress(ctx.usdcMint, wallet), wallet, ctx.usdcMint),
           getSellInstruction(accounts),
         ];
   const tx = assembleUnsignedTransaction(wallet, instructions, await ctx.chain.getLatestBlockhash());

@@ -8,7 +8,7 @@ import type { LoadedMarket } from './market-reader.js';
 
 export const human = (raw: bigint): number => Number(raw) / 1_000_000;
 
-export function marketView(m: LoadedMarket) {
+function marketFields(m: LoadedMarket) {
   const a = m.account;
   const state = toMarketState(a);
   const claimable = a.creatorFeesAccrued - a.creatorFeesClaimed;
@@ -49,8 +49,20 @@ export function marketView(m: LoadedMarket) {
     creatorFeesClaimableHuman: human(claimable),
     totalVolume: Number(a.totalVolume),
     totalVolumeHuman: human(a.totalVolume),
-    slot: m.slot,
   };
+}
+
+/**
+ * A market's view depends only on its decoded account (and the addresses derived from it), which
+ * reads share while the market's bytes are unchanged (market-reader.ts): build it once per
+ * decoded account rather than base58-encoding five keys and computing the odds on every read.
+ */
+const views = new WeakMap<LoadedMarket['account'], ReturnType<typeof marketFields>>();
+
+export function marketView(m: LoadedMarket) {
+  let fields = views.get(m.account);
+  if (!fields) views.set(m.account, (fields = marketFields(m)));
+  return { ...fields, slot: m.slot };
 }
 
 export type MarketView = ReturnType<typeof marketView>;

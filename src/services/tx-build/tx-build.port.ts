@@ -6,8 +6,9 @@
  * queue; the worker runs the builder registered under the same kind.
  */
 import type { FamilyBTxBuilders } from '../family-b/family-b.tx-builders.js';
+import type { FamilyCTxBuilders } from '../family-c/wallet.builders.js';
 
-export type TxBuilderCatalog = FamilyBTxBuilders;
+export type TxBuilderCatalog = FamilyBTxBuilders & FamilyCTxBuilders;
 
 /** Any catalog: builder kind → async function of one parameter object. */
 export type BuilderCatalog = Record<string, (params: never) => Promise<unknown>>;

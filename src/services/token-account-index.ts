@@ -1,0 +1,48 @@
+/**
+ * The token-account index shared by the families (`token_accounts`): rows stamped with the slot
+ * they were read at, never overwritten by an older read. A notification is applied by re-reading
+ * the account: several changes can land in one slot and notifications carry no order within it,
+ * so the notified amount may already be stale; the chain now is never older than a notification.
+ */
+import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import type { Kysely } from 'kysely';
+import { deleteClosedTokenAccount, upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
+import type { Database } from '../../db/schema.js';
+import type { AccountSnapshot, ChainClient, ProgramAccountFilter } from '../chain/chain-client.js';
+
+export const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
+
+export function decodeTokenAccountSnapshot(snapshot: AccountSnapshot): TokenAccountRow | null {
+  if (snapshot.owner !== TOKEN_PROGRAM_ID.toBase58() || snapshot.data.length !== TOKEN_ACCOUNT_SIZE) return null;
+  const t = AccountLayout.decode(snapshot.data);
+  return { address: snapshot.address, mint: t.mint.toBase58(), owner: t.owner.toBase58(), amount: t.amount, slot: BigInt(snapshot.slot) };
+}
+
+/** The token accounts of one mint (getProgramAccounts / programSubscribe filter: 165 bytes, mint at 0). */
+export function tokenAccountsOfMintFilters(mint: string): ProgramAccountFilter[] {
+  return [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: mint } }];
+}
+
+/** Re-reads one token account and writes what the chain holds now (a closed account is removed). */
+export async function indexTokenAccount(db: Kysely<Database>, chain: ChainClient, address: string): Promise<TokenAccountRow | null> {
+  const snapshot = await chain.getAccount(address);
+  const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
+  if (!row) {
+    await deleteClosedTokenAccount(db, address, BigInt(snapshot?.slot ?? (await chain.getSlot())));
+    return null;
+  }
+  await upsertTokenAccounts(db, [row]);
+  return row;
+}
+
+/** Writes many reads of known addresses at once (null = the account does not exist at `slot`). */
+export async function indexTokenAccounts(db: Kysely<Database>, addresses: string[], snapshots: (AccountSnapshot | null)[], slot: bigint): Promise<number> {
+  const rows: TokenAccountRow[] = [];
+  for (const [i, snapshot] of snapshots.entries()) {
+    const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
+    if (row) rows.push(row);
+    else await deleteClosedTokenAccount(db, addresses[i]!, BigInt(snapshot?.slot ?? slot));
+  }
+  await upsertTokenAccounts(db, rows);
+  return rows.length;
+}
