@@ -13,7 +13,7 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import autocannon from 'autocannon';
 import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/index.js';
-import { spawnDaemon, waitForStatus } from '../test/daemon/daemon-process.js';
+import { spawnDaemon, waitForLedgerRpc, waitForStatus } from '../test/daemon/daemon-process.js';
 import { findFreePort } from '../src/infra/free-port.js';
 import { tempDir } from '../test/helpers/databases.js';
 
@@ -58,7 +58,7 @@ export async function run(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
   };
   const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
-  await waitForStatus(backend, '/health', 200, 60_000);
+  await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
   const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, profile);
   try {
     await waitForStatus(daemon, '/v2/config', 200, 60_000);

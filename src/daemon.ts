@@ -118,7 +118,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
     const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const ctx: FeatureContext = {
-      config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token, instanceId, redis: connect,
+      config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token, instanceId, redis: connect, metrics,
     };
     const features: Feature[] = [];
     for (const factory of FEATURE_FACTORIES) {

@@ -20,9 +20,11 @@ export function clobWebSockets(ctx: FeatureContext, c: FamilyCContext, bus: Clob
       readBook: (marketId, ticket) => tap.readBook(marketId, ticket),
       now: Date.now,
       warn: (detail, message) => log.warn(detail, message),
+      closedWith: (code) => ctx.metrics.wsCloses.inc({ code: String(code) }),
     },
     ctx.config.ws,
   );
+  ctx.metrics.setWebSocketSource(() => hub.stats());
   let sweep: NodeJS.Timeout | undefined;
   const service: RoleService = {
     async start() {

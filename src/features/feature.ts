@@ -17,6 +17,7 @@ import type { JobQueues } from '../../jobs/queues.js';
 import type { ChainRuntime } from '../chain/chain-runtime.js';
 import type { TxBuilderCatalog, TxBuildPort } from '../services/tx-build/tx-build.port.js';
 import type { OutboundBuilders } from '../services/outbound/outbound.types.js';
+import type { DaemonMetrics } from '../infra/metrics.js';
 
 export interface FeatureContext {
   config: Config;
@@ -32,6 +33,8 @@ export interface FeatureContext {
   redis(role: ConnectionRole, name: string): Redis;
   /** This process's identity (host, port, roles, pid, random): unique per running daemon. */
   instanceId: string;
+  /** The process's Prometheus metrics. */
+  metrics: DaemonMetrics;
 }
 
 export interface Feature {

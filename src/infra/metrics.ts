@@ -16,12 +16,18 @@ export type MoneySource = () => Promise<{
   transfers: Array<{ state: string; count: number }>;
 }>;
 
+/** This node's WebSocket hub at scrape time (src/services/family-c/ws/ws-hub.ts `stats()`). */
+export type WebSocketSource = () => { connections: { market: number; user: number }; owners: number; feeds: { subscriptions: number }; unsent: number };
+
 export interface DaemonMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobOutcomes: Counter<'queue' | 'job' | 'outcome'>;
   jobDuration: Histogram<'queue' | 'job'>;
   processErrors: Counter<'kind'>;
+  /** Connections this node closed, by close code (ws-protocol.ts WS_CLOSE): 4029 too fast, 4010 slow consumer… */
+  wsCloses: Counter<'code'>;
+  setWebSocketSource(source: WebSocketSource): void;
   setQueueDepthSource(source: QueueDepthSource): void;
   setMoneySource(source: MoneySource): void;
 }
@@ -85,8 +91,43 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
       for (const r of value.transfers) this.inc({ state: r.state }, r.count);
     },
   });
+  let ws: WebSocketSource | undefined;
+  new Gauge({
+    name: 'pmx_ws_connections',
+    help: 'Open WebSocket connections on this node, by channel',
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      if (!ws) return;
+      const stats = ws();
+      this.set({ channel: 'market' }, stats.connections.market);
+      this.set({ channel: 'user' }, stats.connections.user);
+    },
+  });
+  new Gauge({
+    name: 'pmx_ws_subscriptions',
+    help: 'WebSocket subscriptions on this node: market subscriptions, and owners watched on the user channel',
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      if (!ws) return;
+      const stats = ws();
+      this.set({ channel: 'market' }, stats.feeds.subscriptions);
+      this.set({ channel: 'user' }, stats.owners);
+    },
+  });
+  new Gauge({
+    name: 'pmx_ws_unsent_frames',
+    help: 'Frames waiting in this node\'s WebSocket outbox (grows with slow consumers until they are dropped)',
+    registers: [registry],
+    collect() {
+      if (ws) this.set(ws().unsent);
+    },
+  });
   return {
     registry,
+    wsCloses: new Counter({ name: 'pmx_ws_closes_total', help: 'WebSocket connections this node closed, by close code', labelNames: ['code'], registers: [registry] }),
+    setWebSocketSource: (next) => (ws = next),
     httpDuration: new Histogram({
       name: 'pmx_http_request_duration_seconds',
       help: 'HTTP request latency',

@@ -89,6 +89,21 @@ export async function waitForStatus(daemon: DaemonProcess, pathname: string, sta
   throw new Error(`${pathname} did not answer ${status} within ${timeoutMs} ms (last: ${last}):\n${daemon.output().slice(-4000)}`);
 }
 
+/** Polls the embedded ledger's JSON-RPC (a process with the ledger role but no api role serves no HTTP API). */
+export async function waitForLedgerRpc(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${port}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+    }).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`ledger JSON-RPC on ${port} did not come up within ${timeoutMs} ms`);
+}
+
 export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));

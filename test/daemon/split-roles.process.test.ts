@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/infra/free-port.js';
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { spawnDaemon, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
+import { spawnDaemon, waitForLedgerRpc, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
 
 const started: DaemonProcess[] = [];
 const prefix = uniquePrefix('split');
@@ -17,19 +17,6 @@ afterAll(async () => {
   await deleteKeys(prefix);
 });
 
-async function rpcHealthy(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
-    }).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`ledger JSON-RPC on ${port} did not come up within ${timeoutMs} ms`);
-}
 
 describe('split roles', () => {
   it('serves the API from a process without ledger or workers', async () => {
@@ -45,7 +32,7 @@ describe('split roles', () => {
 
     const ledger = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
     started.push(ledger);
-    await rpcHealthy(ledgerPort, 20_000);
+    await waitForLedgerRpc(ledgerPort, 20_000);
 
     const api = await spawnDaemon(dataDir, { ...shared, ROLES: 'api' });
     started.push(api);

@@ -10,6 +10,7 @@ import { Keypair, PublicKey, TransactionInstruction, TransactionMessage, Version
 import type { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { createMetrics } from '../../src/infra/metrics.js';
 import { loadConfig } from '../../config/config.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { startWorkers } from '../../jobs/workers.js';
@@ -52,7 +53,7 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
   const producer = new Redis(TEST_REDIS_URL);
   const queues = new JobQueues(producer, prefix);
   const ctx: FeatureContext = {
-    config, log, db: db.db, dialect: db.dialect, queues, adminToken: TEST_ADMIN_TOKEN, instanceId: `family-a-test-${prefix}`,
+    config, log, db: db.db, dialect: db.dialect, queues, adminToken: TEST_ADMIN_TOKEN, instanceId: `family-a-test-${prefix}`, metrics: createMetrics(),
     redis: () => {
       throw new Error('the Family A harness opens no Redis connections for features');
     },

@@ -71,6 +71,20 @@ describe('WebSocket bad input', () => {
     expect(c.frames.filter((f) => f === 'PONG').length).toBeLessThanOrEqual(20);
   });
 
+  it('reports open connections by channel and closes by code in /metrics', async () => {
+    const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`${h.daemon.url}/metrics`)).text())?.[1] ?? NaN);
+    const before = await metric(/^pmx_ws_closes_total\{code="4029"\} (\d+)$/m);
+    const open1 = await open('market');
+    const open2 = await open('user');
+    expect(await metric(/^pmx_ws_connections\{channel="market"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    expect(await metric(/^pmx_ws_connections\{channel="user"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    const noisy = await open('market');
+    for (let i = 0; i < 25; i++) noisy.send('PING');
+    expect((await noisy.closed).code).toBe(WS_CLOSE.tooFast);
+    expect(await metric(/^pmx_ws_closes_total\{code="4029"\} (\d+)$/m)).toBe((Number.isNaN(before) ? 0 : before) + 1);
+    for (const client of [open1, open2]) client.close();
+  });
+
   it('closes with 1009 on a frame over 4 KB, and accepts one of exactly 4 KB', async () => {
     const ok = await open('market');
     const padded = JSON.stringify({ type: 'subscribe', markets: [market.id], pad: '' });

@@ -22,6 +22,8 @@ export interface HubPorts {
   /** Runs the outbox's next send slice (default setImmediate; tests pass a synchronous one). */
   defer?(run: () => void): void;
   warn(detail: Record<string, unknown>, message: string): void;
+  /** The hub closed a connection with `code` (for metrics). */
+  closedWith?(code: number): void;
 }
 
 export interface HubOptions {
@@ -111,6 +113,7 @@ export class WsHub {
     if (conn.closed) return;
     conn.closed = true;
     this.forget(conn);
+    this.ports.closedWith?.(code);
     try {
       conn.peer.close(code, reason);
     } catch (err) {
