@@ -7,7 +7,9 @@
  * The daemon runs as two processes on one machine, as a deployment would to give the matcher a
  * core of its own: the API and the matcher in one, the embedded ledger, the workers (the
  * settlement keeper among them) and the indexer in the other, on one Redis and one database.
- * `BENCH_CLOB_SECONDS` (default 15) sets the load phase; autocannon with 20 connections.
+ * The market and the funded traders are set up first by one all-roles process (the dev faucet
+ * needs the ledger in-process), which then stops. `BENCH_CLOB_SECONDS` (default 15) sets the load
+ * phase; autocannon with 20 connections.
  */
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
@@ -50,6 +52,55 @@ function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
 }
 
+type Api = (method: string, path: string, body?: unknown, admin?: boolean) => Promise<Json>;
+
+function apiOf(url: string): Api {
+  return async (method, path, body, admin = false) => {
+    const res = await fetch(`${url}${path}`, {
+      method, body: body ? JSON.stringify(body) : undefined,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
+    });
+    const json = (await res.json()) as Json;
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+/** A market and two funded traders (the seller holding YES), made by one all-roles process: the dev faucet needs the ledger in-process. */
+async function setUp(api: Api): Promise<{ market: Json; buyer: Keypair; seller: Keypair }> {
+  const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
+  const send = async (base64: string, signer: Keypair) => {
+    const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
+    tx.sign([signer]);
+    const sig = await conn.sendRawTransaction(tx.serialize());
+    for (;;) {
+      const [s] = (await conn.getSignatureStatuses([sig])).value;
+      if (s && s.confirmationStatus !== 'processed') return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const market = (await api('POST', '/v2/admin/clob/markets', {
+    title: 'Bench market', description: 'x', resolutionRules: 'x', category: 'bench', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
+  }, true)).market as Json;
+  const buyer = Keypair.generate();
+  const seller = Keypair.generate();
+  for (const t of [buyer, seller]) {
+    await api('POST', '/v2/dev/faucet', { wallet: t.publicKey.toBase58(), usdc: '1000000000000', sol: '10000000000' });
+    await send((await api('POST', '/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: '900000000000' })).transaction, t);
+  }
+  await send((await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' })).transaction, seller);
+  await waitForYes(api, seller, '500000000000');
+  return { market, buyer, seller };
+}
+
+async function waitForYes(api: Api, owner: Keypair, amount: string): Promise<void> {
+  for (;;) {
+    const b = await api('GET', `/v2/clob/account/balances?pubkey=${owner.publicKey.toBase58()}`);
+    if (b.markets[0]?.yesTokens === amount) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function run(): Promise<void> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const dataDir = tempDir('pmx-bench-clob-');
@@ -57,46 +108,23 @@ export async function run(): Promise<void> {
     ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
   };
+  const setup = await spawnDaemon(dataDir, shared);
+  let world: Awaited<ReturnType<typeof setUp>>;
+  try {
+    await waitForStatus(setup, '/v2/config', 200, 60_000);
+    world = await setUp(apiOf(setup.url));
+  } finally {
+    setup.child.kill('SIGINT');
+    await setup.exited;
+  }
+  const { market, buyer, seller } = world;
   const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
   await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
   const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, profile);
   try {
     await waitForStatus(daemon, '/v2/config', 200, 60_000);
-    const api = async (method: string, path: string, body?: unknown, admin = false): Promise<Json> => {
-      const res = await fetch(`${daemon.url}${path}`, {
-        method, body: body ? JSON.stringify(body) : undefined,
-        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
-      });
-      const json = (await res.json()) as Json;
-      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
-    const send = async (base64: string, signer: Keypair) => {
-      const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
-      tx.sign([signer]);
-      const sig = await conn.sendRawTransaction(tx.serialize());
-      for (;;) {
-        const [s] = (await conn.getSignatureStatuses([sig])).value;
-        if (s && s.confirmationStatus !== 'processed') return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    const market = (await api('POST', '/v2/admin/clob/markets', {
-      title: 'Bench market', description: 'x', resolutionRules: 'x', category: 'bench', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
-    }, true)).market as Json;
-    const buyer = Keypair.generate();
-    const seller = Keypair.generate();
-    for (const t of [buyer, seller]) {
-      await api('POST', '/v2/dev/faucet', { wallet: t.publicKey.toBase58(), usdc: '1000000000000', sol: '10000000000' });
-      await send((await api('POST', '/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: '900000000000' })).transaction, t);
-    }
-    await send((await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' })).transaction, seller);
-    for (;;) {
-      const b = await api('GET', `/v2/clob/account/balances?pubkey=${seller.publicKey.toBase58()}`);
-      if (b.markets[0]?.yesTokens === '500000000000') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The restarted processes index the wallets again before they accept orders against them.
+    await waitForYes(apiOf(daemon.url), seller, '500000000000');
 
     // Pre-signed orders: the client's signing cost stays out of the measurement.
     const expected = Math.ceil(SECONDS * 8_000);
