@@ -205,7 +205,7 @@ function decimal(min: number, max: number): Parser<number> {
   };
 }
 
-/** Whether this process runs the given role (ROLES=all is the default). */
+/** Whether this process runs the given role (the default ROLES lists every role). */
 export function hasRole(config: Config, role: Role): boolean {
   return config.roles.includes(role);
 }
