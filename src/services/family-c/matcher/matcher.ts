@@ -12,7 +12,7 @@ import type { PublicKey } from '@solana/web3.js';
 import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch, readMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
-import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
+import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
@@ -49,6 +49,12 @@ class FencedOut extends Error {
 
 const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
 
+function earliestExpiry(book: OrderBook): number {
+  let next = Infinity;
+  for (const o of book.restingOrders()) next = Math.min(next, o.expiry);
+  return next;
+}
+
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
   private pending: Pending[] = [];
@@ -71,9 +77,7 @@ export class Matcher {
     await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
     const fence = await readMatcherEpoch(this.deps.db, marketId);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    let nextExpiry = Infinity;
-    for (const o of book.restingOrders()) nextExpiry = Math.min(nextExpiry, o.expiry);
-    this.markets.set(marketId, { marketId, book, epoch: fence!.epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry });
+    this.markets.set(marketId, { marketId, book, epoch: fence!.epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: earliestExpiry(book) });
     this.deps.log.info({ market: marketId, epoch: fence!.epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
@@ -181,7 +185,11 @@ export class Matcher {
     }
   }
 
-  /** The batch did not commit: rebuild the books it touched from what the database kept. */
+  /**
+   * The batch did not commit: rebuild the books it touched from what the database kept, with their
+   * status (a status operation changes it in memory before the commit; left as it was, a failed
+   * pause would keep refusing orders, a failed resume would keep taking them) and next expiry.
+   */
   private async recover(error: unknown, touched: Set<string>): Promise<void> {
     if (error instanceof FencedOut) {
       this.deps.log.warn({ market: error.marketId }, 'fenced out: another matcher owns this market now');
@@ -194,7 +202,11 @@ export class Matcher {
       const m = this.markets.get(marketId);
       if (!m) continue;
       try {
+        const row = await findClobMarketById(this.deps.db, marketId);
+        if (!row) throw new Error(`orderbook market ${marketId} is gone`);
         m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
+        m.status = row.status;
+        m.nextExpiry = earliestExpiry(m.book); // a failed expiry sweep had moved it past the restored orders
       } catch (err) {
         this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');
         this.markets.delete(marketId);
