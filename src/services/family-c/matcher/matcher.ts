@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
-import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch, readMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
@@ -74,11 +74,12 @@ export class Matcher {
     if (this.markets.has(marketId)) return;
     const row = await findClobMarketById(this.deps.db, marketId);
     if (!row) throw new Error(`unknown orderbook market ${marketId}`);
-    await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
-    const fence = await readMatcherEpoch(this.deps.db, marketId);
+    // The epoch our own bump wrote, not a later read: another node's bump may land in between.
+    const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
+    if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    this.markets.set(marketId, { marketId, book, epoch: fence!.epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: earliestExpiry(book) });
-    this.deps.log.info({ market: marketId, epoch: fence!.epoch.toString(), resting: book.index.size }, 'matcher owns market');
+    this.markets.set(marketId, { marketId, book, epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: earliestExpiry(book) });
+    this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
   /** Stops writing a market (lease lost or handed over); its queued operations are refused as unavailable. */
