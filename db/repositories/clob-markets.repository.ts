@@ -98,18 +98,20 @@ export async function findClobMarketsByMints(db: Db, mints: string[]) {
   return select(db).where((eb) => eb.or([eb('m.yes_mint', 'in', mints), eb('m.no_mint', 'in', mints)])).execute();
 }
 
-/** Takes over a market's book: bumps the fencing epoch (every later write of the old owner fails). */
-export async function bumpMatcherEpoch(db: Db, marketId: string, node: string): Promise<void> {
-  await db
+/**
+ * Takes over a market's book: bumps the fencing epoch (every later write of the old owner fails)
+ * and returns the new one from the same statement (RETURNING: SQLite ≥ 3.35, PostgreSQL). Read
+ * separately, two nodes taking over at once could both read the final epoch and both write.
+ * Undefined when the market has no orderbook row.
+ */
+export async function bumpMatcherEpoch(db: Db, marketId: string, node: string): Promise<bigint | undefined> {
+  const row = await db
     .updateTable('clob_markets')
     .set((eb) => ({ matcher_epoch: eb('matcher_epoch', '+', 1n), matcher_node: node }))
     .where('market_id', '=', marketId)
-    .execute();
-}
-
-export async function readMatcherEpoch(db: Db, marketId: string): Promise<{ epoch: bigint; node: string | null } | undefined> {
-  const row = await db.selectFrom('clob_markets').select(['matcher_epoch', 'matcher_node']).where('market_id', '=', marketId).executeTakeFirst();
-  return row && { epoch: BigInt(row.matcher_epoch), node: row.matcher_node };
+    .returning('matcher_epoch')
+    .executeTakeFirst();
+  return row && BigInt(row.matcher_epoch);
 }
 
 /**

@@ -4,6 +4,7 @@
  * in the Family C envelope without creating anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { admin, createClobMarket, get, marketBody, openClobHarness, post, type CHarness } from './family-c.harness.js';
 
 let h: CHarness;
@@ -106,6 +107,23 @@ describe('orderbook markets', () => {
     const approve = await post(h, '/v2/clob/account/approve', {});
     expect(approve.statusCode).toBe(410);
     expect(approve.json().message).toContain('deposit');
+  });
+
+  it('declares the answer of every operator route in OpenAPI, the keeper status included', async () => {
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+    const doc = (await get(h, '/openapi.json')).json() as { paths: Record<string, Record<string, Operation>> };
+    const admins = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v2/admin/clob/'));
+    expect(admins.map(([path]) => path)).toContain('/v2/admin/clob/keeper');
+    for (const [path, ops] of admins) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.responses?.['200']?.content?.['application/json']?.schema, `${method} ${path}`).toBeDefined();
+      }
+    }
+    const keeper = (doc.paths['/v2/admin/clob/keeper']!.get!.responses!['200']!.content!['application/json']!.schema) as { properties?: Record<string, unknown> };
+    expect(Object.keys(keeper.properties ?? {})).toEqual(['fillsByStatus', 'oldestUnsettledAgeSeconds', 'failedFills']);
+    const status = await h.app.inject({ method: 'GET', url: '/v2/admin/clob/keeper', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toMatchObject({ fillsByStatus: expect.any(Object), failedFills: expect.any(Array) });
   });
 
   it('refuses malformed amounts and pubkeys on every write without building anything', async () => {

@@ -86,6 +86,42 @@ describe('matcher', () => {
     expect(b.markets.get(marketId)!.book.top().bestBid.yes).toBe(4000);
   });
 
+  it('fences all but the last of two matchers taking a market over at once', async () => {
+    const a = matcher('a');
+    const b = matcher('b');
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    // Interleaved on one database: each must fence with the epoch its own bump wrote.
+    await Promise.all([a.own(marketId), b.own(marketId)]);
+    expect(a.markets.get(marketId)!.epoch).not.toBe(b.markets.get(marketId)!.epoch);
+    const results = await Promise.allSettled([
+      a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) }),
+      b.submit({ kind: 'place', order: order(buyer, 'buy', 4100, 1_000_000n) }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'MARKET_NOT_OWNED' } });
+    expect(await db.db.selectFrom('clob_orders').select('id').execute()).toHaveLength(1);
+  });
+
+  it('restores the status of the markets of a failed batch from the database', async () => {
+    const m = matcher('a');
+    await m.own(marketId);
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    // The first operation runs alone; the next two are batched together behind it: an order whose
+    // expiry overflows the 64-bit column, failing the commit, and a pause (in memory at once).
+    const first = m.submit({ kind: 'cancel', marketId, orderId: randomUUID() });
+    const poisoned = m.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n, { expiry: 2 ** 63, timeInForce: 'ioc' }) });
+    const paused = m.submit({ kind: 'status', marketId, status: 'paused' });
+    await first;
+    await expect(paused).rejects.toMatchObject({ code: 'MATCHER_UNAVAILABLE' });
+    await expect(poisoned).rejects.toMatchObject({ code: 'MATCHER_UNAVAILABLE' });
+    // Nothing of the batch was kept: the database still says active, and so does the matcher.
+    expect(m.markets.get(marketId)!.status).toBe('active');
+    const placed = await m.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) });
+    expect(placed).toMatchObject({ kind: 'place', outcome: { status: 'open' } });
+  });
+
   it('refuses what the owner cannot fund, and counts resting commitments and other refusals in the same batch', async () => {
     const m = matcher('a');
     await m.own(marketId);

@@ -111,4 +111,32 @@ describe('orders', () => {
     const again = await post(h, '/v2/clob/orders', replay);
     expect(again.json().error).toBe('DUPLICATE_NONCE');
   });
+
+  // A validly signed ioc/fok/market order with the largest i64 expiry used to reach the matcher as
+  // 2^63, overflow the 64-bit column and fail its whole batch (503, nonce never used: replayable).
+  it('refuses an expiry beyond 30 days for every time in force, and the market goes on matching', async () => {
+    const market = await createClobMarket(h);
+    const m = market.marketPubkey;
+    const maker = await depositedTrader(h, 20n * USDC);
+    const taker = await depositedTrader(h, 20n * USDC);
+    const far = (1n << 63n) - 1n;
+    const thirtyOneDays = BigInt(Math.floor(Date.now() / 1000) + 31 * 86_400);
+    const specs = [
+      { timeInForce: 'ioc' as const, expiry: far },
+      { timeInForce: 'fok' as const, expiry: far },
+      { orderType: 'market' as const, expiry: far },
+      { timeInForce: 'ioc' as const, expiry: thirtyOneDays },
+      { timeInForce: 'gtc' as const, expiry: far },
+    ];
+    for (const spec of specs) {
+      const body = signedOrder(taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: USDC, ...spec });
+      const res = await post(h, '/v2/clob/orders', body);
+      expect([res.statusCode, res.json().error], JSON.stringify(body)).toEqual([400, 'INVALID_ORDER']);
+    }
+    // Nothing of it reached the matcher: the market still matches (a NO bid meets a YES buy).
+    const bid = await place(h, maker, { market: m, side: 'buy', outcome: 'no', priceBps: 5000, quantity: USDC });
+    const take = await place(h, taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: USDC, timeInForce: 'ioc' });
+    expect(bid.status).toBe('open');
+    expect(take).toMatchObject({ status: 'filled', fills: [{ fillType: 'complementary', quantity: String(USDC) }] });
+  });
 });

@@ -7,6 +7,7 @@
 import { Transaction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithdrawInstruction } from '../../src/chain/programs/exchange/index.js';
+import { ADMIN_COOKIE, sessionValue } from '../../src/api/plugins/admin-auth.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
 
@@ -75,5 +76,14 @@ describe('a withdrawal behind the API', () => {
       return f.status === 'failed_insufficient_balance' && batches.length >= 2 ? f : undefined;
     }, 20_000);
     expect(again.failureReason).toMatch(/^InsufficientBalance/);
+
+    // As a browser re-drives it: the page's form posts an empty urlencoded body with the session
+    // cookie (this used to be 415: only the job dashboard's scope parsed form bodies).
+    const fromPage = await h.app.inject({
+      method: 'POST', url: `/admin/orderbook/fills/${fill.id}/retry`, payload: '',
+      headers: { cookie: `${ADMIN_COOKIE}=${sessionValue(TEST_ADMIN_TOKEN)}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
+    expect(fromPage.statusCode, fromPage.body).toBe(200);
+    expect(fromPage.body).toContain('back in the settlement queue');
   }, 60_000);
 });

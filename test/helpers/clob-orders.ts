@@ -10,7 +10,8 @@ export interface OrderSpec {
   priceBps: number;
   quantity: bigint;
   nonce?: bigint;
-  expiry?: number;
+  /** Unix seconds; a bigint for values a number cannot hold exactly (e.g. the largest i64). */
+  expiry?: number | bigint;
   orderType?: 'limit' | 'market';
   timeInForce?: 'gtc' | 'ioc' | 'fok';
   postOnly?: boolean;

@@ -8,6 +8,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_COOKIE, isAdminRequest, safeEqual, sessionValue } from './admin-auth.js';
+import { addFormBodyParser } from './form-body.js';
 import { loginPage } from './login-page.js';
 
 const BASE = '/admin/queues';
@@ -28,9 +29,7 @@ function safeNext(next: unknown): string {
 
 export async function registerDashboard(app: FastifyInstance, queues: Queue[], token: string): Promise<void> {
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(body as string))),
-    );
+    addFormBodyParser(scope);
     const hide = { hide: true };
     scope.get('/admin/login', { schema: hide }, async (request, reply) => {
       return reply.type('text/html').send(loginPage(safeNext(field(request.query, 'next')), false));

@@ -1,7 +1,10 @@
 /**
  * The service's order rules beyond the engine's (public facts "Order rules", plus the choices
  * docs/family-c.md explains):
- * - GTC orders expire within 30 days;
+ * - every order expires within 30 days (the public facts say so of GTC; IOC, FOK and market
+ *   orders get the same cap because their expiry is stored in a signed 64-bit column and converted
+ *   to a number on the way to the matcher: an unbounded one would overflow there and fail the
+ *   whole matcher batch, not just this order);
  * - an order stops matching EXPIRY_MARGIN_SEC before its expiry, and an order arriving with less
  *   than that left is refused: settlement is asynchronous and the chain refuses an expired order,
  *   so a fill matched in the last seconds of an order's life could otherwise never settle;
@@ -18,13 +21,16 @@ export const MAX_ORDER_QUANTITY = 100_000_000_000_000n;
 export const RESTING_LIMIT_PER_MARKET = 100;
 export const RESTING_LIMIT_PER_OWNER = 500;
 
-/** Refuses an expiry that is too close (ORDER_EXPIRED) or, for GTC, too far (INVALID_ORDER). */
+/**
+ * Refuses an expiry that is too close (ORDER_EXPIRED) or too far (INVALID_ORDER), whatever the
+ * time in force. Compared as bigints: after this an expiry is a safe integer of seconds.
+ */
 export function checkExpiry(expiry: bigint, nowSec: number, timeInForce: TimeInForce): void {
   if (expiry <= BigInt(nowSec + EXPIRY_MARGIN_SEC)) {
     throw new DomainError('invalid', 'ORDER_EXPIRED', `expiry ${expiry} is past or less than ${EXPIRY_MARGIN_SEC} s away (now ${nowSec})`);
   }
-  if (timeInForce === 'gtc' && expiry > BigInt(nowSec + MAX_GTC_LIFETIME_SEC)) {
-    throw new DomainError('invalid', 'INVALID_ORDER', `a gtc order must expire within 30 days (expiry ≤ ${nowSec + MAX_GTC_LIFETIME_SEC})`);
+  if (expiry > BigInt(nowSec + MAX_GTC_LIFETIME_SEC)) {
+    throw new DomainError('invalid', 'INVALID_ORDER', `a ${timeInForce} order must expire within 30 days (expiry ≤ ${nowSec + MAX_GTC_LIFETIME_SEC})`);
   }
 }
 

@@ -12,6 +12,7 @@ import { changeClobMarketStatus, createClobMarket } from '../../../services/fami
 import { presentMarket } from '../../../services/family-c/market.presenter.js';
 import { keeperStatus, redriveFailedFill } from '../../../services/family-c/settlement/keeper-admin.service.js';
 import type { BookTops } from '../../../services/family-c/book-tops.js';
+import { Fill } from './fills.routes.js';
 import { errorResponses, MarketParams, MarketView } from './schemas.js';
 
 export interface ClobAdminOptions {
@@ -25,6 +26,12 @@ export interface ClobAdminOptions {
 }
 
 const Ticker = Type.String({ minLength: 1, maxLength: 10 });
+
+const KeeperStatus = Type.Object({
+  fillsByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'number of fills per status (matched, settling, settled, retrying, failed…)' }),
+  oldestUnsettledAgeSeconds: Type.Union([Type.Integer(), Type.Null()], { description: 'age of the oldest fill not settled yet; null when every fill settled' }),
+  failedFills: Type.Array(Fill, { description: 'up to 50 failed fills, the last updated first, with their failureReason' }),
+});
 
 export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobAdminOptions) {
   return async function (root: FastifyInstance): Promise<void> {
@@ -77,7 +84,10 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
     });
 
     app.get('/v2/admin/clob/keeper', {
-      schema: { tags: ['admin'], summary: 'The settlement keeper: fills per status, the oldest unsettled fill\'s age, failed fills with their reasons' },
+      schema: {
+        tags: ['admin'], summary: 'The settlement keeper: fills per status, the oldest unsettled fill\'s age, failed fills with their reasons',
+        response: { 200: KeeperStatus, ...errorResponses },
+      },
     }, async () => keeperStatus(ctx));
 
     app.post('/v2/admin/clob/fills/:id/retry', {

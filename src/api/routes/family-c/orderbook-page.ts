@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAdminRequest } from '../../plugins/admin-auth.js';
+import { addFormBodyParser } from '../../plugins/form-body.js';
 import { esc, page, table } from '../../pages/html.js';
 import type { FamilyCContext } from '../../../services/family-c/context.js';
 import { listAllMarketsForOperators } from '../../../services/family-c/market-catalog.service.js';
@@ -38,6 +39,8 @@ export function orderbookPageRoutes(ctx: FamilyCContext, adminToken: string, red
     return false;
   };
   return async function (app: FastifyInstance): Promise<void> {
+    // The re-drive button is a plain HTML form: without this a browser's post is refused with 415.
+    addFormBodyParser(app);
     app.get('/admin/orderbook', { schema: { hide: true } }, async (request, reply) => {
       if (!guard(request, reply)) return reply;
       return reply.type('text/html').send(orderbookPage(await keeperStatus(ctx), await listAllMarketsForOperators(ctx)));

@@ -9,10 +9,10 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
-import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch, readMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
-import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
+import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
@@ -49,6 +49,12 @@ class FencedOut extends Error {
 
 const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
 
+function earliestExpiry(book: OrderBook): number {
+  let next = Infinity;
+  for (const o of book.restingOrders()) next = Math.min(next, o.expiry);
+  return next;
+}
+
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
   private pending: Pending[] = [];
@@ -68,13 +74,12 @@ export class Matcher {
     if (this.markets.has(marketId)) return;
     const row = await findClobMarketById(this.deps.db, marketId);
     if (!row) throw new Error(`unknown orderbook market ${marketId}`);
-    await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
-    const fence = await readMatcherEpoch(this.deps.db, marketId);
+    // The epoch our own bump wrote, not a later read: another node's bump may land in between.
+    const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
+    if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    let nextExpiry = Infinity;
-    for (const o of book.restingOrders()) nextExpiry = Math.min(nextExpiry, o.expiry);
-    this.markets.set(marketId, { marketId, book, epoch: fence!.epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry });
-    this.deps.log.info({ market: marketId, epoch: fence!.epoch.toString(), resting: book.index.size }, 'matcher owns market');
+    this.markets.set(marketId, { marketId, book, epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: earliestExpiry(book) });
+    this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
   /** Stops writing a market (lease lost or handed over); its queued operations are refused as unavailable. */
@@ -181,7 +186,11 @@ export class Matcher {
     }
   }
 
-  /** The batch did not commit: rebuild the books it touched from what the database kept. */
+  /**
+   * The batch did not commit: rebuild the books it touched from what the database kept, with their
+   * status (a status operation changes it in memory before the commit; left as it was, a failed
+   * pause would keep refusing orders, a failed resume would keep taking them) and next expiry.
+   */
   private async recover(error: unknown, touched: Set<string>): Promise<void> {
     if (error instanceof FencedOut) {
       this.deps.log.warn({ market: error.marketId }, 'fenced out: another matcher owns this market now');
@@ -194,7 +203,11 @@ export class Matcher {
       const m = this.markets.get(marketId);
       if (!m) continue;
       try {
+        const row = await findClobMarketById(this.deps.db, marketId);
+        if (!row) throw new Error(`orderbook market ${marketId} is gone`);
         m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
+        m.status = row.status;
+        m.nextExpiry = earliestExpiry(m.book); // a failed expiry sweep had moved it past the restored orders
       } catch (err) {
         this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');
         this.markets.delete(marketId);

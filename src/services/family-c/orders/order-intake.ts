@@ -118,7 +118,7 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
     priceBps: message.priceBps,
     quantity: message.quantity.toString(),
     nonce: message.nonce.toString(),
-    expiry: Number(message.expiry),
+    expiry: Number(message.expiry), // exact: checkExpiry bounded it to within 30 days of now
     orderType,
     timeInForce,
     postOnly: input.postOnly === true,
