@@ -1,7 +1,8 @@
 /**
  * The settlement keeper on a real stack: fills of all three types reach the chain (each exactly
  * once, with a receipt), the smart wallets, the vault and the fee wallet move by exactly the
- * fills' amounts, holds are released, and positions show the PnL of the worked example.
+ * fills' amounts, holds are released, and positions show the PnL of the worked example. A settled
+ * fill's balances show at once (before the indexer re-reads them).
  */
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,4 +93,30 @@ describe('settlement', () => {
     const summary = (await get(h, `/v2/clob/positions/summary?pubkey=${tk}`)).json();
     expect(summary.activePositions).toBeGreaterThan(0);
   }, 90_000);
+
+  it('a settled fill shows in the balances at once, before the indexer re-reads the smart wallets', async () => {
+    const market = await createClobMarket(h);
+    const maker = await depositedTrader(h, 50n * USDC);
+    const taker = await depositedTrader(h, 50n * USDC);
+    const [mk, tk] = [maker, taker].map((k) => k.publicKey.toBase58()) as [string, string];
+    // The index job stands still: only what settlement writes itself can change the balances.
+    const index = h.daemon.queues.get('index');
+    await index.pause();
+    try {
+      await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 4000, quantity: 10n * USDC });
+      const r = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
+      const [fill] = await settled((r.fills as Json[]).map((f) => f.id));
+      // Right after the fill reads settled: its hold is gone, and the balance it was held against moved with it.
+      const tb = await balances(tk);
+      const takerUsdc = 50n * USDC - BigInt(fill!.usdcAmount) - BigInt(fill!.takerFee);
+      expect(tb).toMatchObject({ smartWalletBalance: takerUsdc.toString(), withdrawable: takerUsdc.toString(), totalCommitted: '0' });
+      expect(tb.markets.find((x: Json) => x.marketId === market.id)).toMatchObject({ yesTokens: '10000000', committedCollateral: '0' });
+      const mb = await balances(mk);
+      const makerUsdc = 50n * USDC - BigInt(fill!.makerUsdcAmount) + BigInt(fill!.makerRebate);
+      expect(mb).toMatchObject({ smartWalletBalance: makerUsdc.toString(), withdrawable: makerUsdc.toString(), totalCommitted: '0' });
+      expect(mb.markets.find((x: Json) => x.marketId === market.id)).toMatchObject({ noTokens: '10000000' });
+    } finally {
+      await index.resume();
+    }
+  }, 60_000);
 });

@@ -7,10 +7,12 @@
 import { PublicKey } from '@solana/web3.js';
 import { normalizeFill, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
+import type { TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import {
-  decodeFillReceipt, decodeOrderState, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
+  decodeFillReceipt, decodeOrderState, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
 } from '../../../chain/programs/exchange/index.js';
 import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
+import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
 import type { FamilyCContext } from '../context.js';
 
 export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: FillRow[]): Promise<SettlementFill[]> {
@@ -57,4 +59,27 @@ export async function readReceipts(ctx: Pick<FamilyCContext, 'chain' | 'programI
     });
   }
   return receipts;
+}
+
+/**
+ * The smart-wallet token accounts (USDC, YES, NO) of these owners as the chain holds them now,
+ * each stamped with the slot it was read at (rows for the slot-guarded token-account index).
+ * Accounts that do not exist are left out: a settled fill's accounts exist, and deleting rows is
+ * the indexer's business.
+ */
+export async function readSmartWalletAccounts(
+  ctx: Pick<FamilyCContext, 'chain' | 'programId' | 'usdcMint'>,
+  mints: { yes: string; no: string },
+  owners: readonly string[],
+): Promise<TokenAccountRow[]> {
+  const mintKeys = [ctx.usdcMint, new PublicKey(mints.yes), new PublicKey(mints.no)];
+  const addresses = [...new Set(owners)].flatMap((owner) => mintKeys.map((mint) => findEscrowTokenAddress(new PublicKey(owner), mint, ctx.programId).toBase58()));
+  const rows: TokenAccountRow[] = [];
+  for (let i = 0; i < addresses.length; i += 100) {
+    for (const snapshot of await ctx.chain.getMultipleAccounts(addresses.slice(i, i + 100))) {
+      const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
+      if (row) rows.push(row);
+    }
+  }
+  return rows;
 }
