@@ -31,12 +31,22 @@ export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: Fil
   });
 }
 
+/** The address of a signed order's OrderState account (the program names refused orders by it). */
+export function orderStateAddress(message: Uint8Array, programId: PublicKey): string {
+  const m = decodeOrderMessage(message);
+  return findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0].toBase58();
+}
+
+/** The fills (of these) that involve the order at `address`, as taker or maker. */
+export function fillsOfOrderAccount(fills: readonly SettlementFill[], address: string, programId: PublicKey): string[] {
+  return fills
+    .filter((f) => orderStateAddress(f.takerOrder.message, programId) === address || orderStateAddress(f.makerOrder.message, programId) === address)
+    .map((f) => f.fillId);
+}
+
 /** The order accounts these fills' orders already have on chain, by address. */
 export async function readOrderStates(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fills: readonly SettlementFill[]): Promise<Map<string, OrderStateAccount>> {
-  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => {
-    const m = decodeOrderMessage(o.message);
-    return findOrderStatePda(new PublicKey(m.owner), m.nonce, ctx.programId)[0].toBase58();
-  }))];
+  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => orderStateAddress(o.message, ctx.programId)))];
   const states = new Map<string, OrderStateAccount>();
   for (let i = 0; i < addresses.length; i += 100) {
     const chunk = addresses.slice(i, i + 100);
