@@ -75,7 +75,12 @@ export async function setBatchStatus(db: Db, id: string, status: 'pending' | 'se
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Ends fills of a batch (settled, failed…), only those still in flight in it; returns the ids moved. */
+/**
+ * Ends fills of a batch (settled, failed…), only those still in flight in it; returns the ids moved.
+ * The status guard sits on the UPDATE itself: a batch's outcome can be recorded by two callers at
+ * once (the sender's confirmation, the sweep), and under READ COMMITTED a select-then-update would
+ * let both move the same fill and release its holds twice. Only the returned ids may release holds.
+ */
 export async function endFills(
   db: Db,
   batchId: string,
@@ -84,24 +89,18 @@ export async function endFills(
 ): Promise<string[]> {
   if (fillIds.length === 0) return [];
   const moved = await db
-    .selectFrom('clob_fills')
-    .select('id')
-    .where('id', 'in', fillIds)
-    .where('batch_id', '=', batchId)
-    .where('status', 'in', ['settling', 'retrying'])
-    .execute();
-  const ids = moved.map((r) => r.id);
-  if (ids.length === 0) return [];
-  await db
     .updateTable('clob_fills')
     .set({
       status: s.status, updated_at: s.now,
       ...(s.status === 'settled' ? { settle_tx: s.settleTx ?? null, settled_at: s.now } : {}),
       ...(s.failureReason !== undefined ? { failure_reason: s.failureReason } : {}),
     })
-    .where('id', 'in', ids)
+    .where('id', 'in', fillIds)
+    .where('batch_id', '=', batchId)
+    .where('status', 'in', ['settling', 'retrying'])
+    .returning('id')
     .execute();
-  return ids;
+  return moved.map((r) => r.id);
 }
 
 /**

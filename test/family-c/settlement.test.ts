@@ -1,9 +1,11 @@
 /**
  * The settlement keeper on a real stack: fills of all three types reach the chain (each exactly
  * once, with a receipt), the smart wallets, the vault and the fee wallet move by exactly the
- * fills' amounts, holds are released, and positions show the PnL of the worked example.
+ * fills' amounts, holds are released, and positions show the PnL of the worked example. A settled
+ * fill's balances show at once (before the indexer re-reads them), and a fill whose order expires
+ * before its registration lands fails instead of being retried forever.
  */
-import { PublicKey } from '@solana/web3.js';
+import { AddressLookupTableProgram, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenBalance } from '../family-b/family-b.harness.js';
 import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, post, USDC, waitFor, type CHarness } from './family-c.harness.js';
@@ -92,4 +94,73 @@ describe('settlement', () => {
     const summary = (await get(h, `/v2/clob/positions/summary?pubkey=${tk}`)).json();
     expect(summary.activePositions).toBeGreaterThan(0);
   }, 90_000);
+
+  it('a settled fill shows in the balances at once, before the indexer re-reads the smart wallets', async () => {
+    const market = await createClobMarket(h);
+    const maker = await depositedTrader(h, 50n * USDC);
+    const taker = await depositedTrader(h, 50n * USDC);
+    const [mk, tk] = [maker, taker].map((k) => k.publicKey.toBase58()) as [string, string];
+    // The index job stands still: only what settlement writes itself can change the balances.
+    const index = h.daemon.queues.get('index');
+    await index.pause();
+    try {
+      await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 4000, quantity: 10n * USDC });
+      const r = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
+      const [fill] = await settled((r.fills as Json[]).map((f) => f.id));
+      // Right after the fill reads settled: its hold is gone, and the balance it was held against moved with it.
+      const tb = await balances(tk);
+      const takerUsdc = 50n * USDC - BigInt(fill!.usdcAmount) - BigInt(fill!.takerFee);
+      expect(tb).toMatchObject({ smartWalletBalance: takerUsdc.toString(), withdrawable: takerUsdc.toString(), totalCommitted: '0' });
+      expect(tb.markets.find((x: Json) => x.marketId === market.id)).toMatchObject({ yesTokens: '10000000', committedCollateral: '0' });
+      const mb = await balances(mk);
+      const makerUsdc = 50n * USDC - BigInt(fill!.makerUsdcAmount) + BigInt(fill!.makerRebate);
+      expect(mb).toMatchObject({ smartWalletBalance: makerUsdc.toString(), withdrawable: makerUsdc.toString(), totalCommitted: '0' });
+      expect(mb.markets.find((x: Json) => x.marketId === market.id)).toMatchObject({ noTokens: '10000000' });
+    } finally {
+      await index.resume();
+    }
+  }, 60_000);
+
+  // Last: it moves the cluster's clock two hours ahead.
+  it('an order that expires before its registration lands fails its fill with the reason and releases the holds', async () => {
+    const market = await createClobMarket(h);
+    const maker = await depositedTrader(h, 50n * USDC);
+    const taker = await depositedTrader(h, 50n * USDC);
+    const [mk, tk] = [maker, taker].map((k) => k.publicKey.toBase58()) as [string, string];
+    // With no usable lookup table, a fill whose orders are new does not fit one transaction: the
+    // keeper first sends a registration of its orders, which carries no fill. The keeper's reads
+    // are made blind to lookup tables so that this is the transaction the expiry refuses.
+    const client = h.daemon.chain.client;
+    const getMultipleAccounts = client.getMultipleAccounts;
+    client.getMultipleAccounts = async (addresses, commitment) => (await getMultipleAccounts.call(client, addresses, commitment))
+      .map((a) => (a && a.owner === AddressLookupTableProgram.programId.toBase58() ? null : a));
+    // Settlement waits while the orders match, then the cluster's time passes their expiry (an hour).
+    const platform = h.daemon.queues.get('platform');
+    await platform.pause();
+    try {
+      let fillId: string;
+      try {
+        await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 4000, quantity: 10n * USDC });
+        const r = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
+        fillId = (r.fills as Json[])[0]!.id;
+        expect((await balances(tk)).totalCommitted).not.toBe('0');
+        h.ledger.warpTime(7_200);
+      } finally {
+        await platform.resume();
+      }
+      // The registration is refused (OrderExpired, naming the order and no fill): the fill fails with that reason.
+      const fill = await waitFor('fill failed', async () => {
+        const f = (await get(h, `/v2/clob/fills/${fillId}`)).json().fill as Json;
+        return f.status === 'failed' ? f : undefined;
+      }, 20_000);
+      expect(fill.failureReason).toMatch(/^OrderExpired: /);
+      expect(fill.settleTx).toBeNull();
+      for (const owner of [mk, tk]) expect(await balances(owner)).toMatchObject({ smartWalletBalance: (50n * USDC).toString(), withdrawable: (50n * USDC).toString(), totalCommitted: '0' });
+      // It stays failed: nothing plans it again.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await get(h, `/v2/clob/fills/${fillId}`)).json().fill).toMatchObject({ status: 'failed' });
+    } finally {
+      client.getMultipleAccounts = getMultipleAccounts;
+    }
+  }, 60_000);
 });

@@ -7,10 +7,12 @@
 import { PublicKey } from '@solana/web3.js';
 import { normalizeFill, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
+import type { TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import {
-  decodeFillReceipt, decodeOrderState, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
+  decodeFillReceipt, decodeOrderState, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
 } from '../../../chain/programs/exchange/index.js';
 import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
+import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
 import type { FamilyCContext } from '../context.js';
 
 export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: FillRow[]): Promise<SettlementFill[]> {
@@ -29,12 +31,22 @@ export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: Fil
   });
 }
 
+/** The address of a signed order's OrderState account (the program names refused orders by it). */
+export function orderStateAddress(message: Uint8Array, programId: PublicKey): string {
+  const m = decodeOrderMessage(message);
+  return findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0].toBase58();
+}
+
+/** The fills (of these) that involve the order at `address`, as taker or maker. */
+export function fillsOfOrderAccount(fills: readonly SettlementFill[], address: string, programId: PublicKey): string[] {
+  return fills
+    .filter((f) => orderStateAddress(f.takerOrder.message, programId) === address || orderStateAddress(f.makerOrder.message, programId) === address)
+    .map((f) => f.fillId);
+}
+
 /** The order accounts these fills' orders already have on chain, by address. */
 export async function readOrderStates(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fills: readonly SettlementFill[]): Promise<Map<string, OrderStateAccount>> {
-  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => {
-    const m = decodeOrderMessage(o.message);
-    return findOrderStatePda(new PublicKey(m.owner), m.nonce, ctx.programId)[0].toBase58();
-  }))];
+  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => orderStateAddress(o.message, ctx.programId)))];
   const states = new Map<string, OrderStateAccount>();
   for (let i = 0; i < addresses.length; i += 100) {
     const chunk = addresses.slice(i, i + 100);
@@ -57,4 +69,27 @@ export async function readReceipts(ctx: Pick<FamilyCContext, 'chain' | 'programI
     });
   }
   return receipts;
+}
+
+/**
+ * The smart-wallet token accounts (USDC, YES, NO) of these owners as the chain holds them now,
+ * each stamped with the slot it was read at (rows for the slot-guarded token-account index).
+ * Accounts that do not exist are left out: a settled fill's accounts exist, and deleting rows is
+ * the indexer's business.
+ */
+export async function readSmartWalletAccounts(
+  ctx: Pick<FamilyCContext, 'chain' | 'programId' | 'usdcMint'>,
+  mints: { yes: string; no: string },
+  owners: readonly string[],
+): Promise<TokenAccountRow[]> {
+  const mintKeys = [ctx.usdcMint, new PublicKey(mints.yes), new PublicKey(mints.no)];
+  const addresses = [...new Set(owners)].flatMap((owner) => mintKeys.map((mint) => findEscrowTokenAddress(new PublicKey(owner), mint, ctx.programId).toBase58()));
+  const rows: TokenAccountRow[] = [];
+  for (let i = 0; i < addresses.length; i += 100) {
+    for (const snapshot of await ctx.chain.getMultipleAccounts(addresses.slice(i, i + 100))) {
+      const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
+      if (row) rows.push(row);
+    }
+  }
+  return rows;
 }

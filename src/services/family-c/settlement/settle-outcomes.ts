@@ -7,18 +7,24 @@
  *   `failed` with the error; the batch's other fills go back to `matched`;
  * - the transaction never landed (its outbound row failed): every fill goes back to `matched`
  *   with `retry_count + 1`.
- * A fill that ends gives back what it held (the holds ledger).
+ * A fill that ends gives back what it held (the holds ledger). A confirmed batch also writes its
+ * owners' smart-wallet balances, read from the chain after the settlement, into the token-account
+ * index in the same transaction: the index is refreshed by a separate job, and until then it
+ * would show the pre-settlement balance with the hold already gone (withdrawable and the
+ * matcher's funds check would count the fill's money twice).
  */
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
 import { failMatchedFill, fillsByIds, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
+import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import type { ClobFillStatus, Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
 import type { SettleRefusal } from '../../../chain/programs/exchange/index.js';
 import { fillHolds } from '../../../domain/orderbook/index.js';
 import { presentFill } from '../orders/order.presenter.js';
 import type { KeeperDeps } from './keeper.deps.js';
-import { readReceipts } from './settle-inputs.js';
+import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
 
 async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
   await addOwnerHolds(trx, rows.flatMap((r) => fillHolds(normalizeFill(r))), -1n);
@@ -45,13 +51,24 @@ export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
   }
 }
 
+/** The smart-wallet accounts of the owners of fills that landed, as the chain holds them now. */
+async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenAccountRow[]> {
+  if (landed.length === 0) return [];
+  const market = await findClobMarketById(k.c.db, landed[0]!.market_id);
+  if (!market?.yes_mint || !market.no_mint) return [];
+  return readSmartWalletAccounts(k.c, { yes: market.yes_mint, no: market.no_mint }, landed.flatMap((r) => [r.maker_owner, r.taker_owner]));
+}
+
 /** `signature` is null when the fills were found settled on chain by a transaction we did not keep. */
 export async function confirmBatch(k: KeeperDeps, batchId: string, signature: string | null): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const receipts = await readReceipts(k.c, rows.map((r) => r.id));
+  const landed = rows.filter((r) => receipts.has(r.id));
+  // Read after the receipts, so the balances include what the landed fills moved.
+  const balances = await settledBalances(k, landed);
   const now = new Date().toISOString();
   const settled = await k.c.db.transaction().execute(async (trx) => {
-    const landed = rows.filter((r) => receipts.has(r.id));
+    await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
     const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
     const ended = landed.filter((r) => ids.includes(r.id));
     await releaseHolds(trx, ended);
@@ -76,8 +93,11 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
   const refused = rows.filter((r) => refusal.fillIds.includes(r.id));
   const status: ClobFillStatus = refusal.error === 'FillAlreadySettled' ? 'settled' : refusal.error === 'InsufficientBalance' ? 'failed_insufficient_balance' : 'failed';
   const reason = `${refusal.error}: ${refusal.detail}${refusal.party ? ` (${refusal.party} ${refusal.owner ?? ''})` : ''}`;
+  // A receipt that exists already: the fill moved money, so its owners' balances go in with its release (see confirmBatch).
+  const balances = status === 'settled' ? await settledBalances(k, refused) : [];
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
+    await upsertTokenAccounts(trx, balances);
     const ids = await endFills(trx, batchId, refused.map((r) => r.id), { status, failureReason: status === 'settled' ? undefined : reason, now });
     await releaseHolds(trx, refused.filter((r) => ids.includes(r.id)));
     await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);

@@ -3,7 +3,8 @@
  * receipt exists have settled and never travel again; orders already on chain travel without
  * their signature. The transaction is simulated before it is handed to the sender: a fill the
  * program refuses (its refusal log names it) is set aside at once (settle-outcomes.ts) and the
- * batch ends without blind retries; anything else (a node hiccup) is an ordinary retry.
+ * batch ends without blind retries (an order a registration cannot register fails the batch's
+ * fills of that order); anything else (a node hiccup) is an ordinary retry.
  */
 import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
@@ -11,7 +12,7 @@ import { fillsOfBatch } from '../../../../db/repositories/clob-settlement.reposi
 import { buildSettlementBatch, parseSettleRefusal } from '../../../chain/programs/exchange/index.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
-import { readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
+import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
 import { confirmBatch, refuseFill } from './settle-outcomes.js';
 import type { SettleParams } from './settle-planner.js';
 
@@ -36,7 +37,11 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       const raw = batch.transaction.serialize();
       const simulation = await k.c.chain.simulateTransaction(raw);
       if (simulation.err !== null) {
-        const refusal = parseSettleRefusal(simulation.logs);
+        const parsed = parseSettleRefusal(simulation.logs);
+        // A registration carries no fills, so an order it cannot register (e.g. expired) is named
+        // without fill ids: the batch's fills of that order can never settle either, and retrying
+        // the same registration would loop forever with their holds kept.
+        const refusal = parsed && parsed.fillIds.length === 0 && parsed.order ? { ...parsed, fillIds: fillsOfOrderAccount(inputs, parsed.order, k.c.programId) } : parsed;
         if (refusal && refusal.fillIds.length > 0) {
           await refuseFill(k, batchId, refusal);
           throw new TerminalOutboundError(`fill ${refusal.fillIds.join(',')} refused: ${refusal.error}: ${refusal.detail}`);
