@@ -34,6 +34,10 @@ describe('X-PAYMENT', () => {
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, x402Version: 2 }))).toThrow(/x402Version/);
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, txHash: '' }))).toThrow(/txHash/);
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, payer: '0OIl' }))).toThrow(/base58/);
+    // base58, but not 64 bytes: a public key, a truncated hash, a 65-byte value.
+    for (const txHash of ['5'.repeat(44), '5'.repeat(86), '5'.repeat(89)]) {
+      expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, txHash }))).toThrow(/txHash is not a transaction signature/);
+    }
   });
 });
 
