@@ -44,7 +44,7 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
   const id = existing?.id ?? randomUUID();
   const slug = input.slug ?? existing?.slug ?? slugFor(input.title ?? a.title, marketId);
   if (!isValidSlug(slug)) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not all digits (integers address Family B markets)');
+    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not a number (integers address Family B markets)');
   }
   if (await slugTaken(ctx.db, slug, id)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
 
