@@ -26,6 +26,18 @@ export async function findQuote(
     .executeTakeFirst();
 }
 
+/**
+ * Deletes up to `limit` quotes that expired before `before` (one bounded statement, so a large
+ * backlog never holds the writer for long). Returns how many went.
+ */
+export async function deleteQuotesExpiredBefore(db: Db, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('family_a_quotes')
+    .where('id', 'in', (eb) => eb.selectFrom('family_a_quotes').select('id').where('expires_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertPayment(db: Db, row: Insertable<FamilyAPaymentsTable>): Promise<void> {
   await db.insertInto('family_a_payments').values(row).execute();
 }

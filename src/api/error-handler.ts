@@ -1,9 +1,12 @@
 /**
  * Every error leaves in the envelope of the route's family: domain errors with their status,
  * Fastify's own client errors (schema validation, malformed JSON, body too large, 429) as 4xx,
- * unknown routes as 404, and anything unexpected as a masked 500 logged with the request id.
+ * chain failures that retrying can cure (rate limit, node down, timeout, expired blockhash) as
+ * 503 NODE_UNAVAILABLE and parameters the node refused as 400, unknown routes as 404, and
+ * anything unexpected (other chain errors included) as a masked 500 logged with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ChainError } from '../chain/chain-errors.js';
 import { isDomainError, type ErrorKind } from '../domain/errors.js';
 import { errorEnvelope } from './envelopes.js';
 import { familyOf } from './families.js';
@@ -45,12 +48,33 @@ function validationMessage(error: FastifyError): string {
   return missing ? `${context}.${missing} is required` : `${where} ${first.message ?? 'is invalid'}`;
 }
 
+/** Seconds a client is told to wait after a chain failure that retrying can cure. */
+const CHAIN_RETRY_AFTER_SEC = 2;
+
+/**
+ * src/api may import the chain layer's types only (eslint boundaries), so a ChainError is
+ * recognised by its name and fields rather than with instanceof.
+ */
+function asChainError(error: unknown): ChainError | undefined {
+  if (!(error instanceof Error) || error.name !== 'ChainError') return undefined;
+  const e = error as Partial<ChainError>;
+  return typeof e.code === 'string' && typeof e.retryable === 'boolean' ? (e as ChainError) : undefined;
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {
       return send(request, reply, STATUS_BY_KIND[error.kind], error.code, error.message, error.extra);
     }
     if (error.validation) return send(request, reply, 400, 'VALIDATION_ERROR', validationMessage(error));
+    const chain = asChainError(error);
+    if (chain?.retryable) {
+      // The node's message can carry its URL (with an API key): logged, not echoed.
+      request.log.warn({ err: error }, 'chain unavailable');
+      reply.header('retry-after', String(CHAIN_RETRY_AFTER_SEC));
+      return send(request, reply, 503, 'NODE_UNAVAILABLE', `The Solana node is unavailable (${chain.code}); try again shortly`);
+    }
+    if (chain?.code === 'INVALID_PARAMS') return send(request, reply, 400, 'VALIDATION_ERROR', 'The Solana node refused the request\'s parameters (a malformed address or signature)');
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';

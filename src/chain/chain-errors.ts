@@ -13,6 +13,8 @@ export type ChainErrorCode =
   | 'ACCOUNT_NOT_FOUND'
   | 'PROGRAM_ERROR'
   | 'INVALID_TRANSACTION'
+  /** The node refused the request's parameters (JSON-RPC -32602), e.g. a malformed signature: the caller's input, not the node. */
+  | 'INVALID_PARAMS'
   | 'UNKNOWN';
 
 const RETRYABLE: ReadonlySet<ChainErrorCode> = new Set([

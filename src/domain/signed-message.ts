@@ -36,6 +36,14 @@ export function decodeSignature(signature: string): Uint8Array | undefined {
 }
 
 /**
+ * A transaction signature (tx hash) as RPC nodes take it: base58 of exactly 64 bytes. Padded
+ * base64 is refused here, so input a node would answer "Invalid params" never reaches it.
+ */
+export function decodeTransactionSignature(text: string): Uint8Array | undefined {
+  return text.endsWith('=') ? undefined : decodeSignature(text);
+}
+
+/**
  * Parsed keys by base58 text, bounded (oldest dropped first): a trader's every order and cancel is
  * checked with the same key, and parsing it is a third of a verification's cost.
  */

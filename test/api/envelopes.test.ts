@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainError, type ChainErrorCode } from '../../src/chain/chain-errors.js';
 import { DomainError, type ErrorKind } from '../../src/domain/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -18,10 +19,14 @@ const THROWN: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-/** One sample route per family; `?throw=<kind>` throws that DomainError, `?throw=crash` an Error. */
+/**
+ * One sample route per family; `?throw=<kind>` throws that DomainError, `?throw=crash` an Error,
+ * `?throw=chain:<code>` a ChainError (what the rpc adapter throws when the node fails).
+ */
 async function sampleRoutes(app: FastifyInstance): Promise<void> {
   const act = (query: { throw?: string }, ok: Record<string, unknown>) => {
     if (query.throw === 'crash') throw new Error('database password is hunter2');
+    if (query.throw?.startsWith('chain:')) throw new ChainError(query.throw.slice(6) as ChainErrorCode, 'request to https://rpc.example/?api-key=hunter2 failed');
     if (query.throw) throw new DomainError(query.throw as ErrorKind, 'SAMPLE_REFUSED', `refused as ${query.throw}`, { marketStatus: 'closed', retryable: false });
     return ok;
   };
@@ -127,6 +132,25 @@ describe('error envelopes by family', () => {
       const body = response.json();
       expect(expectEnvelope(family, body, 'SAMPLE_REFUSED')).toBe(`refused as ${kind}`);
       expect(body).toMatchObject({ marketStatus: 'closed', retryable: false });
+    }
+  });
+
+  const CHAIN: Array<[ChainErrorCode, number, string]> = [
+    ['NODE_UNAVAILABLE', 503, 'NODE_UNAVAILABLE'],
+    ['RATE_LIMITED', 503, 'NODE_UNAVAILABLE'],
+    ['TIMEOUT', 503, 'NODE_UNAVAILABLE'],
+    ['BLOCKHASH_NOT_FOUND', 503, 'NODE_UNAVAILABLE'],
+    ['INVALID_PARAMS', 400, 'VALIDATION_ERROR'],
+    ['PROGRAM_ERROR', 500, 'INTERNAL_ERROR'],
+  ];
+  it.each(FAMILIES)('family %s: chain failures are 503 when retrying can help, 400 for refused parameters, else a masked 500', async (family) => {
+    for (const [code, status, apiCode] of CHAIN) {
+      const response = await post(`${PATHS[family]}?throw=chain:${code}`, JSON.stringify({ wallet: 'w1', amount: 100_000 }));
+      expect(response.statusCode, code).toBe(status);
+      expectEnvelope(family, response.json(), apiCode);
+      // The node's message may carry its URL and API key: never echoed.
+      expect(response.body).not.toContain('hunter2');
+      if (status === 503) expect(response.headers['retry-after']).toBe('2');
     }
   });
 });

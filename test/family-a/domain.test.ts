@@ -34,6 +34,10 @@ describe('X-PAYMENT', () => {
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, x402Version: 2 }))).toThrow(/x402Version/);
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, txHash: '' }))).toThrow(/txHash/);
     expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, payer: '0OIl' }))).toThrow(/base58/);
+    // base58, but not 64 bytes: a public key, a truncated hash, a 65-byte value.
+    for (const txHash of ['5'.repeat(44), '5'.repeat(86), '5'.repeat(89)]) {
+      expect(() => decodePaymentHeader(encodePaymentHeader({ ...payload, txHash }))).toThrow(/txHash is not a transaction signature/);
+    }
   });
 });
 
@@ -46,6 +50,13 @@ describe('quotes and slugs', () => {
   it('makes URL-safe slugs that never look like Family B ids', () => {
     expect(slugify('Will BTC hit $100k?')).toBe('will-btc-hit-100k');
     expect(isValidSlug('12345')).toBe(false);
+    // Names that slugify to a number get a prefix: /v2/markets/2026 is Family B's market 2026, 1e10 a malformed id.
+    expect(slugify('2026')).toBe('market-2026');
+    expect(slugify('1E10!')).toBe('market-1e10');
+    expect(slugify('0x1F')).toBe('market-0x1f');
+    expect(slugify('2026 World Cup')).toBe('2026-world-cup');
+    for (const slug of ['1e10', '2e-5', '0x1f']) expect(isValidSlug(slug)).toBe(false);
+    expect(isValidSlug('2026-world-cup')).toBe(true);
     expect(searchTerms('Crème "brûlée" OR *')).toEqual(['crème', 'brûlée', 'or']);
   });
 });

@@ -217,10 +217,12 @@ describe('a payment its own quote can still honour is held, then refunded if nob
     const data = await settled(sig);
     expect(data.transfers[0]).toMatchObject({ state: 'refunded', reason: expect.stringMatching(/nobody presented it with that quote by/) });
     expect(await tokenBalance(h, wallet, h.usdcMint)).toBe(USDC0);
-    // Presented now with its own quote: refused, the money already went back.
+    // Presented now with its own quote: refused, the money already went back. The same sweep run
+    // deleted the quote (expired more than the grace ago), so the refusal is QUOTE_NOT_FOUND,
+    // and its message says where the payment went.
     const late = await post(`/v2/markets/${m.slug}/trade/buy`, { wallet, amount: 5, side: 'YES' }, buyHeader(own, sig, wallet));
     expect(late.statusCode).toBe(402);
-    expect(late.json().error.message).toMatch(/this transfer is refunded and can no longer be honoured/);
+    expect(late.json().error).toMatchObject({ code: 'QUOTE_NOT_FOUND', message: expect.stringMatching(/Your payment: 5 USDC was refunded/) });
     expect(await tokenBalance(h, wallet, m.cas.Yes)).toBe(0n);
   });
 

@@ -11,10 +11,14 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
+const INVALID_PARAMS = -32602;
+
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4000 };
 
 export function classifyError(e: unknown): ChainError {
   if (e instanceof ChainError) return e;
+  // web3.js keeps the JSON-RPC error code (SolanaJSONRPCError.code); -32602 is "Invalid params".
+  if ((e as { code?: unknown })?.code === INVALID_PARAMS) return new ChainError('INVALID_PARAMS', (e as Error).message, e);
   const msg = (e as Error)?.message ?? String(e);
   const cause = String((e as { cause?: { code?: string } })?.cause?.code ?? '');
   if (/\b429\b|Too Many Requests|rate limit/i.test(msg)) return new ChainError('RATE_LIMITED', msg, e);

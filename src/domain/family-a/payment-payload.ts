@@ -4,6 +4,7 @@
  * VALIDATION_ERROR, so a malformed header never reaches the chain or the database.
  */
 import { DomainError } from '../errors.js';
+import { decodeTransactionSignature } from '../signed-message.js';
 
 export interface PaymentPayload {
   x402Version: number;
@@ -45,6 +46,8 @@ export function decodePaymentHeader(header: string, opts: { quote?: boolean } = 
     const v = p[field] as string;
     if (!BASE58.test(v) || v.length > 100) throw invalid(`${field} is not base58`);
   }
+  // A txHash the node cannot parse would reach getSignatureStatuses and fail there (500/503).
+  if (!decodeTransactionSignature(p.txHash as string)) throw invalid('txHash is not a transaction signature (base58 of 64 bytes)');
   if (Number.isNaN(Date.parse(p.quoteIssuedAt as string))) throw invalid('quoteIssuedAt is not an ISO 8601 date');
   return {
     x402Version: 1,

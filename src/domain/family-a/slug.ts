@@ -11,12 +11,22 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 64)
     .replace(/-+$/, '');
-  return base.length > 0 ? base : 'market';
+  if (base.length === 0) return 'market';
+  // "2026" would be Family B's market 2026 on /v2/markets/{id}; "1e10" a malformed id there.
+  return isNumberLikeSlug(base) ? `market-${base}` : base;
 }
 
-/** All digits would collide with Family B's integer ids on /v2/markets/{id}. */
+/**
+ * Slugs that /v2/markets/{x} reads as a number (api/families.ts `isNumberLike`) restricted to the
+ * slug alphabet: all digits, exponent forms (`1e10`, `2e-5`) and hex (`0x1f`).
+ */
+function isNumberLikeSlug(slug: string): boolean {
+  return /^(\d+(e-?\d+)?|0x[0-9a-f]+)$/.test(slug);
+}
+
+/** A number-like slug would collide with Family B's integer ids on /v2/markets/{id} or be unreachable. */
 export function isValidSlug(slug: string): boolean {
-  return slug.length <= 80 && SLUG_RE.test(slug) && !/^\d+$/.test(slug);
+  return slug.length <= 80 && SLUG_RE.test(slug) && !isNumberLikeSlug(slug);
 }
 
 /** Full-text query terms: words of letters/digits, each matched as a prefix, all required. */

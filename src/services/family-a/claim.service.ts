@@ -16,6 +16,7 @@ import { listCredits, transitionInbound } from '../../../db/repositories/family-
 import { findClaim, findPaymentBySignature, insertClaim, type ClaimRow } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { claimPayout, rawToHuman } from '../../domain/family-a/money.js';
+import { decodeTransactionSignature } from '../../domain/signed-message.js';
 import { outcomeLabel, type Side } from '../../domain/family-a/side.js';
 import type { OutboundResult } from '../outbound/outbound.types.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
@@ -80,6 +81,8 @@ export async function claimEligibility(deps: FamilyADeps, slug: string, walletIn
 
 export async function confirmClaim(deps: FamilyADeps, slug: string, walletInput: string, transferTxHash: string) {
   const wallet = assertWallet(walletInput);
+  // Checked before anything reads the chain: a malformed hash is the caller's 400, not the node's error.
+  if (!decodeTransactionSignature(transferTxHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'transferTxHash is not a transaction signature (base58 of 64 bytes)');
   return withRefusalAccounting(deps, transferTxHash, (remember) => claim(deps, slug, wallet, transferTxHash, remember));
 }
 

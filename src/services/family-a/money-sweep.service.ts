@@ -7,20 +7,30 @@
  *     refunded: no claim can count them any more;
  *   - pending creations whose window closed more than the grace ago are removed, releasing their
  *     slugs (issue 8 item 6).
+ *   - quotes that expired more than the grace ago are deleted (step 1 records one per request,
+ *     refused or not, so the table would otherwise grow without bound). The grace is the
+ *     documented time to present a payment after its quote expired: a held transfer waits until
+ *     the latest matching quote's expiry plus the grace, so it never needs a quote deleted here
+ *     (the held step above refunds it first), and a later step 2 finds no quote and its transfer
+ *     is refunded. family_a_payments.quote_id is a record, never read back.
  * Each step is a compare-and-set in its own database transaction, so a step 2 honouring the same
  * transfer (or paying the same creation) at the same moment wins or loses as a whole.
  */
 import { deleteExpiredMarket, deleteTermsOfExpiredMarket, listExpiredPendingCreations, setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
 import { listDueHeld, listStrandedCredits } from '../../../db/repositories/family-a-inbound.repository.js';
+import { deleteQuotesExpiredBefore } from '../../../db/repositories/family-a-trades.repository.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { refundRecorded } from './inbound-settlement.js';
 
 const BATCH = 100;
+/** Quotes go in batches of QUOTE_BATCH, at most QUOTE_BATCHES per run; a larger backlog drains over the next runs. */
+const QUOTE_BATCH = 500;
+const QUOTE_BATCHES = 20;
 
-export interface SweepResult { refunds: string[]; heldRefunded: number; strandedRefunded: number; expiredCreations: string[] }
+export interface SweepResult { refunds: string[]; heldRefunded: number; strandedRefunded: number; expiredCreations: string[]; quotesDeleted: number }
 
 export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): Promise<SweepResult> {
-  const result: SweepResult = { refunds: [], heldRefunded: 0, strandedRefunded: 0, expiredCreations: [] };
+  const result: SweepResult = { refunds: [], heldRefunded: 0, strandedRefunded: 0, expiredCreations: [], quotesDeleted: 0 };
   for (const row of await listDueHeld(deps.db, new Date(nowMs).toISOString(), BATCH)) {
     const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, `${row.reason}, but nobody presented it with that quote by ${row.refund_after}`));
     if (id) result.refunds.push(id);
@@ -40,9 +50,14 @@ export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): 
     });
     if (removed) result.expiredCreations.push(m.slug);
   }
+  for (let batch = 0; batch < QUOTE_BATCHES; batch++) {
+    const deleted = await deleteQuotesExpiredBefore(deps.db, before, QUOTE_BATCH);
+    result.quotesDeleted += deleted;
+    if (deleted < QUOTE_BATCH) break;
+  }
   for (const id of result.refunds) {
     await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
   }
-  if (result.refunds.length + result.expiredCreations.length > 0) deps.log.info({ ...result, refunds: result.refunds.length }, 'family-a money sweep');
+  if (result.refunds.length + result.expiredCreations.length + result.quotesDeleted > 0) deps.log.info({ ...result, refunds: result.refunds.length }, 'family-a money sweep');
   return result;
 }

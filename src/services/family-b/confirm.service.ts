@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findCatalogByChainId, slugTaken, upsertCatalogEntry } from '../../../db/repositories/market-catalog.repository.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import { isValidSlug } from '../../domain/family-a/slug.js';
 import { slugFor } from '../../domain/family-b/slug.js';
 import { DomainError } from '../../domain/errors.js';
@@ -44,35 +45,41 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
   const id = existing?.id ?? randomUUID();
   const slug = input.slug ?? existing?.slug ?? slugFor(input.title ?? a.title, marketId);
   if (!isValidSlug(slug)) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not all digits (integers address Family B markets)');
+    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not a number (integers address Family B markets)');
   }
   if (await slugTaken(ctx.db, slug, id)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
 
   const now = new Date().toISOString();
   const imageUrls = { market: input.imageUrls?.market ?? null, yes: input.imageUrls?.yes ?? null, no: input.imageUrls?.no ?? null };
-  await upsertCatalogEntry(ctx.db, {
-    id,
-    slug,
-    kind: a.mode,
-    chain_market_id: marketId,
-    name: input.title ?? a.title,
-    description: input.description ?? a.description,
-    category: input.category ?? existing?.category ?? '',
-    tags: JSON.stringify(input.tags ?? (existing ? JSON.parse(existing.tags) : [])),
-    image_urls: JSON.stringify(imageUrls),
-    status: a.status,
-    outcome: a.winningSide,
-    creator: a.creator.toBase58(),
-    yes_ticker: a.yesTicker,
-    no_ticker: a.noTicker,
-    yes_mint: market.yesMint.toBase58(),
-    no_mint: market.noMint.toBase58(),
-    end_date: new Date(Number(a.resolutionTime) * 1000).toISOString(),
-    resolved_at: a.resolvedAt > 0n ? new Date(Number(a.resolvedAt) * 1000).toISOString() : null,
-    published: 1,
-    created_at: existing?.created_at ?? now,
-    updated_at: now,
-  });
+  try {
+    await upsertCatalogEntry(ctx.db, {
+      id,
+      slug,
+      kind: a.mode,
+      chain_market_id: marketId,
+      name: input.title ?? a.title,
+      description: input.description ?? a.description,
+      category: input.category ?? existing?.category ?? '',
+      tags: JSON.stringify(input.tags ?? (existing ? JSON.parse(existing.tags) : [])),
+      image_urls: JSON.stringify(imageUrls),
+      status: a.status,
+      outcome: a.winningSide,
+      creator: a.creator.toBase58(),
+      yes_ticker: a.yesTicker,
+      no_ticker: a.noTicker,
+      yes_mint: market.yesMint.toBase58(),
+      no_mint: market.noMint.toBase58(),
+      end_date: new Date(Number(a.resolutionTime) * 1000).toISOString(),
+      resolved_at: a.resolvedAt > 0n ? new Date(Number(a.resolvedAt) * 1000).toISOString() : null,
+      published: 1,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
+  } catch (error) {
+    // Two confirms of different markets with the same slug both passed slugTaken: the loser gets 409.
+    if (isUniqueViolation(error)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
+    throw error;
+  }
   return { marketId: Number(marketId), id, slug, title: input.title ?? a.title, status: a.status, mintsInitialized: a.mintsInitialized, imageUrls };
 }
 

@@ -38,7 +38,7 @@ export interface CreateClobMarketInput {
 
 async function freeSlug(ctx: FamilyCContext, input: CreateClobMarketInput): Promise<string> {
   if (input.slug !== undefined) {
-    if (!isValidSlug(input.slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and dashes, not all digits, at most 80 characters');
+    if (!isValidSlug(input.slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and dashes, not a number (1, 1e10, 0x1f), at most 80 characters');
     if (await slugTaken(ctx.db, input.slug)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${input.slug} is taken`);
     return input.slug;
   }

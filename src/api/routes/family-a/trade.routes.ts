@@ -59,7 +59,7 @@ export function tradeRoutes(deps: FamilyADeps) {
     app.post('/v2/markets/:slug/claim/confirm', {
       schema: {
         tags: ['A'], summary: 'Confirm the transfer of ALL winning tokens and receive the USDC payout',
-        params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ minLength: 32, maxLength: 100 }) }),
+        params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ minLength: 64, maxLength: 88, pattern: '^[1-9A-HJ-NP-Za-km-z]+$', description: 'the token transfer\'s signature (base58, 64 bytes)' }) }),
         response: { 200: Success(ClaimConfirmation), 402: ErrorA, ...Errors },
       },
     }, async ({ params, body }) => {
