@@ -34,3 +34,26 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
   redis.on('error', () => undefined);
   return redis;
 }
+
+/**
+ * Resolves once `redis` is connected, or after `timeoutMs` (false) so a daemon can still start
+ * while Redis is away. Connections without an offline queue (the rate limiter's, producers') fail
+ * their commands until then, and the rate limiter lets a request through when its command fails:
+ * the API waits for them before it listens, so its first requests are counted too.
+ */
+export function whenReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    timer.unref();
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    redis.once('ready', onReady);
+  });
+}
+

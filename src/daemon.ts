@@ -16,7 +16,7 @@ import { heartbeatProcessor } from '../jobs/processors/heartbeat.processor.js';
 import { runTxBuild, txBuildProcessor, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
 import type { ProcessorMap } from '../jobs/processor.js';
 import { JobQueues } from '../jobs/queues.js';
-import { createRedisConnection, type ConnectionRole } from '../jobs/redis-connection.js';
+import { createRedisConnection, whenReady, type ConnectionRole } from '../jobs/redis-connection.js';
 import { declareSchedules } from '../jobs/schedules.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
 import { startWorkers } from '../jobs/workers.js';
@@ -90,7 +90,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     cleanups.push(['redis connections', async () => Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())))]);
 
     const metrics = createMetrics({ defaultMetrics: true });
-    const queues = new JobQueues(connect('producer', 'pmx-producer'), config.queuePrefix);
+    const producer = connect('producer', 'pmx-producer');
+    const queues = new JobQueues(producer, config.queuePrefix);
     cleanups.push(['queues', () => queues.close()]);
     metrics.setQueueDepthSource(async () => {
       const rows: Array<{ queue: string; state: string; count: number }> = [];
@@ -188,10 +189,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
 
     const daemon: Daemon = { db, queues, redisUrl, dataDir: config.dataDir, metrics, chain: chain.runtime, stop };
     if (hasRole(config, 'api')) {
+      const rateLimitRedis = connect('ratelimit', 'pmx-ratelimit');
+      // Both fail their commands until connected (no offline queue): be connected before listening.
+      const connected = await Promise.all([whenReady(rateLimitRedis, 3_000), whenReady(producer, 3_000)]);
+      if (!connected.every(Boolean)) log.warn('Redis is not connected yet: serving anyway (rate limits open, writes answer 503 until it is)');
       const app = await buildApp({
         log,
         version: VERSION,
-        redis: connect('ratelimit', 'pmx-ratelimit'),
+        redis: rateLimitRedis,
         rateLimit: { ...config.rateLimit, nameSpace: config.queuePrefix },
         metrics,
         adminToken: admin.token,
