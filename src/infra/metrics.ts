@@ -55,42 +55,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     if (!snapshot || Date.now() - snapshot.at > 500) snapshot = { at: Date.now(), value: money() };
     return snapshot.value;
   };
-  new Gauge({
-    name: 'pmx_outbound_awaiting_funds',
-    help: 'Platform transactions (payouts, refunds) a platform wallet cannot cover yet, by purpose: fund the wallet (alert when > 0)',
-    labelNames: ['purpose'],
-    registers: [registry],
-    async collect() {
-      const value = await readMoney();
-      if (!value) return;
-      this.reset();
-      for (const r of value.awaitingFunds) this.set({ purpose: r.purpose }, r.count);
-    },
-  });
-  new Gauge({
-    name: 'pmx_outbound_awaiting_funds_oldest_seconds',
-    help: 'How long the oldest platform transaction of each purpose has waited for funds',
-    labelNames: ['purpose'],
-    registers: [registry],
-    async collect() {
-      const value = await readMoney();
-      if (!value) return;
-      this.reset();
-      for (const r of value.awaitingFunds) this.set({ purpose: r.purpose }, r.oldestSeconds);
-    },
-  });
-  new Gauge({
-    name: 'pmx_family_a_inbound_transfers',
-    help: 'Family A inbound transfers to platform wallets by state (held, honoured, credited, claimed, manual, refund_<status>)',
-    labelNames: ['state'],
-    registers: [registry],
-    async collect() {
-      const value = await readMoney();
-      if (!value) return;
-      this.reset();
-      for (const r of value.transfers) this.inc({ state: r.state }, r.count);
-    },
-  });
+  /** A gauge rebuilt at each scrape from the money snapshot: one sample per row, rows of one label summed. */
+  const moneyGauge = (name: string, help: string, label: string, rows: (value: Awaited<ReturnType<MoneySource>>) => Array<[string, number]>) =>
+    new Gauge({
+      name, help, labelNames: [label], registers: [registry],
+      async collect() {
+        const value = await readMoney();
+        if (!value) return;
+        this.reset();
+        for (const [key, n] of rows(value)) this.inc({ [label]: key }, n);
+      },
+    });
+  moneyGauge('pmx_outbound_awaiting_funds', 'Platform transactions (payouts, refunds) a platform wallet cannot cover yet, by purpose: fund the wallet (alert when > 0)',
+    'purpose', (v) => v.awaitingFunds.map((r) => [r.purpose, r.count]));
+  moneyGauge('pmx_outbound_awaiting_funds_oldest_seconds', 'How long the oldest platform transaction of each purpose has waited for funds',
+    'purpose', (v) => v.awaitingFunds.map((r) => [r.purpose, r.oldestSeconds]));
+  moneyGauge('pmx_family_a_inbound_transfers', 'Family A inbound transfers to platform wallets by state (held, honoured, credited, claimed, manual, refund_<status>)',
+    'state', (v) => v.transfers.map((r) => [r.state, r.count]));
   let ws: WebSocketSource | undefined;
   new Gauge({
     name: 'pmx_ws_connections',
