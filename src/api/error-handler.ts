@@ -75,6 +75,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return send(request, reply, 503, 'NODE_UNAVAILABLE', `The Solana node is unavailable (${chain.code}); try again shortly`);
     }
     if (chain?.code === 'INVALID_PARAMS') return send(request, reply, 400, 'VALIDATION_ERROR', 'The Solana node refused the request\'s parameters (a malformed address or signature)');
+    if (chain) {
+      // The node answered, with an error this service does not expect on that path: the
+      // upstream's failure (502), not ours; its message is logged, never echoed.
+      request.log.error({ err: error }, 'chain error');
+      return send(request, reply, 502, 'NODE_ERROR', `The Solana node answered with an error (${chain.code}); request ${request.id}`);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
