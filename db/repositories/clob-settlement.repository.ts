@@ -119,20 +119,20 @@ export async function releaseFills(db: Db, batchId: string, fillIds: string[], r
   return Number(res.numUpdatedRows);
 }
 
-/** Fills of a batch whose transaction is being retried show `retrying` with the attempt count. */
+/**
+ * Fills of a batch whose transaction is being retried show `retrying` with the attempt count.
+ * One guarded UPDATE: a fill the confirmation moved to `settled` meanwhile is never moved back.
+ */
 export async function markRetrying(db: Db, batchId: string, retryCount: number, reason: string, now: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('clob_fills')
-    .select('id')
+  const moved = await db
+    .updateTable('clob_fills')
+    .set({ status: 'retrying', retry_count: retryCount, failure_reason: reason, updated_at: now })
     .where('batch_id', '=', batchId)
     .where('status', 'in', ['settling', 'retrying'])
     .where('retry_count', '<', retryCount)
+    .returning('id')
     .execute();
-  const ids = rows.map((r) => r.id);
-  if (ids.length > 0) {
-    await db.updateTable('clob_fills').set({ status: 'retrying', retry_count: retryCount, failure_reason: reason, updated_at: now }).where('id', 'in', ids).execute();
-  }
-  return ids;
+  return moved.map((r) => r.id);
 }
 
 /** Pending batches with their outbound row's state (the sweep reconciles the two). */

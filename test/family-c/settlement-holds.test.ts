@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { addOwnerHolds, ownerHoldRows } from '../../db/repositories/clob-commitments.repository.js';
-import { endFills } from '../../db/repositories/clob-settlement.repository.js';
+import { endFills, markRetrying } from '../../db/repositories/clob-settlement.repository.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { AccountSnapshot, ChainClient } from '../../src/chain/chain-client.js';
@@ -160,4 +160,65 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
       await db.close();
     }
   }, 30_000);
+
+  it.skipIf(!available)('the sweep\'s retrying mark never moves a fill the confirmation settled meanwhile', async () => {
+    const db = await open();
+    try {
+      const { batchId, fillId } = await seed(db);
+      const now = new Date().toISOString();
+      const settle = (d: Kysely<Database>) => d.updateTable('clob_fills').set({ status: 'settled', settled_at: now }).where('id', '=', fillId).execute();
+      let marked: string[];
+      if (name === 'postgres') {
+        // The confirmation holds the fill (settled, not yet committed) while the sweep marks the
+        // batch: the mark waits for the row and must see it settled once it gets it.
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => { release = resolve; });
+        let holderPid!: number;
+        let locked!: () => void;
+        const lockTaken = new Promise<void>((resolve) => { locked = resolve; });
+        const holder = db.db.transaction().execute(async (trx) => {
+          await settle(trx);
+          holderPid = (await sqlPid(trx)).rows[0]!.pid;
+          locked();
+          await gate;
+        });
+        await lockTaken;
+        const marking = markRetrying(db.db, batchId, 2, 'blockhash expired', now);
+        const deadline = Date.now() + 10_000;
+        while ((await blockedBehind(db, holderPid)).rows[0]!.n < 1) {
+          if (Date.now() > deadline) throw new Error('the mark never waited for the confirmation');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        release();
+        await holder;
+        marked = await marking;
+      } else {
+        await settle(db.db);
+        marked = await markRetrying(db.db, batchId, 2, 'blockhash expired', now);
+      }
+      expect(marked).toEqual([]);
+      const row = await db.db.selectFrom('clob_fills').select(['status', 'retry_count']).where('id', '=', fillId).executeTakeFirstOrThrow();
+      expect({ status: row.status, retryCount: Number(row.retry_count) }).toEqual({ status: 'settled', retryCount: 0 });
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
+
+  it.skipIf(!available)('the retrying mark moves the batch\'s in-flight fills once per attempt count', async () => {
+    const db = await open();
+    try {
+      const { batchId, fillId, otherId } = await seed(db);
+      const now = new Date().toISOString();
+      expect(await markRetrying(db.db, batchId, 1, 'not confirmed in time', now)).toEqual([fillId]);
+      expect(await markRetrying(db.db, batchId, 1, 'not confirmed in time', now)).toEqual([]);
+      expect(await markRetrying(db.db, batchId, 2, 'blockhash expired', now)).toEqual([fillId]);
+      const rows = await db.db.selectFrom('clob_fills').select(['id', 'status', 'retry_count', 'failure_reason']).where('id', 'in', [fillId, otherId]).orderBy('seq').execute();
+      expect(rows.map((r) => ({ ...r, retry_count: Number(r.retry_count) }))).toEqual([
+        { id: fillId, status: 'retrying', retry_count: 2, failure_reason: 'blockhash expired' },
+        { id: otherId, status: 'matched', retry_count: 0, failure_reason: null },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
 });
