@@ -63,6 +63,12 @@ export async function listAllClobMarkets(db: Db) {
   return select(db).orderBy('m.created_at').execute();
 }
 
+/** The catalog status of each of `ids` (the matcher catches up with changes it was not told of). */
+export async function clobMarketStatuses(db: Db, ids: string[]): Promise<Array<{ id: string; status: string }>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('markets').select(['id', 'status']).where('id', 'in', ids).execute();
+}
+
 /** Stamps the slot of an indexed read; false when the row already holds a newer read. */
 export async function claimClobSlot(db: Db, marketId: string, slot: bigint): Promise<boolean> {
   const res = await db.updateTable('clob_markets').set({ slot }).where('market_id', '=', marketId).where('slot', '<=', slot).executeTakeFirst();

@@ -17,6 +17,9 @@ import { Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
 import type { FeatureContext, RoleService } from './feature.js';
 
+/** How often a matcher compares its markets' statuses with the database's. */
+const STATUS_RECONCILE_MS = 2_000;
+
 export interface ClobMatcherRuntime {
   port: RoutingMatcherPort;
   publisher?: MatcherEventPublisher;
@@ -64,15 +67,25 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
   });
   let worker: Worker | undefined;
   let sweep: NodeJS.Timeout | undefined;
+  let reconcile: NodeJS.Timeout | undefined;
   const service: RoleService = {
     async start() {
       worker = startMatcherQueueWorker({ node: ctx.instanceId, connection: ctx.redis('blocking', 'pmx-matcher-worker'), prefix, port: local, log });
       await leases.start();
       sweep = setInterval(() => matcher.sweepExpired(), 1_000);
       sweep.unref();
+      // The status notifications are best effort; this catches up with the database within 2 s.
+      reconcile = setInterval(() => {
+        matcher.reconcileStatuses().then(
+          (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
+          (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
+        );
+      }, STATUS_RECONCILE_MS);
+      reconcile.unref();
     },
     async stop() {
       if (sweep) clearInterval(sweep);
+      if (reconcile) clearInterval(reconcile);
       await worker?.close();
       await matcher.idle();
       await leases.stop();

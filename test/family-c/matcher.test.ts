@@ -122,6 +122,35 @@ describe('matcher', () => {
     expect(placed).toMatchObject({ kind: 'place', outcome: { status: 'open' } });
   });
 
+  it('catches up with a market resolved behind its back, also when it takes the market over', async () => {
+    const a = matcher('a');
+    await a.own(marketId);
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    await a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) });
+    expect(await a.reconcileStatuses()).toEqual([]); // in step: nothing to do
+    // The indexer records the resolution, but the notification never reaches the matcher.
+    const resolve = () => db.db.updateTable('markets').set({ status: 'resolved' }).where('id', '=', marketId).execute();
+    await resolve();
+    expect(await a.reconcileStatuses()).toEqual([marketId]);
+    expect(a.markets.get(marketId)).toMatchObject({ status: 'resolved' });
+    expect(a.markets.get(marketId)!.book.index.size).toBe(0);
+    expect(await db.db.selectFrom('clob_orders').select('status').execute()).toEqual([{ status: 'cancelled' }]);
+    expect(await a.reconcileStatuses()).toEqual([]);
+
+    // A market resolved while orders rested and no matcher heard of it: the next owner cancels them.
+    await db.db.updateTable('markets').set({ status: 'active' }).where('id', '=', marketId).execute();
+    expect(await a.reconcileStatuses()).toEqual([marketId]);
+    await a.submit({ kind: 'place', order: order(buyer, 'buy', 4100, 1_000_000n) });
+    await resolve();
+    const b = matcher('b');
+    await b.own(marketId);
+    expect(b.markets.get(marketId)).toMatchObject({ status: 'resolved' });
+    expect(await b.reconcileStatuses()).toEqual([marketId]);
+    expect(b.markets.get(marketId)!.book.index.size).toBe(0);
+    expect(await db.db.selectFrom('clob_orders').select('status').execute()).toEqual([{ status: 'cancelled' }, { status: 'cancelled' }]);
+  });
+
   it('refuses what the owner cannot fund, and counts resting commitments and other refusals in the same batch', async () => {
     const m = matcher('a');
     await m.own(marketId);

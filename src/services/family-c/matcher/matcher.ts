@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
-import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
@@ -102,6 +102,23 @@ export class Matcher {
     for (const m of this.markets.values()) {
       if (m.nextExpiry <= due) void this.submit({ kind: 'expire', marketId: m.marketId }).catch((err) => this.deps.log.warn({ err, market: m.marketId }, 'expiry sweep failed'));
     }
+  }
+
+  /**
+   * Catches up with the statuses the database holds: a change the matcher was not told of (the
+   * call failed, or reached a node that was just handing the market over) and a resolved market
+   * taken over with orders still resting. The database is the truth; a status operation is
+   * idempotent, so one that crosses a notification changes nothing more. Returns the markets
+   * it queued an operation for.
+   */
+  async reconcileStatuses(): Promise<string[]> {
+    const rows = await clobMarketStatuses(this.deps.db, [...this.markets.keys()]);
+    const behind = rows.filter((row) => {
+      const m = this.markets.get(row.id);
+      return m !== undefined && row.status !== 'creating' && (m.status !== row.status || (row.status === 'resolved' && m.book.index.size > 0));
+    });
+    await Promise.all(behind.map((row) => this.submit({ kind: 'status', marketId: row.id, status: row.status })));
+    return behind.map((row) => row.id);
   }
 
   /** Resolves when everything queued so far is committed (tests, shutdown). */
