@@ -46,6 +46,10 @@ function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
   let deltas = 0;
   let resyncing = false;
   let resubscribed = 0;
+  let closed = '';
+  client.socket.once('close', (code, reason) => {
+    closed = `${code} ${reason.toString()}`;
+  });
   client.socket.on('message', (data) => {
     const frame = JSON.parse(data.toString()) as Frame;
     if (frame.marketId !== marketId) return;
@@ -62,7 +66,9 @@ function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
       client.send({ type: 'subscribe', markets: [marketId] });
     }
   });
-  return { replay, resubscribed: () => resubscribed };
+  /** Where this client is, for a failure's message. */
+  const state = () => `seq ${replay.seq}, gaps ${replay.gaps}, re-subscribed ${resubscribed}${resyncing ? ', resyncing' : ''}${closed ? `, closed ${closed}` : ''}`;
+  return { replay, resubscribed: () => resubscribed, state };
 }
 
 describe('market channel replay', () => {
@@ -95,8 +101,14 @@ describe('market channel replay', () => {
     const open: Array<{ id: string; owner: Keypair }> = [];
     const outcomes = new Map<string, number>();
     let late: { client: WsClient; book: ReturnType<typeof follow> } | undefined;
+    let churnedAt = 0;
     for (let n = 0; n < 1_000; n += 8) {
-      churn.send({ type: 'subscribe', markets: [market.id] }); // a fresh book, read while this batch is matched
+      // A fresh book, read while this batch is matched; paced under the 20-frames-a-second limit
+      // (a client above it is closed with 4029), since a batch can take less than 50 ms.
+      const wait = churnedAt + 60 - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      churnedAt = Date.now();
+      churn.send({ type: 'subscribe', markets: [market.id] });
       await Promise.all(Array.from({ length: 8 }, async () => {
         const owner = traders[Math.floor(random() * traders.length)]!;
         if (random() < 0.12 && open.length > 0) {
@@ -127,7 +139,10 @@ describe('market channel replay', () => {
     const last = Number(await redis.get(`${h.prefix}:clob:seq:${market.id}`));
     expect(last).toBeGreaterThan(1_000);
     // (the keeper publishes settled trades meanwhile: they move seq on, never the book)
-    for (const b of [earlyBook, lossyBook, churnBook, late!.book]) await waitFor(`replay at seq ${last}`, async () => (b.replay.seq >= last ? true : undefined), 15_000);
+    const books = { early: earlyBook, lossy: lossyBook, churn: churnBook, late: late!.book };
+    await waitFor(`replay at seq ${last}`, async () => (Object.values(books).every((b) => b.replay.seq >= last) ? true : undefined), 15_000).catch((error: Error) => {
+      throw new Error(`${error.message}: ${Object.entries(books).map(([name, b]) => `${name}: ${b.state()}`).join('; ')}`);
+    });
     // The last re-subscription's book (a re-subscription made while a book is on its way is answered by that book).
     const lastAck = churn.frames.map((f) => typeof f === 'object' && f.event === 'subscribed').lastIndexOf(true);
     await churn.waitFor((f) => typeof f === 'object' && f.event === 'book', 15_000, lastAck + 1);
