@@ -290,7 +290,12 @@ export interface ClobFillsTable {
   matched_at: string;
   settled_at: string | null;
   updated_at: string;
+  /** Migration 0010: a failed fill's quantity given back to the innocent party's resting order. */
+  give_back: Generated<ClobGiveBack | null>;
+  give_back_order_id: Generated<string | null>;
 }
+
+export type ClobGiveBack = 'pending' | 'restored' | 'not_resting' | 'not_covered';
 
 export interface ClobOwnerHoldsTable {
   owner: string;

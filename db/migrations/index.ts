@@ -9,6 +9,7 @@ import * as m0003 from './0003_family_b.js';
 import * as m0004 from './0004_family_a_money.js';
 import * as m0005 from './0005_family_c.js';
 import * as m0009 from './0009_catalog_perf.js';
+import * as m0010 from './0010_clob_give_back.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_family_a_money': m0004,
   '0005_family_c': m0005,
   '0009_catalog_perf': m0009,
+  '0010_clob_give_back': m0010,
 };

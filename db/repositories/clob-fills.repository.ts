@@ -1,7 +1,7 @@
 /** Orderbook fills (one query per function): written `matched` by the matcher, moved on by the keeper. */
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { big, num } from '../codec.js';
-import type { ClobFillsTable, Database } from '../schema.js';
+import type { ClobFillsTable, ClobGiveBack, Database } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type FillRow = Selectable<ClobFillsTable>;
@@ -101,4 +101,38 @@ export async function failMatchedFill(db: Db, id: string, status: 'failed' | 'fa
 export async function fillsByIds(db: Db, ids: string[]): Promise<FillRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('clob_fills').selectAll().where('id', 'in', ids).execute();
+}
+
+/**
+ * The keeper, failing fills an owner could not pay: each names the innocent party's order to give
+ * the quantity back to — `pending` for the matcher while that order rests, else `not_resting` at
+ * once (an ioc taker, a filled or cancelled order: nothing waits, and the fill may be re-driven).
+ */
+export async function markGiveBacks(db: Db, marks: ReadonlyArray<{ fillId: string; orderId: string }>): Promise<void> {
+  if (marks.length === 0) return;
+  const resting = await db.selectFrom('clob_orders').select('id').where('id', 'in', marks.map((m) => m.orderId)).where('status', 'in', ['open', 'partially_filled']).execute();
+  const rests = new Set(resting.map((r) => r.id));
+  for (const m of marks) {
+    const state = rests.has(m.orderId) ? 'pending' : 'not_resting';
+    await db.updateTable('clob_fills').set({ give_back: state, give_back_order_id: m.orderId }).where('id', '=', m.fillId).where('give_back', 'is', null).execute();
+  }
+}
+
+/** Give-backs waiting for the matcher of `marketIds` (the partial index of migration 0010). */
+export async function pendingGiveBacks(db: Db, marketIds: string[], limit: number): Promise<FillRow[]> {
+  if (marketIds.length === 0) return [];
+  return db.selectFrom('clob_fills').selectAll().where('give_back', '=', 'pending').where('market_id', 'in', marketIds).orderBy('seq').limit(limit).execute();
+}
+
+/** Ends a pending give-back with what the matcher did; false when it was no longer pending. */
+export async function endGiveBack(db: Db, fillId: string, result: Exclude<ClobGiveBack, 'pending'>): Promise<boolean> {
+  const res = await db.updateTable('clob_fills').set({ give_back: result }).where('id', '=', fillId).where('give_back', '=', 'pending').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Which of `fillIds` still wait for their give-back (read inside the matcher's batch transaction). */
+export async function stillPendingGiveBacks(db: Db, fillIds: string[]): Promise<Set<string>> {
+  if (fillIds.length === 0) return new Set();
+  const rows = await db.selectFrom('clob_fills').select('id').where('id', 'in', fillIds).where('give_back', '=', 'pending').execute();
+  return new Set(rows.map((r) => r.id));
 }

@@ -163,6 +163,8 @@ export async function redriveFill(db: Db, id: string, now: string): Promise<bool
     .set({ status: 'matched', batch_id: null, failure_reason: null, updated_at: now })
     .where('id', '=', id)
     .where('status', 'in', ['failed', 'failed_insufficient_balance'])
+    // A quantity given back (or about to be) to the other party's order would be filled twice.
+    .where((eb) => eb.or([eb('give_back', 'is', null), eb('give_back', 'in', ['not_resting', 'not_covered'])]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

@@ -10,6 +10,7 @@ import type { FamilyCContext } from '../services/family-c/context.js';
 import type { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import { MatcherEventPublisher } from '../services/family-c/events/matcher-events.publisher.js';
 import { matchableMarketIds } from '../services/family-c/market-catalog.service.js';
+import { applyGiveBacks, reconcileStatuses } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
 import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
 import os from 'node:os';
@@ -17,8 +18,8 @@ import { Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
 import type { FeatureContext, RoleService } from './feature.js';
 
-/** How often a matcher compares its markets' statuses with the database's. */
-const STATUS_RECONCILE_MS = 2_000;
+/** How often a matcher catches up with the database (market statuses, give-backs). */
+const CATCH_UP_MS = 2_000;
 
 export interface ClobMatcherRuntime {
   port: RoutingMatcherPort;
@@ -74,13 +75,18 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
       await leases.start();
       sweep = setInterval(() => matcher.sweepExpired(), 1_000);
       sweep.unref();
-      // The status notifications are best effort; this catches up with the database within 2 s.
+      // Status notifications are best effort and give-backs are recorded by the keeper: the
+      // matcher catches up with both from the database (catch-up.ts).
       reconcile = setInterval(() => {
-        matcher.reconcileStatuses().then(
+        reconcileStatuses(matcher, c.db).then(
           (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
           (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
         );
-      }, STATUS_RECONCILE_MS);
+        applyGiveBacks(matcher, c.db).then(
+          (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
+          (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
+        );
+      }, CATCH_UP_MS);
       reconcile.unref();
     },
     async stop() {

@@ -9,10 +9,12 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertCatalogMarket, insertClobTerms } from '../../db/repositories/clob-markets.repository.js';
 import { upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
-import { ownerHoldRows, unsettledFillsOf } from '../../db/repositories/clob-commitments.repository.js';
+import { addOwnerHolds, ownerHoldRows, unsettledFillsOf } from '../../db/repositories/clob-commitments.repository.js';
+import { markGiveBacks, normalizeFill } from '../../db/repositories/clob-fills.repository.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { EXCHANGE_PROGRAM_ID, findClobMarketPda, findEscrowTokenAddress, findUserEscrowPda } from '../../src/chain/programs/exchange/index.js';
-import { DEFAULT_FEES, encodeOrderMessage, OrderBook, ownerHolds, toHex } from '../../src/domain/orderbook/index.js';
+import { DEFAULT_FEES, encodeOrderMessage, fillHolds, OrderBook, ownerHolds, toHex } from '../../src/domain/orderbook/index.js';
+import { applyGiveBacks, reconcileStatuses } from '../../src/services/family-c/matcher/catch-up.js';
 import { Matcher } from '../../src/services/family-c/matcher/matcher.js';
 import type { AcceptedOrder } from '../../src/services/family-c/orders/order-intake.js';
 import { sqliteDatabase } from '../helpers/databases.js';
@@ -128,25 +130,25 @@ describe('matcher', () => {
     const buyer = Keypair.generate();
     await fund(buyer, 1_000_000_000n);
     await a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) });
-    expect(await a.reconcileStatuses()).toEqual([]); // in step: nothing to do
+    expect(await reconcileStatuses(a, db.db)).toEqual([]); // in step: nothing to do
     // The indexer records the resolution, but the notification never reaches the matcher.
     const resolve = () => db.db.updateTable('markets').set({ status: 'resolved' }).where('id', '=', marketId).execute();
     await resolve();
-    expect(await a.reconcileStatuses()).toEqual([marketId]);
+    expect(await reconcileStatuses(a, db.db)).toEqual([marketId]);
     expect(a.markets.get(marketId)).toMatchObject({ status: 'resolved' });
     expect(a.markets.get(marketId)!.book.index.size).toBe(0);
     expect(await db.db.selectFrom('clob_orders').select('status').execute()).toEqual([{ status: 'cancelled' }]);
-    expect(await a.reconcileStatuses()).toEqual([]);
+    expect(await reconcileStatuses(a, db.db)).toEqual([]);
 
     // A market resolved while orders rested and no matcher heard of it: the next owner cancels them.
     await db.db.updateTable('markets').set({ status: 'active' }).where('id', '=', marketId).execute();
-    expect(await a.reconcileStatuses()).toEqual([marketId]);
+    expect(await reconcileStatuses(a, db.db)).toEqual([marketId]);
     await a.submit({ kind: 'place', order: order(buyer, 'buy', 4100, 1_000_000n) });
     await resolve();
     const b = matcher('b');
     await b.own(marketId);
     expect(b.markets.get(marketId)).toMatchObject({ status: 'resolved' });
-    expect(await b.reconcileStatuses()).toEqual([marketId]);
+    expect(await reconcileStatuses(b, db.db)).toEqual([marketId]);
     expect(b.markets.get(marketId)!.book.index.size).toBe(0);
     expect(await db.db.selectFrom('clob_orders').select('status').execute()).toEqual([{ status: 'cancelled' }, { status: 'cancelled' }]);
   });
@@ -182,6 +184,67 @@ describe('matcher', () => {
       expect(ledger.find((h) => h.marketId === marketId)?.yes ?? 0n).toBe(fromRows.markets.get(marketId)?.yes ?? 0n);
     }
     expect((await ownerHoldRows(db.db, seller.publicKey.toBase58()))[0]!.yes).toBe(25_000_000n);
+  });
+
+  it('gives a failed fill\'s quantity back to the resting order once, only while it rests and its owner can cover it', async () => {
+    const m = matcher('a');
+    await m.own(marketId);
+    const buyer = Keypair.generate();
+    const seller = Keypair.generate();
+    const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
+    await upsertTokenAccounts(db.db, [{ address: Keypair.generate().publicKey.toBase58(), mint: yesMint, owner: findUserEscrowPda(seller.publicKey)[0].toBase58(), amount: 10n ** 12n, slot: 1n }]);
+    await fund(buyer, 10_000_000n); // the bid of 10 YES at 6000 commits 6 USDC
+    const bid = order(buyer, 'buy', 6000, 10_000_000n);
+    await m.submit({ kind: 'place', order: bid });
+    for (const q of [3_000_000n, 2_000_000n, 1_000_000n]) await m.submit({ kind: 'place', order: order(seller, 'sell', 6000, q, { timeInForce: 'ioc' }) });
+    const fills = await db.db.selectFrom('clob_fills').selectAll().orderBy('seq').execute();
+    expect(fills.map((f) => [f.maker_order_id, BigInt(f.quantity)])).toEqual([[bid.id, 3_000_000n], [bid.id, 2_000_000n], [bid.id, 1_000_000n]]);
+    // As the keeper does when the seller cannot deliver: the fill fails, its holds go, the bid is named.
+    const failAndMark = async (f: (typeof fills)[number]) => {
+      await db.db.updateTable('clob_fills').set({ status: 'failed_insufficient_balance' }).where('id', '=', f.id).execute();
+      await addOwnerHolds(db.db, fillHolds(normalizeFill(f)), -1n);
+      await markGiveBacks(db.db, [{ fillId: f.id, orderId: f.maker_order_id }]);
+    };
+    const book = () => m.markets.get(marketId)!.book;
+    const giveBack = async (id: string) => (await db.db.selectFrom('clob_fills').select('give_back').where('id', '=', id).executeTakeFirstOrThrow()).give_back;
+    expect(book().get(bid.id)?.remaining).toBe(4_000_000n);
+
+    await failAndMark(fills[0]!);
+    expect(await applyGiveBacks(m, db.db)).toBe(1);
+    await m.idle();
+    expect(book().get(bid.id)).toMatchObject({ remaining: 7_000_000n, notional: 3_000_000n * 6000n, usdc: 1_800_000n });
+    const row = await db.db.selectFrom('clob_orders').select(['remaining', 'status', 'committed']).where('id', '=', bid.id).executeTakeFirstOrThrow();
+    expect({ remaining: BigInt(row.remaining), status: row.status, committed: BigInt(row.committed) }).toEqual({ remaining: 7_000_000n, status: 'partially_filled', committed: 4_200_000n });
+    expect(await giveBack(fills[0]!.id)).toBe('restored');
+    // Once: a second round finds nothing, and a duplicate operation changes nothing.
+    expect(await applyGiveBacks(m, db.db)).toBe(0);
+    await m.submit({ kind: 'giveBack', marketId, fills: [{ fillId: fills[0]!.id, orderId: bid.id, quantity: 3_000_000n, notional: 0n, usdc: 0n }] });
+    expect(book().get(bid.id)?.remaining).toBe(7_000_000n);
+
+    // The buyer spent the money meanwhile: 5 USDC left, the bid commits 4.2 and holds 0.6 for the
+    // last fill, so the 1.2 more the second give-back needs are not there.
+    await upsertTokenAccounts(db.db, [{ address: findEscrowTokenAddress(buyer.publicKey, USDC_MINT).toBase58(), mint: USDC_MINT.toBase58(), owner: findUserEscrowPda(buyer.publicKey)[0].toBase58(), amount: 5_000_000n, slot: 2n }]);
+    await failAndMark(fills[1]!);
+    expect(await applyGiveBacks(m, db.db)).toBe(1);
+    await m.idle();
+    expect(await giveBack(fills[1]!.id)).toBe('not_covered');
+    expect(book().get(bid.id)?.remaining).toBe(7_000_000n);
+
+    // Cancelled between the keeper's mark and the matcher's round: nothing rests to give back to.
+    await failAndMark(fills[2]!);
+    expect(await giveBack(fills[2]!.id)).toBe('pending');
+    await m.submit({ kind: 'cancel', marketId, orderId: bid.id });
+    expect(await applyGiveBacks(m, db.db)).toBe(1);
+    await m.idle();
+    expect(await giveBack(fills[2]!.id)).toBe('not_resting');
+    expect(book().get(bid.id)).toBeUndefined();
+    // Marked when the order no longer rests: it ends at once, for no matcher to wait on.
+    const fourth = order(seller, 'sell', 6000, 1_000_000n);
+    await m.submit({ kind: 'place', order: fourth });
+    await m.submit({ kind: 'place', order: order(buyer, 'buy', 6000, 1_000_000n, { timeInForce: 'ioc' }) });
+    const last = await db.db.selectFrom('clob_fills').selectAll().where('maker_order_id', '=', fourth.id).executeTakeFirstOrThrow();
+    await markGiveBacks(db.db, [{ fillId: last.id, orderId: last.taker_order_id }]);
+    expect(await giveBack(last.id)).toBe('not_resting');
   });
 
   it('rebuilds a book identical to the one it had (same fills for the same next order)', async () => {

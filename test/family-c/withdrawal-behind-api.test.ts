@@ -86,4 +86,40 @@ describe('a withdrawal behind the API', () => {
     expect(fromPage.statusCode, fromPage.body).toBe(200);
     expect(fromPage.body).toContain('back in the settlement queue');
   }, 60_000);
+
+  it('gives the innocent party\'s resting order the quantity of the failed fill back', async () => {
+    const market = await createClobMarket(h);
+    const maker = await depositedTrader(h, 50n * USDC);
+    const taker = await depositedTrader(h, 50n * USDC);
+    const tk = taker.publicKey.toBase58();
+    await clobWrite(h, '/v2/clob/account/split', { pubkey: tk, marketId: market.id, amount: (20n * USDC).toString() }, taker);
+    await waitFor('split indexed', async () => ((await get(h, `/v2/clob/account/balances?pubkey=${tk}`)).json().markets[0]?.yesTokens === '20000000' ? true : undefined));
+    await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC });
+    const { blockhash } = await h.daemon.chain.client.getLatestBlockhash();
+    const tx = new Transaction({ feePayer: maker.publicKey, recentBlockhash: blockhash });
+    tx.add(getWithdrawInstruction({ owner: maker.publicKey, usdcMint: h.usdcMint, amount: 50n * USDC, programId: h.daemon.chain.programs.exchange }));
+    tx.sign(maker);
+    expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
+
+    // The taker's ask of 15 takes the stale bid's 10 and rests with 5.
+    const ask = await place(h, taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 15n * USDC });
+    expect(ask).toMatchObject({ status: 'partially_filled', committedAmount: String(5n * USDC) });
+    await waitFor('the fill fails', async () => ((await get(h, `/v2/clob/fills/${ask.fills[0].id}`)).json().fill.status === 'failed_insufficient_balance' ? true : undefined), 20_000);
+    // The 10 come back to the ask, which rests for its whole quantity again, first in its level.
+    const order = await waitFor('the ask restored', async () => {
+      const o = (await get(h, `/v2/clob/orders/${ask.orderId}`)).json().order as Json;
+      return o.remainingQuantity === String(15n * USDC) ? o : undefined;
+    }, 10_000);
+    expect(order).toMatchObject({ status: 'open', committedAmount: String(15n * USDC) });
+    const book = (await get(h, `/v2/clob/markets/${market.id}/orderbook`)).json();
+    expect(book.yes.asks).toEqual([{ price: 5000, size: String(15n * USDC) }]);
+    const row = await h.daemon.db.db.selectFrom('clob_fills').select(['give_back', 'give_back_order_id']).where('id', '=', ask.fills[0].id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ give_back: 'restored', give_back_order_id: ask.orderId });
+    const b = (await get(h, `/v2/clob/account/balances?pubkey=${tk}`)).json() as Json;
+    expect(b.markets[0]).toMatchObject({ yesTokens: String(20n * USDC), committedYesTokens: String(15n * USDC) });
+    // An operator cannot re-drive that fill any more: the ask would be filled twice.
+    const redrive = await h.app.inject({ method: 'POST', url: `/v2/admin/clob/fills/${ask.fills[0].id}/retry`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(redrive.statusCode).toBe(409);
+    expect(redrive.json()).toMatchObject({ error: 'FILL_GIVEN_BACK' });
+  }, 60_000);
 });

@@ -23,6 +23,11 @@ export function buyCommitment(remaining: bigint, priceBps: number): bigint {
   return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
 }
 
+/** What a resting order commits: a buy its `buyCommitment` USDC, a sell its remaining tokens. */
+export function restingCommitment(side: Side, priceBps: number, remaining: bigint): bigint {
+  return side === 'buy' ? buyCommitment(remaining, priceBps) : remaining;
+}
+
 export interface OrderNeed {
   usdc: bigint;
   tokens: bigint;

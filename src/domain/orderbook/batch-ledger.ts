@@ -9,7 +9,7 @@
  * committing 35_000_000; a second one in the same batch sees 5_000_000 free and is refused.
  */
 import { DomainError } from '../errors.js';
-import { buyCommitment, orderNeed } from './amounts.js';
+import { orderNeed, restingCommitment } from './amounts.js';
 import { fillHolds } from './holds.js';
 import { checkRestingLimits } from './order-rules.js';
 import type { CancelledOrder, FeeConfig, Fill, Outcome, PlaceResult, Side } from './types.js';
@@ -79,10 +79,7 @@ export class BatchLedger {
     if (o.canRest) {
       checkRestingLimits({ total: start.restingTotal + (d?.restingTotal ?? 0), inMarket: (start.restingByMarket.get(o.marketId) ?? 0) + (d?.restingByMarket.get(o.marketId) ?? 0) });
     }
-    const k = key(o.marketId, o.outcome);
-    const held = o.side === 'buy' ? start.usdcHeld + (d?.usdc ?? 0n) : (start.tokensHeld.get(k) ?? 0n) + (d?.tokens.get(k) ?? 0n);
-    const balance = o.side === 'buy' ? start.usdcBalance : (start.tokenBalance.get(k) ?? 0n);
-    const available = balance - held;
+    const available = this.available(o.owner, o.marketId, o.side, o.outcome);
     const need = orderNeed(o.side, o.priceBps, o.quantity, this.fees);
     const required = o.side === 'buy' ? need.usdc : need.tokens;
     if (required > available) {
@@ -94,6 +91,26 @@ export class BatchLedger {
     }
   }
 
+  /** The owner's free balance for a buy (USDC) or a sell (that outcome's tokens): balance − every hold, as of this point of the batch. */
+  private available(owner: string, marketId: string, side: Side, outcome: Outcome): bigint {
+    const start = this.starts.get(owner) ?? emptyStart();
+    const d = this.deltas.get(owner);
+    const k = key(marketId, outcome);
+    const held = side === 'buy' ? start.usdcHeld + (d?.usdc ?? 0n) : (start.tokensHeld.get(k) ?? 0n) + (d?.tokens.get(k) ?? 0n);
+    const balance = side === 'buy' ? start.usdcBalance : (start.tokenBalance.get(k) ?? 0n);
+    return balance - held;
+  }
+
+  /** Whether the owner's free balance covers `amount` more held (a failed fill's quantity given back to a resting order). */
+  covers(owner: string, marketId: string, side: Side, outcome: Outcome, amount: bigint): boolean {
+    return this.available(owner, marketId, side, outcome) >= amount;
+  }
+
+  /** A resting order's commitment changed by `amount` outside a placement (a give-back). */
+  recommitted(owner: string, marketId: string, side: Side, outcome: Outcome, amount: bigint): void {
+    this.commit(owner, marketId, side, outcome, amount, 0);
+  }
+
   /** Records what an accepted placement changed: its nonce, the commitments of every order it touched, its fills' holds, resting counts. */
   placed(o: PlaceCheck, result: PlaceResult): void {
     this.usedNonces.add(`${o.owner}|${o.nonce}`);
@@ -102,7 +119,7 @@ export class BatchLedger {
     for (const f of result.fills) bump(filledByMaker, f.makerOrderId, f.quantity);
     for (const m of result.makersChanged) {
       const before = m.remaining + (filledByMaker.get(m.id) ?? 0n);
-      const change = commitment(m.side, m.priceBps, m.remaining) - commitment(m.side, m.priceBps, before);
+      const change = restingCommitment(m.side, m.priceBps, m.remaining) - restingCommitment(m.side, m.priceBps, before);
       this.commit(m.owner, o.marketId, m.side, m.outcome, change, m.remaining === 0n ? -1 : 0);
     }
     this.cancelled(o.marketId, result.cancelled);
@@ -111,7 +128,7 @@ export class BatchLedger {
 
   /** Cancelled orders release their commitments and resting slots. */
   cancelled(marketId: string, cancelled: readonly CancelledOrder[]): void {
-    for (const c of cancelled) this.commit(c.order.owner, marketId, c.order.side, c.order.outcome, -commitment(c.order.side, c.order.priceBps, c.order.remaining), -1);
+    for (const c of cancelled) this.commit(c.order.owner, marketId, c.order.side, c.order.outcome, -restingCommitment(c.order.side, c.order.priceBps, c.order.remaining), -1);
   }
 
   private commit(owner: string, marketId: string, side: Side, outcome: Outcome, amount: bigint, resting: number): void {
@@ -136,8 +153,4 @@ export class BatchLedger {
       bump(d.tokens, key(marketId, 'no'), h.no);
     }
   }
-}
-
-function commitment(side: Side, priceBps: number, remaining: bigint): bigint {
-  return side === 'buy' ? buyCommitment(remaining, priceBps) : remaining;
 }

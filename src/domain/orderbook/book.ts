@@ -45,6 +45,14 @@ export interface SingleCancel extends CancelledOrder {
   level: LevelDelta;
 }
 
+export interface GiveBack {
+  /** The order after the give-back. */
+  order: RestingOrder;
+  level: LevelDelta;
+  /** How much more it commits (USDC for a buy, tokens for a sell). */
+  commitment: bigint;
+}
+
 export interface CancelResult {
   cancelled: CancelledOrder[];
   levels: LevelDelta[];
@@ -84,6 +92,25 @@ export class OrderBook {
     if (node === undefined) return null;
     this.unrest(node);
     return { order: node.toResting(), reason, level: this.levelOf(node.outcome, node.side, node.priceBps) };
+  }
+
+  /**
+   * Gives a failed fill's quantity back to a resting order: `remaining` grows by `quantity` (never
+   * past the signed quantity), the fill leaves the order's cumulative rounding state (its
+   * `notional` and `usdc` share), and the order keeps its place in its level's queue, as if the
+   * fill had not happened. Null when the order does not rest on this book.
+   */
+  giveBack(id: string, quantity: bigint, notional: bigint, usdc: bigint): GiveBack | null {
+    const node = this.index.get(id);
+    if (node === undefined) return null;
+    if (quantity <= 0n || node.remaining + quantity > node.quantity) throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
+    const before = node.committed;
+    node.remaining += quantity;
+    node.level!.size += quantity;
+    node.notional = node.notional > notional ? node.notional - notional : 0n;
+    node.usdc = node.usdc > usdc ? node.usdc - usdc : 0n;
+    this.setCommitment(node);
+    return { order: node.toResting(), level: this.levelOf(node.outcome, node.side, node.priceBps), commitment: node.committed - before };
   }
 
   /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */

@@ -60,6 +60,10 @@ export class MatcherEventPublisher implements MatcherEventSink {
         }
       } else {
         for (const c of o.cancelled) user.push({ event: 'order:cancelled', owner: c.order.owner, marketId, order: orderEventView(c.order, marketId, 'cancelled'), timestamp: now });
+        for (const r of o.restored ?? []) {
+          const status = r.remaining === r.quantity ? 'open' : 'partially_filled';
+          user.push({ event: 'order:restored', owner: r.owner, marketId, order: orderEventView(r, marketId, status), timestamp: now });
+        }
       }
       for (const l of o.levels) push(marketId, levelEvent(marketId, l));
     }

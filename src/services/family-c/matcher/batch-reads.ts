@@ -12,6 +12,14 @@ import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js'
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { OwnedMarket } from './matcher-types.js';
 
+/** An owner whose funds a batch checks, and for which side and outcome (orders, and the owners of resting orders given a quantity back). */
+export interface Holder {
+  owner: string;
+  marketId: string;
+  side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+}
+
 export interface BatchStart {
   starts: Map<string, OwnerStart>;
   nonces: Set<string>;
@@ -20,9 +28,10 @@ export interface BatchStart {
 export async function readBatchStart(
   trx: Transaction<Database>,
   orders: readonly AcceptedOrder[],
-  o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; lock: boolean },
+  o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; lock: boolean; holders?: readonly Holder[] },
 ): Promise<BatchStart> {
-  const owners = [...new Set(orders.map((x) => x.owner))];
+  const holders: readonly Holder[] = [...orders, ...(o.holders ?? [])];
+  const owners = [...new Set(holders.map((x) => x.owner))];
   if (o.lock) await lockOwners(trx, owners);
   const escrowOwner = new Map(owners.map((owner) => [findUserEscrowPda(new PublicKey(owner), o.programId)[0].toBase58(), owner]));
   const mintKey = new Map<string, string>();
@@ -30,7 +39,7 @@ export async function readBatchStart(
     mintKey.set(m.yesMint, `${m.marketId}:yes`);
     mintKey.set(m.noMint, `${m.marketId}:no`);
   }
-  const mints = [o.usdcMint, ...new Set(orders.filter((x) => x.side === 'sell').map((x) => { const m = o.markets.get(x.marketId); return x.outcome === 'yes' ? m?.yesMint : m?.noMint; }).filter((x): x is string => !!x))];
+  const mints = [o.usdcMint, ...new Set(holders.filter((x) => x.side === 'sell').map((x) => { const m = o.markets.get(x.marketId); return x.outcome === 'yes' ? m?.yesMint : m?.noMint; }).filter((x): x is string => !!x))];
   const [nonces, resting, holds, balances] = await Promise.all([
     usedNonces(trx, orders),
     restingSums(trx, owners),

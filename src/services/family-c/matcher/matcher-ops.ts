@@ -5,9 +5,9 @@
  * the batch's writes and ledger, for the operations after it and for the commit.
  */
 import { DomainError } from '../../../domain/errors.js';
-import { EXPIRY_MARGIN_SEC, type BatchLedger, type CancelledOrder, type LevelDelta } from '../../../domain/orderbook/index.js';
+import { EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type CancelledOrder, type LevelDelta, type RestingOrder } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
-import type { CancelOutcome, OwnedMarket, PlaceOutcome } from './matcher-types.js';
+import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
 
 export interface OpContext {
@@ -15,6 +15,8 @@ export interface OpContext {
   writes: BatchWrites;
   now: string;
   nowSec: number;
+  /** Give-backs still pending in the database at the batch's start; each is taken out once dealt with. */
+  pendingGiveBacks: Set<string>;
 }
 
 export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): PlaceOutcome {
@@ -71,4 +73,35 @@ export function applyStatus(c: OpContext, m: OwnedMarket, status: string): Cance
   const levels = new Map<string, LevelDelta>();
   for (const x of all) levels.set(`${x.level.outcome}:${x.level.side}:${x.level.priceBps}`, x.level); // the last state of each level
   return cancelled(c, m, all, [...levels.values()], 'market_resolved');
+}
+
+/**
+ * Gives failed fills' quantities back to the innocent parties' orders (docs/family-c.md,
+ * "Settlement"): only a give-back still pending in the database, to an order that still rests on
+ * a market not resolved, when its owner's free balance covers the larger commitment (the keeper
+ * released the fill's hold; the owner may have used it since). Each ends with what happened.
+ */
+export function giveBack(c: OpContext, m: OwnedMarket, fills: readonly GiveBackFill[]): CancelOutcome {
+  const restored: RestingOrder[] = [];
+  const levels = new Map<string, LevelDelta>();
+  for (const f of fills) {
+    if (!c.pendingGiveBacks.delete(f.fillId)) continue; // dealt with already (an earlier batch, a duplicate)
+    const order = m.status === 'resolved' ? undefined : m.book.get(f.orderId);
+    if (!order || order.remaining + f.quantity > order.quantity) {
+      c.writes.giveBackEnded(f.fillId, 'not_resting');
+      continue;
+    }
+    const more = restingCommitment(order.side, order.priceBps, order.remaining + f.quantity) - restingCommitment(order.side, order.priceBps, order.remaining);
+    if (!c.ledger.covers(order.owner, m.marketId, order.side, order.outcome, more)) {
+      c.writes.giveBackEnded(f.fillId, 'not_covered');
+      continue;
+    }
+    const done = m.book.giveBack(f.orderId, f.quantity, f.notional, f.usdc)!;
+    c.ledger.recommitted(order.owner, m.marketId, order.side, order.outcome, done.commitment);
+    c.writes.restored(done.order);
+    c.writes.giveBackEnded(f.fillId, 'restored');
+    restored.push(done.order);
+    levels.set(`${done.level.outcome}:${done.level.side}:${done.level.priceBps}`, done.level);
+  }
+  return { kind: 'cancel', marketId: m.marketId, cancelled: [], levels: [...levels.values()], restored };
 }

@@ -8,7 +8,18 @@ export type MatcherOp =
   | { kind: 'cancel'; marketId: string; orderId: string }
   | { kind: 'cancelOwner'; marketId: string; owner: string }
   | { kind: 'expire'; marketId: string }
-  | { kind: 'status'; marketId: string; status: string };
+  | { kind: 'status'; marketId: string; status: string }
+  | { kind: 'giveBack'; marketId: string; fills: GiveBackFill[] };
+
+/** A failed fill's share of one resting order, to give back (see `giveBack` in matcher-ops.ts). */
+export interface GiveBackFill {
+  fillId: string;
+  orderId: string;
+  quantity: bigint;
+  /** The fill's part of the order's cumulative rounding state: quantity × the order's own price, and its USDC leg. */
+  notional: bigint;
+  usdc: bigint;
+}
 
 export interface PlaceOutcome {
   kind: 'place';
@@ -26,6 +37,8 @@ export interface CancelOutcome {
   marketId: string;
   cancelled: CancelledOrder[];
   levels: LevelDelta[];
+  /** Resting orders that got a failed fill's quantity back (give-backs). */
+  restored?: RestingOrder[];
 }
 
 export type OpOutcome = PlaceOutcome | CancelOutcome;

@@ -9,14 +9,15 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
-import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
+import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
-import { applyStatus, cancelOrder, cancelOwner, expireOrders, placeOrder, type OpContext } from './matcher-ops.js';
+import { applyStatus, cancelOrder, cancelOwner, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
 
@@ -104,23 +105,6 @@ export class Matcher {
     }
   }
 
-  /**
-   * Catches up with the statuses the database holds: a change the matcher was not told of (the
-   * call failed, or reached a node that was just handing the market over) and a resolved market
-   * taken over with orders still resting. The database is the truth; a status operation is
-   * idempotent, so one that crosses a notification changes nothing more. Returns the markets
-   * it queued an operation for.
-   */
-  async reconcileStatuses(): Promise<string[]> {
-    const rows = await clobMarketStatuses(this.deps.db, [...this.markets.keys()]);
-    const behind = rows.filter((row) => {
-      const m = this.markets.get(row.id);
-      return m !== undefined && row.status !== 'creating' && (m.status !== row.status || (row.status === 'resolved' && m.book.index.size > 0));
-    });
-    await Promise.all(behind.map((row) => this.submit({ kind: 'status', marketId: row.id, status: row.status })));
-    return behind.map((row) => row.id);
-  }
-
   /** Resolves when everything queued so far is committed (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
@@ -143,9 +127,17 @@ export class Matcher {
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
         for (const marketId of markets) if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
         const orders = batch.flatMap(({ op }) => (op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [])) as AcceptedOrder[];
-        const start = await readBatchStart(trx, orders, { programId: this.deps.programId, usdcMint: this.deps.usdcMint, markets: this.markets, lock: this.deps.lockOwners === true });
+        const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
+        const holders = giveBacks.flatMap((f) => {
+          const order = this.markets.get(f.marketId)?.book.get(f.orderId);
+          return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
+        });
+        const start = await readBatchStart(trx, orders, { programId: this.deps.programId, usdcMint: this.deps.usdcMint, markets: this.markets, lock: this.deps.lockOwners === true, holders });
         const now = new Date(nowMs).toISOString();
-        const c: OpContext = { ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000) };
+        const c: OpContext = {
+          ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000),
+          pendingGiveBacks: await stillPendingGiveBacks(trx, giveBacks.map((f) => f.fillId)),
+        };
         for (const { op } of batch) {
           const marketId = marketOf(op);
           const m = this.markets.get(marketId);
@@ -200,6 +192,8 @@ export class Matcher {
         return expireOrders(c, m);
       case 'status':
         return applyStatus(c, m, op.status);
+      case 'giveBack':
+        return giveBack(c, m, op.fills);
     }
   }
 

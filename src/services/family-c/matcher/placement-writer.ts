@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
-import { insertFills } from '../../../../db/repositories/clob-fills.repository.js';
+import { endGiveBack, insertFills } from '../../../../db/repositories/clob-fills.repository.js';
 import { insertOrders, updateOrderState } from '../../../../db/repositories/clob-orders.repository.js';
-import type { ClobFillsTable, ClobOrdersTable, Database } from '../../../../db/schema.js';
-import { buyCommitment, fillHolds, type CancelledOrder, type Fill, type HoldDelta, type PlaceResult, type RestingOrder } from '../../../domain/orderbook/index.js';
+import type { ClobFillsTable, ClobGiveBack, ClobOrdersTable, Database } from '../../../../db/schema.js';
+import { fillHolds, restingCommitment, type CancelledOrder, type Fill, type HoldDelta, type PlaceResult, type RestingOrder } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -33,7 +33,7 @@ interface OrderState {
 }
 
 function committed(o: RestingOrder): bigint {
-  return o.side === 'buy' ? buyCommitment(o.remaining, o.priceBps) : o.remaining;
+  return restingCommitment(o.side, o.priceBps, o.remaining);
 }
 
 export class BatchWrites {
@@ -41,6 +41,7 @@ export class BatchWrites {
   private readonly updated = new Map<string, OrderState>();
   private readonly fills: Insertable<ClobFillsTable>[] = [];
   private readonly holds: HoldDelta[] = [];
+  private readonly giveBacks: Array<[string, Exclude<ClobGiveBack, 'pending'>]> = [];
 
   constructor(private readonly now: string) {}
 
@@ -62,6 +63,15 @@ export class BatchWrites {
     for (const c of cancelled) {
       this.change(c.order.id, { remaining: c.order.remaining, notional: c.order.notional, usdc: c.order.usdc, committed: 0n, status: 'cancelled', cancelReason: reason ?? c.reason });
     }
+  }
+
+  /** A resting order that got a failed fill's quantity back. */
+  restored(o: RestingOrder): void {
+    this.change(o.id, { remaining: o.remaining, notional: o.notional, usdc: o.usdc, committed: committed(o), status: o.remaining === o.quantity ? 'open' : 'partially_filled' });
+  }
+
+  giveBackEnded(fillId: string, result: Exclude<ClobGiveBack, 'pending'>): void {
+    this.giveBacks.push([fillId, result]);
   }
 
   placement(order: AcceptedOrder, result: PlaceResult, resting: RestingOrder | undefined): StoredFill[] {
@@ -93,6 +103,7 @@ export class BatchWrites {
     for (const [id, s] of this.updated) await updateOrderState(db, id, { ...s, now: this.now });
     await insertFills(db, this.fills);
     await addOwnerHolds(db, this.holds, 1n);
+    for (const [fillId, result] of this.giveBacks) await endGiveBack(db, fillId, result);
   }
 }
 

@@ -14,7 +14,7 @@
  * matcher's funds check would count the fill's money twice).
  */
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
-import { failMatchedFill, fillsByIds, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { failMatchedFill, fillsByIds, markGiveBacks, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
@@ -88,6 +88,16 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
   await k.afterSettlement(rows[0]?.market_id);
 }
 
+/**
+ * The innocent party of a fill its counterparty could not pay gets the quantity back on its order
+ * if that still rests (the market's matcher applies it: matcher/catch-up.ts). The party the
+ * chain named is the one that could not pay; without a name, nobody is given anything.
+ */
+function giveBacksFor(rows: FillRow[], refusal: SettleRefusal): Array<{ fillId: string; orderId: string }> {
+  if (refusal.party !== 'maker' && refusal.party !== 'taker') return [];
+  return rows.map((r) => ({ fillId: r.id, orderId: refusal.party === 'maker' ? r.taker_order_id : r.maker_order_id }));
+}
+
 export async function refuseFill(k: KeeperDeps, batchId: string, refusal: SettleRefusal): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const refused = rows.filter((r) => refusal.fillIds.includes(r.id));
@@ -100,6 +110,7 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
     await upsertTokenAccounts(trx, balances);
     const ids = await endFills(trx, batchId, refused.map((r) => r.id), { status, failureReason: status === 'settled' ? undefined : reason, now });
     await releaseHolds(trx, refused.filter((r) => ids.includes(r.id)));
+    if (status === 'failed_insufficient_balance') await markGiveBacks(trx, giveBacksFor(refused.filter((r) => ids.includes(r.id)), refusal));
     await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);
     await setBatchStatus(trx, batchId, 'failed', now);
     return ids;
