@@ -87,33 +87,37 @@ async function holdsOf(db: DatabaseHandle, owner: string) {
   return { usdc: row?.usdc ?? 0n, yes: row?.yes ?? 0n, no: row?.no ?? 0n };
 }
 
-/** PostgreSQL: runs `body` while the batch row is locked, releasing it once two backends wait behind the lock. */
-async function withBatchLocked(db: DatabaseHandle, batchId: string, body: () => Promise<unknown>): Promise<void> {
+/**
+ * PostgreSQL: runs `body` while a transaction holds what `hold` locked, and lets that transaction
+ * commit only once `waiters` backends wait behind it (directly or behind one that does).
+ */
+async function whileHeld<T>(db: DatabaseHandle, hold: (trx: Kysely<Database>) => Promise<unknown>, body: () => Promise<T>, waiters: number): Promise<T> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => { release = resolve; });
   let holderPid!: number;
   let locked!: () => void;
   const lockTaken = new Promise<void>((resolve) => { locked = resolve; });
   const holder = db.db.transaction().execute(async (trx) => {
-    await trx.selectFrom('clob_settlement_batches').select('id').where('id', '=', batchId).forUpdate().execute();
-    const { rows } = await sqlPid(trx);
-    holderPid = rows[0]!.pid;
+    await hold(trx);
+    holderPid = (await sqlPid(trx)).rows[0]!.pid;
     locked();
     await gate;
   });
   await lockTaken;
   const work = body();
-  // The first confirmation waits for the batch row (holding the fill); the second waits for the fill.
   const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { rows } = await blockedBehind(db, holderPid);
-    if (rows[0]!.n >= 2) break;
-    if (Date.now() > deadline) throw new Error('the two confirmations never waited on each other');
+  while ((await blockedBehind(db, holderPid)).rows[0]!.n < waiters) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${waiters} backends ever waited behind the holder`);
     await new Promise((r) => setTimeout(r, 20));
   }
   release();
   await holder;
-  await work;
+  return work;
+}
+
+/** The first confirmation waits for the batch row (holding the fill); the second waits for the fill. */
+function withBatchLocked(db: DatabaseHandle, batchId: string, body: () => Promise<unknown>): Promise<unknown> {
+  return whileHeld(db, (trx) => trx.selectFrom('clob_settlement_batches').select('id').where('id', '=', batchId).forUpdate().execute(), body, 2);
 }
 
 function sqlPid(trx: Kysely<Database>) {
@@ -171,27 +175,7 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
       if (name === 'postgres') {
         // The confirmation holds the fill (settled, not yet committed) while the sweep marks the
         // batch: the mark waits for the row and must see it settled once it gets it.
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => { release = resolve; });
-        let holderPid!: number;
-        let locked!: () => void;
-        const lockTaken = new Promise<void>((resolve) => { locked = resolve; });
-        const holder = db.db.transaction().execute(async (trx) => {
-          await settle(trx);
-          holderPid = (await sqlPid(trx)).rows[0]!.pid;
-          locked();
-          await gate;
-        });
-        await lockTaken;
-        const marking = markRetrying(db.db, batchId, 2, 'blockhash expired', now);
-        const deadline = Date.now() + 10_000;
-        while ((await blockedBehind(db, holderPid)).rows[0]!.n < 1) {
-          if (Date.now() > deadline) throw new Error('the mark never waited for the confirmation');
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        release();
-        await holder;
-        marked = await marking;
+        marked = await whileHeld(db, settle, () => markRetrying(db.db, batchId, 2, 'blockhash expired', now), 1);
       } else {
         await settle(db.db);
         marked = await markRetrying(db.db, batchId, 2, 'blockhash expired', now);
