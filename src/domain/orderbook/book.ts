@@ -8,6 +8,7 @@ import { buyCommitment } from './amounts.js';
 import { CommitmentLedger } from './commitments.js';
 import { Ladder, OrderNode } from './ladder.js';
 import { Matcher } from './match.js';
+import { OrderIndex } from './order-index.js';
 import { validateOrder } from './validate.js';
 import {
   DEFAULT_FEES,
@@ -66,7 +67,7 @@ export class OrderBook {
     yes: { buy: new Ladder('yes', 'buy'), sell: new Ladder('yes', 'sell') },
     no: { buy: new Ladder('no', 'buy'), sell: new Ladder('no', 'sell') },
   };
-  readonly index = new Map<string, OrderNode>();
+  readonly index = new OrderIndex<OrderNode>();
   lastPrice: Record<Outcome, number | null> = { yes: null, no: null };
   nextSeq = 1;
   fillSeq = 0;
@@ -131,9 +132,9 @@ export class OrderBook {
     return this.index.get(id)?.toResting();
   }
 
-  /** Resting orders in time priority. */
+  /** Resting orders in time priority. O(n log n): the index does not keep insertion order. */
   restingOrders(): RestingOrder[] {
-    return [...this.index.values()].map((node) => node.toResting());
+    return [...this.index.values()].sort((a, b) => a.seq - b.seq).map((node) => node.toResting());
   }
 
   top(): BookTop {
@@ -182,7 +183,7 @@ export class OrderBook {
 
   rest(node: OrderNode): void {
     this.ladders[node.outcome][node.side].append(node);
-    this.index.set(node.id, node);
+    this.index.set(node);
     this.setCommitment(node);
   }
 
@@ -194,8 +195,10 @@ export class OrderBook {
 
   setCommitment(node: OrderNode): void {
     const next = node.side === 'buy' ? buyCommitment(node.remaining, node.priceBps) : node.remaining;
-    const delta = next - node.committed;
+    const prev = node.committed;
+    if (next === prev) return;
     node.committed = next;
+    const delta = prev === 0n ? next : next - prev; // a new order: no subtraction (no BigInt allocated)
     if (node.side === 'buy') this.commitments.addUsdc(node.owner, delta);
     else this.commitments.addTokens(node.owner, this.marketId, node.outcome, delta);
   }

@@ -6,7 +6,7 @@ const U64_MAX = (1n << 64n) - 1n;
 
 
 /** Validates a request and returns its effective time in force (a market order is always ioc). */
-export function validateOrder(request: OrderRequest, exists: ReadonlyMap<string, unknown>): TimeInForce {
+export function validateOrder(request: OrderRequest, exists: { has(id: string): boolean }): TimeInForce {
   const orderType = request.orderType ?? 'limit';
   if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(INVALID_ORDER, `unknown orderType ${String(orderType)}`);
   const timeInForce = orderType === 'market' ? 'ioc' : (request.timeInForce ?? 'gtc');
