@@ -1,11 +1,14 @@
 /**
- * Kysely table types. Columns added by a migration are declared here in the same commit.
+ * Kysely table types (Family C, the orderbook, in schema-clob.ts). Columns added by a migration
+ * are declared in the same commit.
  * Integer columns are `bigint` where they carry money or on-chain u64 values, `number` otherwise;
  * booleans are 0/1 integers (see codec.ts). Timestamps are ISO 8601 text unless named `*_unix`.
  */
 import type { ColumnType, Generated } from 'kysely';
+import type { BigCol, Int } from './column-types.js';
+import type { ClobBatchFillsTable, ClobFillsTable, ClobMarketsTable, ClobOrdersTable, ClobOwnerHoldsTable, ClobPositionsTable, ClobSettlementBatchesTable, ClobWalletsTable } from './schema-clob.js';
 
-type Int = ColumnType<number, number, number>;
+export type * from './schema-clob.js';
 
 export interface DaemonNodesTable {
   node_id: string;
@@ -46,8 +49,6 @@ export interface MarketsTable {
   created_at: string;
   updated_at: string;
 }
-
-type BigCol = ColumnType<bigint, bigint | number, bigint | number>;
 
 /** Family B: a market program account as last indexed (`data` is the account's bytes, base64). */
 export interface ChainMarketsTable {
@@ -200,138 +201,6 @@ export interface ApiKeysTable {
   key_prefix: string;
   created_at: string;
   revoked_at: string | null;
-}
-
-// ---- Family C (0005) ----
-
-/** The orderbook terms of a catalog market (`markets.kind = 'clob'`). */
-export interface ClobMarketsTable {
-  market_id: string;
-  market_pubkey: string;
-  vault: string;
-  resolution_rules: string;
-  image_url: string;
-  lookup_table: string | null;
-  setup_outbound_id: string | null;
-  /** Slot of the last indexed read of the market account (0 before the first). */
-  slot: BigCol;
-  /** Fencing token of the matcher that owns the book: bumped on every takeover, checked by every write. */
-  matcher_epoch: ColumnType<bigint, bigint | number | undefined, bigint | number>;
-  matcher_node: string | null;
-}
-
-export interface ClobWalletsTable {
-  owner: string;
-  escrow: string;
-  escrow_usdc: string;
-  created_at: string;
-}
-
-export interface ClobOrdersTable {
-  id: string;
-  market_id: string;
-  owner: string;
-  side: 'buy' | 'sell';
-  outcome: 'yes' | 'no';
-  price_bps: Int;
-  quantity: BigCol;
-  remaining: BigCol;
-  /** The book's status: open, partially_filled, filled, cancelled (`settling` is derived on read). */
-  status: 'open' | 'partially_filled' | 'filled' | 'cancelled';
-  order_type: 'limit' | 'market';
-  time_in_force: 'gtc' | 'ioc' | 'fok';
-  post_only: Int;
-  /** u64 as decimal text. */
-  nonce: string;
-  expiry: BigCol;
-  /** The 92-byte order message, lowercase hex. */
-  message: string;
-  /** The owner's Ed25519 signature of the order text, base64. */
-  signature: string;
-  seq: BigCol;
-  notional: BigCol;
-  usdc: BigCol;
-  committed: BigCol;
-  cancel_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type ClobFillStatus = 'matched' | 'settling' | 'settled' | 'retrying' | 'failed' | 'failed_insufficient_balance';
-
-export interface ClobFillsTable {
-  id: string;
-  market_id: string;
-  seq: BigCol;
-  maker_order_id: string;
-  taker_order_id: string;
-  maker_owner: string;
-  taker_owner: string;
-  taker_side: 'buy' | 'sell';
-  outcome: 'yes' | 'no';
-  price_bps: Int;
-  maker_side: 'buy' | 'sell';
-  maker_outcome: 'yes' | 'no';
-  maker_price_bps: Int;
-  fill_type: 'direct' | 'complementary' | 'sell_complementary';
-  quantity: BigCol;
-  usdc_amount: BigCol;
-  maker_usdc: BigCol;
-  taker_fee: BigCol;
-  maker_rebate: BigCol;
-  protocol_fee: BigCol;
-  rounding_dust: BigCol;
-  status: ClobFillStatus;
-  retry_count: Int;
-  failure_reason: string | null;
-  batch_id: string | null;
-  settle_tx: string | null;
-  positions_applied: Int;
-  matched_at: string;
-  settled_at: string | null;
-  updated_at: string;
-  /** Migration 0010: a failed fill's quantity given back to the innocent party's resting order. */
-  give_back: Generated<ClobGiveBack | null>;
-  give_back_order_id: Generated<string | null>;
-}
-
-export type ClobGiveBack = 'pending' | 'restored' | 'not_resting' | 'not_covered';
-
-export interface ClobOwnerHoldsTable {
-  owner: string;
-  market_id: string;
-  usdc: BigCol;
-  yes_tokens: BigCol;
-  no_tokens: BigCol;
-}
-
-export interface ClobSettlementBatchesTable {
-  id: string;
-  market_id: string;
-  outbound_id: string;
-  status: 'pending' | 'settled' | 'failed';
-  fill_count: Int;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ClobBatchFillsTable {
-  batch_id: string;
-  fill_id: string;
-  position: Int;
-}
-
-export interface ClobPositionsTable {
-  id: string;
-  market_id: string;
-  owner: string;
-  outcome: 'yes' | 'no';
-  net_quantity: BigCol;
-  total_cost: BigCol;
-  total_proceeds: BigCol;
-  total_fees: BigCol;
-  realized_pnl: BigCol;
-  updated_at: string;
 }
 
 export interface Database {
