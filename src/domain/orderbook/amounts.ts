@@ -18,8 +18,22 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
 /** BigInt of every tick, so the hot path does not convert prices again and again. */
 const PRICE = Array.from({ length: 10_001 }, (_, p) => BigInt(p));
 
-/** The public `committedAmount` of a buy: ceil(remaining × priceBps / 10000) USDC. */
+/** Below this, remaining × priceBps (≤ 10000) stays under 2^53: exact in a double. */
+const EXACT_IN_DOUBLE = 900_000_000_000n;
+
+/**
+ * The public `committedAmount` of a buy: ceil(remaining × priceBps / 10000) USDC. Computed in
+ * doubles while exact (every resting buy pays this once, and bigint arithmetic allocates at each
+ * step): n = remaining × price is an exact integer, n % 10000 is exact, and n − rest is a multiple
+ * of 10000, so the division is exact too. Example: 3_333_333 at 6000 → n = 19_999_998_000,
+ * rest 8000, (n − 8000) / 10000 = 1_999_999, + 1 = 2_000_000.
+ */
 export function buyCommitment(remaining: bigint, priceBps: number): bigint {
+  if (remaining < EXACT_IN_DOUBLE) {
+    const n = Number(remaining) * priceBps;
+    const rest = n % 10_000;
+    return BigInt((n - rest) / 10_000 + (rest > 0 ? 1 : 0));
+  }
   return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
 }
 
