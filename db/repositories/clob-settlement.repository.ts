@@ -160,7 +160,8 @@ export async function failedFills(db: Db, limit: number) {
 export async function redriveFill(db: Db, id: string, now: string): Promise<boolean> {
   const res = await db
     .updateTable('clob_fills')
-    .set({ status: 'matched', batch_id: null, failure_reason: null, updated_at: now })
+    // A give-back that ended without changing the order is forgotten: should the fill fail again, it is tried anew.
+    .set({ status: 'matched', batch_id: null, failure_reason: null, give_back: null, give_back_order_id: null, updated_at: now })
     .where('id', '=', id)
     .where('status', 'in', ['failed', 'failed_insufficient_balance'])
     // A quantity given back (or about to be) to the other party's order would be filled twice.

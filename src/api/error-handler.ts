@@ -3,7 +3,7 @@
  * Fastify's own client errors (schema validation, malformed JSON, body too large, 429) as 4xx,
  * chain failures that retrying can cure (rate limit, node down, timeout, expired blockhash) as
  * 503 NODE_UNAVAILABLE and parameters the node refused as 400, unknown routes as 404, and
- * anything unexpected (other chain errors included) as a masked 500 logged with the request id.
+ * other chain errors as 502 NODE_ERROR, anything unexpected as a masked 500 logged with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChainError } from '../chain/chain-errors.js';

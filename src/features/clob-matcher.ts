@@ -77,15 +77,22 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
       sweep.unref();
       // Status notifications are best effort and give-backs are recorded by the keeper: the
       // matcher catches up with both from the database (catch-up.ts).
+      let catchingUp = false; // a slow round is not joined by the next one
       reconcile = setInterval(() => {
-        reconcileStatuses(matcher, c.db).then(
-          (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
-          (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
-        );
-        applyGiveBacks(matcher, c.db).then(
-          (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
-          (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
-        );
+        if (catchingUp) return;
+        catchingUp = true;
+        void Promise.all([
+          reconcileStatuses(matcher, c.db).then(
+            (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
+            (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
+          ),
+          applyGiveBacks(matcher, c.db).then(
+            (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
+            (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
+          ),
+        ]).finally(() => {
+          catchingUp = false;
+        });
       }, CATCH_UP_MS);
       reconcile.unref();
     },

@@ -131,6 +131,14 @@ describe('matcher', () => {
     await fund(buyer, 1_000_000_000n);
     await a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) });
     expect(await reconcileStatuses(a, db.db)).toEqual([]); // in step: nothing to do
+    // The catch-up operation applies the status the database holds when it runs, not an older read.
+    const setStatus = (status: string) => db.db.updateTable('markets').set({ status }).where('id', '=', marketId).execute();
+    await setStatus('paused');
+    await a.submit({ kind: 'syncStatus', marketId });
+    expect(a.markets.get(marketId)).toMatchObject({ status: 'paused' });
+    await setStatus('active');
+    await a.submit({ kind: 'syncStatus', marketId });
+    expect(a.markets.get(marketId)).toMatchObject({ status: 'active' });
     // The indexer records the resolution, but the notification never reaches the matcher.
     const resolve = () => db.db.updateTable('markets').set({ status: 'resolved' }).where('id', '=', marketId).execute();
     await resolve();

@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { addOwnerHolds, ownerHoldRows } from '../../db/repositories/clob-commitments.repository.js';
-import { endFills, markRetrying } from '../../db/repositories/clob-settlement.repository.js';
+import { endFills, markRetrying, redriveFill } from '../../db/repositories/clob-settlement.repository.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { AccountSnapshot, ChainClient } from '../../src/chain/chain-client.js';
@@ -187,6 +187,24 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
       await db.close();
     }
   }, 30_000);
+
+  it.skipIf(!available)('a re-drive forgets a give-back that changed nothing, and refuses one that did', async () => {
+    const db = await open();
+    try {
+      const { fillId, otherId } = await seed(db);
+      const now = new Date().toISOString();
+      const fail = (id: string, giveBack: 'not_covered' | 'restored') =>
+        db.db.updateTable('clob_fills').set({ status: 'failed_insufficient_balance', give_back: giveBack, give_back_order_id: randomUUID() }).where('id', '=', id).execute();
+      await fail(fillId, 'not_covered');
+      await fail(otherId, 'restored');
+      expect(await redriveFill(db.db, fillId, now)).toBe(true);
+      expect(await redriveFill(db.db, otherId, now)).toBe(false);
+      const rows = await db.db.selectFrom('clob_fills').select(['id', 'status', 'give_back', 'give_back_order_id']).where('id', 'in', [fillId, otherId]).orderBy('seq').execute();
+      expect(rows.map((r) => [r.status, r.give_back, r.give_back_order_id === null])).toEqual([['matched', null, true], ['failed_insufficient_balance', 'restored', false]]);
+    } finally {
+      await db.close();
+    }
+  });
 
   it.skipIf(!available)('the retrying mark moves the batch\'s in-flight fills once per attempt count', async () => {
     const db = await open();

@@ -128,6 +128,13 @@ export class OrderBook {
     return this.cancelNodes(mine, 'user');
   }
 
+  /** The earliest expiry among resting orders (unix seconds), Infinity when none. O(n), no copy. */
+  earliestExpiry(): number {
+    let next = Infinity;
+    for (const node of this.index.values()) if (node.expiry < next) next = node.expiry;
+    return next;
+  }
+
   get(id: string): RestingOrder | undefined {
     return this.index.get(id)?.toResting();
   }

@@ -14,7 +14,7 @@
 
 /** FNV-1a over the id's UTF-16 code units; never 0 (0 marks an empty slot), every low bit kept (they pick the slot). */
 export function hashOf(id: string): number {
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0; // int32 from the start: an empty id's hash must fit the Int32Array too
   for (let i = 0; i < id.length; i++) {
     h ^= id.charCodeAt(i);
     h = Math.imul(h, 0x01000193);

@@ -34,6 +34,13 @@ describe('give-back', () => {
     expect(book.get(later.order.id)?.remaining).toBe(1_000_000n);
   });
 
+  it('finds the earliest expiry among resting orders without sorting them', () => {
+    const book = newBook();
+    expect(book.earliestExpiry()).toBe(Infinity);
+    for (const expiry of [2_000_000_300, 2_000_000_100, 2_000_000_200]) book.place(order({ owner: 'b', side: 'buy', outcome: 'yes', priceBps: 4000, quantity: 1_000_000n, expiry }));
+    expect(book.earliestExpiry()).toBe(2_000_000_100);
+  });
+
   it('gives a sell its tokens back and refuses more than the signed quantity or an order not resting', () => {
     const book = newBook();
     const ask = book.place(order({ owner: 's', side: 'sell', outcome: 'no', priceBps: 3000, quantity: 5_000_000n }));

@@ -35,6 +35,11 @@ describe('OrderIndex', () => {
     expect(index.delete('a')).toBe(false);
     expect(index.get('a')).toBeUndefined();
     expect([...index.values()]).toEqual([{ id: 'b', v: 2 }]);
+    // Every id's hash fits the Int32Array, the empty one's included.
+    index.set({ id: '', v: 4 });
+    expect(index.has('')).toBe(true);
+    index.set({ id: '', v: 5 });
+    expect(index.size).toBe(2);
   });
 
   it('matches a Map over random operations on a small id space (long runs, wrap-around, growth)', () => {

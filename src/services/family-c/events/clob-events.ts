@@ -2,7 +2,7 @@
  * The events of the orderbook, as the WebSocket channels carry them (public facts, "WebSockets"):
  * market channel — `book` (snapshot), `price_change` (one level; size "0" removes it),
  * `best_bid_ask`, `trade` (matched, then settled; clients dedupe by id), `market_resolved`;
- * user channel — `order:placed|partially_filled|filled|cancelled`, `fill:matched|settling|
+ * user channel — `order:placed|partially_filled|filled|cancelled|restored`, `fill:matched|settling|
  * settled|retrying|failed`, `balance:update`. Every market event carries the market's sequence
  * number `seq`: one more than the previous event of that market, so a gap means a lost event.
  */

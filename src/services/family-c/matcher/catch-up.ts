@@ -15,14 +15,18 @@ import type { Database } from '../../../../db/schema.js';
 import type { Matcher } from './matcher.js';
 import type { GiveBackFill } from './matcher-types.js';
 
-/** Queues a status operation for each owned market behind the database; returns those markets. */
+/**
+ * Queues a status catch-up for each owned market that looks behind the database; returns those
+ * markets. The operation reads the status again inside the matcher's batch, so a notification
+ * that lands between this read and the operation is never undone by an older status.
+ */
 export async function reconcileStatuses(matcher: Matcher, db: Kysely<Database>): Promise<string[]> {
   const rows = await clobMarketStatuses(db, [...matcher.markets.keys()]);
   const behind = rows.filter((row) => {
     const m = matcher.markets.get(row.id);
     return m !== undefined && row.status !== 'creating' && (m.status !== row.status || (row.status === 'resolved' && m.book.index.size > 0));
   });
-  await Promise.all(behind.map((row) => matcher.submit({ kind: 'status', marketId: row.id, status: row.status })));
+  await Promise.all(behind.map((row) => matcher.submit({ kind: 'syncStatus', marketId: row.id })));
   return behind.map((row) => row.id);
 }
 

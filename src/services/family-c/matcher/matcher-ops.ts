@@ -17,6 +17,8 @@ export interface OpContext {
   nowSec: number;
   /** Give-backs still pending in the database at the batch's start; each is taken out once dealt with. */
   pendingGiveBacks: Set<string>;
+  /** Market statuses as the database holds them at the batch's start (for `syncStatus`). */
+  statuses: Map<string, string>;
 }
 
 export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): PlaceOutcome {
@@ -60,8 +62,7 @@ export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): Cancel
 /** Cancels what expires within the margin, and recomputes the book's next expiry. */
 export function expireOrders(c: OpContext, m: OwnedMarket): CancelOutcome {
   const done = m.book.expire(c.nowSec + EXPIRY_MARGIN_SEC);
-  m.nextExpiry = Infinity;
-  for (const o of m.book.restingOrders()) if (o.expiry < m.nextExpiry) m.nextExpiry = o.expiry;
+  m.nextExpiry = m.book.earliestExpiry();
   return cancelled(c, m, done.cancelled, done.levels);
 }
 

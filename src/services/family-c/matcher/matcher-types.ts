@@ -9,6 +9,8 @@ export type MatcherOp =
   | { kind: 'cancelOwner'; marketId: string; owner: string }
   | { kind: 'expire'; marketId: string }
   | { kind: 'status'; marketId: string; status: string }
+  /** Apply the status the database holds when the operation runs (catch-up.ts). */
+  | { kind: 'syncStatus'; marketId: string }
   | { kind: 'giveBack'; marketId: string; fills: GiveBackFill[] };
 
 /** A failed fill's share of one resting order, to give back (see `giveBack` in matcher-ops.ts). */

@@ -10,10 +10,10 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
 import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
-import { bumpMatcherEpoch, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
-import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig, type OrderBook } from '../../../domain/orderbook/index.js';
+import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
@@ -50,12 +50,6 @@ class FencedOut extends Error {
 
 const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
 
-function earliestExpiry(book: OrderBook): number {
-  let next = Infinity;
-  for (const o of book.restingOrders()) next = Math.min(next, o.expiry);
-  return next;
-}
-
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
   private pending: Pending[] = [];
@@ -79,7 +73,7 @@ export class Matcher {
     const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
     if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    this.markets.set(marketId, { marketId, book, epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: earliestExpiry(book) });
+    this.markets.set(marketId, { marketId, book, epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: book.earliestExpiry() });
     this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
@@ -137,6 +131,7 @@ export class Matcher {
         const c: OpContext = {
           ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000),
           pendingGiveBacks: await stillPendingGiveBacks(trx, giveBacks.map((f) => f.fillId)),
+          statuses: new Map((await clobMarketStatuses(trx, batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])))).map((r) => [r.id, r.status])),
         };
         for (const { op } of batch) {
           const marketId = marketOf(op);
@@ -194,6 +189,8 @@ export class Matcher {
         return applyStatus(c, m, op.status);
       case 'giveBack':
         return giveBack(c, m, op.fills);
+      case 'syncStatus':
+        return applyStatus(c, m, c.statuses.get(m.marketId) ?? m.status); // the same status again changes nothing
     }
   }
 
@@ -218,7 +215,7 @@ export class Matcher {
         if (!row) throw new Error(`orderbook market ${marketId} is gone`);
         m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
         m.status = row.status;
-        m.nextExpiry = earliestExpiry(m.book); // a failed expiry sweep had moved it past the restored orders
+        m.nextExpiry = m.book.earliestExpiry(); // a failed expiry sweep had moved it past the restored orders
       } catch (err) {
         this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');
         this.markets.delete(marketId);

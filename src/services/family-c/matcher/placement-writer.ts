@@ -103,7 +103,11 @@ export class BatchWrites {
     for (const [id, s] of this.updated) await updateOrderState(db, id, { ...s, now: this.now });
     await insertFills(db, this.fills);
     await addOwnerHolds(db, this.holds, 1n);
-    for (const [fillId, result] of this.giveBacks) await endGiveBack(db, fillId, result);
+    for (const [fillId, result] of this.giveBacks) {
+      // Read as pending in this batch's transaction: anything else means another writer, and the
+      // book change must not be kept without its record (the batch rolls back, the book is rebuilt).
+      if (!(await endGiveBack(db, fillId, result))) throw new Error(`give-back of fill ${fillId} was no longer pending`);
+    }
   }
 }
 
