@@ -24,6 +24,17 @@ export interface WorkerOptions {
   events?: WorkerEvents;
 }
 
+/**
+ * A job whose process died (`kill -9`) is found by BullMQ's stall check once its lock has expired
+ * and a check has marked it and a later one still finds it unlocked: with BullMQ's defaults (30 s
+ * lock, a check every 30 s) that took up to about a minute, and meanwhile a deduplicated job (a
+ * market's settlement planning) could not be queued again. A 10 s lock renewed every 5 s and a
+ * check every 5 s find it within about 15 s; a live worker loses a lock only if its event loop
+ * stalls for 10 s, which nothing in the daemon may do (see docs/operations.md).
+ */
+const LOCK_MS = 10_000;
+const STALLED_CHECK_MS = 5_000;
+
 export function startWorkers(options: WorkerOptions): Worker[] {
   const byQueue = new Map<QueueName, JobName[]>();
   for (const name of Object.keys(options.processors) as JobName[]) {
@@ -35,6 +46,8 @@ export function startWorkers(options: WorkerOptions): Worker[] {
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency?.[queue] ?? 4,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
       autorun: true,
     });
     worker.on('completed', (job) => options.events?.onCompleted?.(job, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())));
