@@ -9,11 +9,14 @@
  * settlement keeper among them) and the indexer in the other, on one Redis and one database.
  * The market and the funded traders are set up first by one all-roles process (the dev faucet
  * needs the ledger in-process), which then stops. `BENCH_CLOB_SECONDS` (default 15) sets the load
- * phase; autocannon with 20 connections.
+ * phase; autocannon with 20 connections. `BENCH_CLOB_DB=postgres` runs the daemons on a fresh
+ * PostgreSQL database (on `BENCH_PG_URL`'s server, default the local one) instead of SQLite: a
+ * deployment of several processes would, and a commit then does not block the event loop.
  */
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/index.js';
 import { spawnDaemon, waitForLedgerRpc, waitForStatus } from '../test/daemon/daemon-process.js';
 import { findFreePort } from '../src/infra/free-port.js';
@@ -101,13 +104,36 @@ async function waitForYes(api: Api, owner: Keypair, amount: string): Promise<voi
   }
 }
 
+/** A fresh PostgreSQL database for the run (dropped after), or SQLite in the data dir. */
+async function benchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.BENCH_CLOB_DB !== 'postgres') return { env: {}, drop: async () => undefined };
+  const server = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const name = `pmx_bench_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  return { env: { DATABASE_URL: url.toString() }, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 export async function run(): Promise<void> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const dataDir = tempDir('pmx-bench-clob-');
+  const database = await benchDatabase();
   const shared = {
     ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
+    ...database.env,
   };
+  console.log(`  database: ${database.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
   const setup = await spawnDaemon(dataDir, shared);
   let world: Awaited<ReturnType<typeof setUp>>;
   try {
@@ -165,5 +191,6 @@ export async function run(): Promise<void> {
     backend.child.kill('SIGINT');
     await backend.exited;
     await daemon.exited;
+    await database.drop();
   }
 }

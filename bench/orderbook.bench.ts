@@ -34,7 +34,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function makeStream(count: number): StreamOrder[] {
+export function makeStream(count: number): StreamOrder[] {
   const random = rng(12);
   const orders: StreamOrder[] = new Array(count);
   for (let i = 0; i < count; i++) {

@@ -1,0 +1,26 @@
+/**
+ * Our engine alone on the orderbook bench's stream, for profiling (not a bench: no baseline):
+ * orders per wall-clock second and per CPU second (steadier on a shared machine). To see lines
+ * in a profile, bundle it first (tsx maps every line of a module to line 1):
+ *   npx esbuild bench/engine-profile.ts --bundle --platform=node --format=esm --outfile=/tmp/engine.mjs
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof /tmp/engine.mjs [orders=1000000]
+ */
+import { OrderBook } from '../src/domain/orderbook/index.js';
+import { makeStream } from './orderbook.bench.js';
+
+const count = Number(process.argv[2] ?? 1_000_000);
+const stream = makeStream(count);
+const owners = Array.from({ length: 1000 }, (_, i) => `u${i}`);
+for (let round = 0; round < 4; round++) {
+  const book = new OrderBook({ marketId: 'bench' });
+  let n = 0;
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  for (const o of stream) {
+    book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: BigInt(o.size) * 1_000_000n, expiry: 0 });
+  }
+  const wallMs = performance.now() - wall;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  console.log(`round ${round}: ${Math.round((count / wallMs) * 1000).toLocaleString('en-US')} orders/s, ${Math.round((count / cpuMs) * 1000).toLocaleString('en-US')} per CPU second, ${book.index.size} resting`);
+}
