@@ -2,11 +2,11 @@
  * Our engine alone on the orderbook bench's stream, for profiling (not a bench: no baseline):
  * orders per wall-clock second and per CPU second (steadier on a shared machine). To see lines
  * in a profile, bundle it first (tsx maps every line of a module to line 1):
- *   npx esbuild bench/engine-profile.ts --bundle --platform=node --format=esm --outfile=/tmp/engine.mjs
+ *   npx esbuild bench/engine-profile.ts --bundle --packages=external --platform=node --format=esm --outfile=/tmp/engine.mjs
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof /tmp/engine.mjs [orders=1000000]
  */
 import { OrderBook } from '../src/domain/orderbook/index.js';
-import { makeStream } from './orderbook.bench.js';
+import { makeStream } from './support/order-stream.js';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const stream = makeStream(count);

@@ -205,15 +205,21 @@ export class OrderBook {
     const prev = node.committed;
     if (next === prev) return;
     node.committed = next;
-    const delta = prev === 0n ? next : next - prev; // a new order: no subtraction (no BigInt allocated)
-    if (node.side === 'buy') this.commitments.addUsdc(node.owner, delta);
-    else this.commitments.addTokens(node.owner, this.marketId, node.outcome, delta);
+    this.addToLedger(node, prev === 0n ? next : next - prev); // a new order: no subtraction (no BigInt allocated)
   }
 
   private releaseCommitment(node: OrderNode): void {
-    if (node.side === 'buy') this.commitments.addUsdc(node.owner, -node.committed);
-    else this.commitments.addTokens(node.owner, this.marketId, node.outcome, -node.committed);
+    if (node.committed === 0n) return;
+    this.addToLedger(node, -node.committed);
     node.committed = 0n;
+  }
+
+  /** Adds to the owner's committed total through the ledger slot the order keeps (one lookup per order, not per change). */
+  private addToLedger(node: OrderNode, delta: bigint): void {
+    if (node.ledgerSlot === -1) {
+      node.ledgerSlot = node.side === 'buy' ? this.commitments.usdcSlot(node.owner) : this.commitments.tokenSlot(node.owner, this.marketId, node.outcome);
+    }
+    this.commitments.addAt(node.ledgerSlot, delta);
   }
 
   levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {

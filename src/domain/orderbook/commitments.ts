@@ -8,6 +8,12 @@
  *   phase, which is atomic inside `place()`; see `orderNeed` in amounts.ts.
  * - A resting sell commits its `remaining` tokens of its market and outcome.
  * Unsettled fills are not here: the settlement layer holds those from the fills it persisted.
+ *
+ * The totals live in BigUint64Array slots, one per owner (USDC) and one per owner, market and
+ * outcome (tokens): a resting order remembers its slot, so a change of its commitment is one
+ * add into a typed array — no lookup, no bigint allocated and kept (a bigint field of a
+ * long-lived object was ~15 % of place time). Slot arithmetic is modulo 2^64, which is exact
+ * while every total stays below 2^64 raw units (18 trillion USDC).
  */
 import type { Outcome } from './types.js';
 
@@ -17,57 +23,93 @@ export interface OwnerCommitment {
   tokens: Map<string, bigint>;
 }
 
-interface Entry {
-  usdc: bigint;
-  /** marketId → tokens committed per outcome (no string keys built on the hot path). */
-  markets: Map<string, Record<Outcome, bigint>>;
+interface Owner {
+  usdcSlot: number;
+  /** marketId → the slot of its YES total (NO is the next one). */
+  markets: Map<string, number>;
+}
+
+/** A growable BigUint64Array of totals. */
+class Slots {
+  values = new BigUint64Array(1024);
+  used = 0;
+
+  take(count: number): number {
+    if (this.used + count > this.values.length) {
+      const next = new BigUint64Array(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    const slot = this.used;
+    this.used += count;
+    return slot;
+  }
 }
 
 export class CommitmentLedger {
-  private readonly owners = new Map<string, Entry>();
+  private readonly owners = new Map<string, Owner>();
+  private readonly slots = new Slots();
 
-  private entry(owner: string): Entry {
+  private owner(owner: string): Owner {
     let entry = this.owners.get(owner);
     if (entry === undefined) {
-      entry = { usdc: 0n, markets: new Map() };
+      entry = { usdcSlot: this.slots.take(1), markets: new Map() };
       this.owners.set(owner, entry);
     }
     return entry;
   }
 
+  /** The slot of an owner's USDC total (a resting buy keeps it). */
+  usdcSlot(owner: string): number {
+    return this.owner(owner).usdcSlot;
+  }
+
+  /** The slot of an owner's committed tokens of one market and outcome (a resting sell keeps it). */
+  tokenSlot(owner: string, marketId: string, outcome: Outcome): number {
+    const entry = this.owner(owner);
+    let yes = entry.markets.get(marketId);
+    if (yes === undefined) {
+      yes = this.slots.take(2);
+      entry.markets.set(marketId, yes);
+    }
+    return outcome === 'yes' ? yes : yes + 1;
+  }
+
+  /** Adds `delta` (negative to release) to the total in `slot`. */
+  addAt(slot: number, delta: bigint): void {
+    this.slots.values[slot]! += delta;
+  }
+
   addUsdc(owner: string, delta: bigint): void {
-    if (delta === 0n) return;
-    this.entry(owner).usdc += delta;
+    if (delta !== 0n) this.addAt(this.usdcSlot(owner), delta);
   }
 
   addTokens(owner: string, marketId: string, outcome: Outcome, delta: bigint): void {
-    if (delta === 0n) return;
-    const entry = this.entry(owner);
-    let market = entry.markets.get(marketId);
-    if (market === undefined) {
-      market = { yes: 0n, no: 0n };
-      entry.markets.set(marketId, market);
-    }
-    market[outcome] += delta;
+    if (delta !== 0n) this.addAt(this.tokenSlot(owner, marketId, outcome), delta);
   }
 
   usdc(owner: string): bigint {
-    return this.owners.get(owner)?.usdc ?? 0n;
+    const entry = this.owners.get(owner);
+    return entry ? this.slots.values[entry.usdcSlot]! : 0n;
   }
 
   tokens(owner: string, marketId: string, outcome: Outcome): bigint {
-    return this.owners.get(owner)?.markets.get(marketId)?.[outcome] ?? 0n;
+    const yes = this.owners.get(owner)?.markets.get(marketId);
+    return yes === undefined ? 0n : this.slots.values[outcome === 'yes' ? yes : yes + 1]!;
   }
 
   /** Every owner with a non-zero commitment (zero entries are skipped), for tests and diagnostics. O(owners). */
   entries(): Map<string, OwnerCommitment> {
     const copy = new Map<string, OwnerCommitment>();
+    const values = this.slots.values;
     for (const [owner, entry] of this.owners) {
       const tokens = new Map<string, bigint>();
-      for (const [marketId, market] of entry.markets) {
-        for (const outcome of ['yes', 'no'] as const) if (market[outcome] !== 0n) tokens.set(`${marketId}:${outcome}`, market[outcome]);
+      for (const [marketId, yes] of entry.markets) {
+        if (values[yes] !== 0n) tokens.set(`${marketId}:yes`, values[yes]!);
+        if (values[yes + 1] !== 0n) tokens.set(`${marketId}:no`, values[yes + 1]!);
       }
-      if (entry.usdc !== 0n || tokens.size > 0) copy.set(owner, { usdc: entry.usdc, tokens });
+      const usdc = values[entry.usdcSlot]!;
+      if (usdc !== 0n || tokens.size > 0) copy.set(owner, { usdc, tokens });
     }
     return copy;
   }

@@ -17,6 +17,8 @@ export class OrderNode implements RestingOrder {
   committed = 0n;
   /** Epoch of the operation that last reported this order (dedupes reports without a Map). */
   stamp = 0;
+  /** Its owner's total in the book's commitment ledger (buy: USDC, sell: its market and outcome), -1 until it commits. */
+  ledgerSlot = -1;
 
   constructor(
     readonly id: string,
@@ -42,7 +44,6 @@ export class OrderNode implements RestingOrder {
 export class Level {
   head: OrderNode | null = null;
   tail: OrderNode | null = null;
-  size = 0n;
   count = 0;
   /** Epoch of the operation that last reported this level. */
   stamp = 0;
@@ -50,7 +51,18 @@ export class Level {
     readonly outcome: Outcome,
     readonly side: Side,
     readonly priceBps: number,
+    /** The ladder's sizes by tick (see Ladder.sizes). */
+    private readonly sizes: BigUint64Array,
   ) {}
+
+  /** Aggregate remaining quantity of the level's orders. */
+  get size(): bigint {
+    return this.sizes[this.priceBps]!;
+  }
+
+  set size(value: bigint) {
+    this.sizes[this.priceBps] = value;
+  }
 }
 
 export class Ladder {
@@ -58,6 +70,12 @@ export class Ladder {
   readonly ticks = new TickBitset(TICKS);
   /** Best price (highest bid, lowest ask) or -1 when empty. */
   best = -1;
+  /**
+   * Each level's aggregate size, by tick: a size kept as a bigint field of a long-lived Level
+   * object allocated a bigint and paid a write barrier on every change; a typed array slot does
+   * neither (exact while a level holds less than 2^64 raw units).
+   */
+  readonly sizes = new BigUint64Array(TICKS);
 
   constructor(
     readonly outcome: Outcome,
@@ -68,7 +86,7 @@ export class Ladder {
     const price = node.priceBps;
     let level = this.levels[price];
     if (level === undefined) {
-      level = new Level(this.outcome, this.side, price);
+      level = new Level(this.outcome, this.side, price, this.sizes);
       this.levels[price] = level;
     }
     node.level = level;
@@ -113,6 +131,6 @@ export class Ladder {
   }
 
   sizeAt(price: number): bigint {
-    return this.levels[price]?.size ?? 0n;
+    return this.sizes[price]!;
   }
 }

@@ -26,8 +26,6 @@ const COMP = 2;
 export class Matcher {
   /** Price (taker's outcome) of the queue `best` chose last. */
   private price = 0;
-  /** Levels the current placement touched; reused (emptied) by every placement. */
-  private readonly touched: Level[] = [];
 
   constructor(private readonly book: OrderBook) {}
 
@@ -84,8 +82,7 @@ export class Matcher {
     let fills: Fill[] = EMPTY;
     let cancelled: CancelledOrder[] = EMPTY;
     let changed: OrderNode[] = EMPTY;
-    const touched = this.touched;
-    touched.length = 0;
+    const touched: Level[] = [];
     const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, order.quantity,
       order.expiry, postOnly, book.nextSeq++, 0n, 0n);
     let takerFee = 0n;

@@ -1,0 +1,30 @@
+/** The orderbook bench's order stream: deterministic, the same for every engine and every run. */
+
+export interface StreamOrder {
+  id: string;
+  buy: boolean;
+  price: number;
+  size: number;
+}
+
+/** Deterministic PRNG (mulberry32) so every engine and every run sees the same stream. */
+export function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function makeStream(count: number): StreamOrder[] {
+  const random = rng(12);
+  const orders: StreamOrder[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const buy = random() < 0.5;
+    // Bids below 5000, asks above, with a spread of offsets tuned so ~29 % of orders cross.
+    const offset = Math.floor(random() * 200) - 68;
+    orders[i] = { id: `o${i}`, buy, price: buy ? 5000 - offset : 5001 + offset, size: 1 + Math.floor(random() * 100) };
+  }
+  return orders;
+}
