@@ -91,18 +91,20 @@ async function setUp(api: Api): Promise<{ market: Json; buyer: Keypair; seller: 
     await api('POST', '/v2/dev/faucet', { wallet: t.publicKey.toBase58(), usdc: '1000000000000', sol: '10000000000' });
     await send((await api('POST', '/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: '900000000000' })).transaction, t);
   }
+  await waitForBalance(api, seller, (b) => b.smartWalletBalance === '900000000000'); // the deposit indexed
   await send((await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' })).transaction, seller);
   await waitForYes(api, seller, '500000000000');
   return { market, buyer, seller };
 }
 
-async function waitForYes(api: Api, owner: Keypair, amount: string): Promise<void> {
+async function waitForBalance(api: Api, owner: Keypair, done: (balances: Json) => boolean): Promise<void> {
   for (;;) {
-    const b = await api('GET', `/v2/clob/account/balances?pubkey=${owner.publicKey.toBase58()}`);
-    if (b.markets[0]?.yesTokens === amount) return;
+    if (done(await api('GET', `/v2/clob/account/balances?pubkey=${owner.publicKey.toBase58()}`))) return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const waitForYes = (api: Api, owner: Keypair, amount: string) => waitForBalance(api, owner, (b) => b.markets[0]?.yesTokens === amount);
 
 /** A fresh PostgreSQL database for the run (dropped after), or SQLite in the data dir. */
 async function benchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
