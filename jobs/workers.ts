@@ -28,12 +28,13 @@ export interface WorkerOptions {
  * A job whose process died (`kill -9`) is found by BullMQ's stall check once its lock has expired
  * and a check has marked it and a later one still finds it unlocked: with BullMQ's defaults (30 s
  * lock, a check every 30 s) that took up to about a minute, and meanwhile a deduplicated job (a
- * market's settlement planning) could not be queued again. A 10 s lock renewed every 5 s and a
- * check every 5 s find it within about 15 s; a live worker loses a lock only if its event loop
- * stalls for 10 s, which nothing in the daemon may do (see docs/operations.md).
+ * market's settlement planning) could not be queued again. A 20 s lock and a check every 5 s find
+ * it within about 25 s. BullMQ renews a lock every quarter of its duration or so, so a live worker
+ * loses one only if its event loop stalls for about 15 s (long loops in jobs yield: time-slice.ts);
+ * should that happen, a second stall is allowed before a job fails for good.
  */
-const LOCK_MS = 10_000;
-const STALLED_CHECK_MS = 5_000;
+export const LOCK_MS = 20_000;
+export const STALLED_CHECK_MS = 5_000;
 
 export function startWorkers(options: WorkerOptions): Worker[] {
   const byQueue = new Map<QueueName, JobName[]>();
@@ -48,6 +49,7 @@ export function startWorkers(options: WorkerOptions): Worker[] {
       concurrency: options.concurrency?.[queue] ?? 4,
       lockDuration: LOCK_MS,
       stalledInterval: STALLED_CHECK_MS,
+      maxStalledCount: 2,
       autorun: true,
     });
     worker.on('completed', (job) => options.events?.onCompleted?.(job, (job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())));

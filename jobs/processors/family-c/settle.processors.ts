@@ -5,6 +5,7 @@ import { sweepSettlement } from '../../../src/services/family-c/settlement/settl
 import { applyRedemptions, applySettledFills } from '../../../src/services/family-c/positions.service.js';
 import type { FamilyCContext } from '../../../src/services/family-c/context.js';
 import type { Processor } from '../../processor.js';
+import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
 
 export function settleMarketProcessor(k: KeeperDeps): Processor<'clob.settle.market'> {
   return async ({ marketId }) => ({ batches: await planMarket(k, marketId) });
@@ -17,7 +18,11 @@ export function settleSweepProcessor(k: KeeperDeps, plan: (marketId: string) => 
 export function positionsApplyProcessor(c: FamilyCContext): Processor<'clob.positions.apply'> {
   return async () => {
     let fills = 0;
-    for (let n = await applySettledFills(c); n > 0; n = await applySettledFills(c)) fills += n;
+    // 500 fills a transaction; a backlog of many thousands yields between transactions.
+    for (let n = await applySettledFills(c); n > 0; n = await applySettledFills(c)) {
+      fills += n;
+      await yieldToEventLoop();
+    }
     return { fills, redemptions: await applyRedemptions(c) };
   };
 }

@@ -65,17 +65,22 @@ export class Level {
   }
 }
 
+/** What an empty ladder points at until its first order: a book costs little until it is used. */
+const NO_LEVELS: (Level | undefined)[] = [];
+const NO_SIZES = new BigUint64Array(0);
+
 export class Ladder {
-  readonly levels: (Level | undefined)[] = new Array<Level | undefined>(TICKS);
+  /** Levels by tick (10,001 slots, allocated with the first order). */
+  levels: (Level | undefined)[] = NO_LEVELS;
   readonly ticks = new TickBitset(TICKS);
   /** Best price (highest bid, lowest ask) or -1 when empty. */
   best = -1;
   /**
    * Each level's aggregate size, by tick: a size kept as a bigint field of a long-lived Level
    * object allocated a bigint and paid a write barrier on every change; a typed array slot does
-   * neither (exact while a level holds less than 2^64 raw units).
+   * neither (exact while a level holds less than 2^64 raw units: validate.ts caps orders).
    */
-  readonly sizes = new BigUint64Array(TICKS);
+  sizes: BigUint64Array = NO_SIZES;
 
   constructor(
     readonly outcome: Outcome,
@@ -83,6 +88,10 @@ export class Ladder {
   ) {}
 
   append(node: OrderNode): Level {
+    if (this.levels === NO_LEVELS) {
+      this.levels = new Array<Level | undefined>(TICKS);
+      this.sizes = new BigUint64Array(TICKS);
+    }
     const price = node.priceBps;
     let level = this.levels[price];
     if (level === undefined) {
@@ -131,6 +140,6 @@ export class Ladder {
   }
 
   sizeAt(price: number): bigint {
-    return this.sizes[price]!;
+    return this.sizes[price] ?? 0n;
   }
 }

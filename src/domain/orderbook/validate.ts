@@ -1,8 +1,8 @@
 /** Checks an order request against the public order rules before it reaches the book. */
 import { DUPLICATE_ORDER, INVALID_ORDER, invalidOrder } from './errors.js';
+import { MAX_ORDER_QUANTITY } from './order-rules.js';
 import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderRequest, type TimeInForce } from './types.js';
 
-const U64_MAX = (1n << 64n) - 1n;
 
 
 /** Validates a request and returns its effective time in force (a market order is always ioc). */
@@ -17,8 +17,10 @@ export function validateOrder(request: OrderRequest, exists: { has(id: string): 
   if (!Number.isInteger(request.priceBps) || request.priceBps < 1 || request.priceBps > max) {
     throw invalidOrder(INVALID_ORDER, `priceBps must be an integer within 1..${max} for a ${orderType} order`);
   }
-  if (typeof request.quantity !== 'bigint' || request.quantity <= 0n || request.quantity > U64_MAX) {
-    throw invalidOrder(INVALID_ORDER, 'quantity must be a positive u64 of raw units');
+  // The public cap (order-rules.ts) also keeps the book's totals exact: owners' commitments and
+  // level sizes are kept modulo 2^64 (commitments.ts, ladder.ts), 184,000 orders of the cap apart.
+  if (typeof request.quantity !== 'bigint' || request.quantity <= 0n || request.quantity > MAX_ORDER_QUANTITY) {
+    throw invalidOrder(INVALID_ORDER, `quantity must be 1 to ${MAX_ORDER_QUANTITY} raw units`);
   }
   const postOnly = request.postOnly === true;
   if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalidOrder(INVALID_ORDER, 'postOnly needs a gtc limit order');

@@ -21,6 +21,7 @@ import { listDueHeld, listStrandedCredits } from '../../../db/repositories/famil
 import { deleteQuotesExpiredBefore } from '../../../db/repositories/family-a-trades.repository.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { refundRecorded } from './inbound-settlement.js';
+import { timeSlicer } from '../../infra/time-slice.js';
 
 const BATCH = 100;
 /** Quotes go in batches of QUOTE_BATCH, at most QUOTE_BATCHES per run; a larger backlog drains over the next runs. */
@@ -31,15 +32,19 @@ export interface SweepResult { refunds: string[]; heldRefunded: number; stranded
 
 export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): Promise<SweepResult> {
   const result: SweepResult = { refunds: [], heldRefunded: 0, strandedRefunded: 0, expiredCreations: [], quotesDeleted: 0 };
+  // Hundreds of commits, each an fsync on SQLite (synchronous): the loop yields between them.
+  const slice = timeSlicer();
   for (const row of await listDueHeld(deps.db, new Date(nowMs).toISOString(), BATCH)) {
     const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, `${row.reason}, but nobody presented it with that quote by ${row.refund_after}`));
     if (id) result.refunds.push(id);
     result.heldRefunded++;
+    await slice();
   }
   for (const row of await listStrandedCredits(deps.db, BATCH)) {
     const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, 'credited winning tokens, but this wallet claimed the market without them'));
     if (id) result.refunds.push(id);
     result.strandedRefunded++;
+    await slice();
   }
   const before = new Date(nowMs - deps.settings.presentGraceSec * 1000).toISOString();
   for (const m of await listExpiredPendingCreations(deps.db, before, BATCH)) {
@@ -49,11 +54,13 @@ export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): 
       return deleteExpiredMarket(trx, m.id);
     });
     if (removed) result.expiredCreations.push(m.slug);
+    await slice();
   }
   for (let batch = 0; batch < QUOTE_BATCHES; batch++) {
     const deleted = await deleteQuotesExpiredBefore(deps.db, before, QUOTE_BATCH);
     result.quotesDeleted += deleted;
     if (deleted < QUOTE_BATCH) break;
+    await slice();
   }
   for (const id of result.refunds) {
     await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));

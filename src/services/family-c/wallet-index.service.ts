@@ -11,6 +11,7 @@ import { listAllClobMarkets } from '../../../db/repositories/clob-markets.reposi
 import { listClobWallets, rememberClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
 import { deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
 import type { ProgramAccountFilter } from '../../chain/chain-client.js';
+import { timeSlicer } from '../../infra/time-slice.js';
 import { decodeUserEscrow, EXCHANGE_ACCOUNT, USER_ESCROW_SIZE } from '../../chain/programs/exchange/index.js';
 import { decodeTokenAccountSnapshot, indexTokenAccounts, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyCContext } from './context.js';
@@ -46,9 +47,11 @@ export interface WalletPassResult {
 
 /** Discovers escrows on chain, re-reads every known escrow USDC account and every outcome mint's accounts. */
 export async function indexSmartWallets(ctx: FamilyCContext): Promise<WalletPassResult> {
+  const slice = timeSlicer(); // thousands of wallets: PDA derivations and inserts, in slices
   for (const account of await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), escrowAccountFilters())) {
     const owner = escrowOwner(account.data);
     if (owner) await rememberWallet(ctx, owner);
+    await slice();
   }
   let wallets = 0;
   let usdcAccounts = 0;
