@@ -127,9 +127,18 @@ async function benchDatabase(): Promise<{ env: Record<string, string>; drop(): P
 }
 
 export async function run(): Promise<void> {
+  const database = await benchDatabase();
+  try {
+    await measure(database.env);
+  } finally {
+    await database.drop(); // also when a daemon or the setup failed
+  }
+}
+
+async function measure(databaseEnv: Record<string, string>): Promise<void> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const dataDir = tempDir('pmx-bench-clob-');
-  const database = await benchDatabase();
+  const database = { env: databaseEnv };
   const shared = {
     ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
@@ -193,6 +202,5 @@ export async function run(): Promise<void> {
     backend.child.kill('SIGINT');
     await backend.exited;
     await daemon.exited;
-    await database.drop();
   }
 }
