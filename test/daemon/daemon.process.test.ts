@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/databases.js';
-import { isRunning, redisPid, spawnDaemon, waitForStatus, waitUntilGone, within, type DaemonProcess } from './daemon-process.js';
+import { isRunning, redisPid, startReadyDaemon, waitForStatus, waitUntilGone, within, type DaemonProcess } from './daemon-process.js';
 
 const STARTUP_MS = 20_000;
 
@@ -16,9 +16,8 @@ describe('the daemon as a real process', () => {
   });
 
   async function start(dataDir: string): Promise<DaemonProcess> {
-    const daemon = await spawnDaemon(dataDir);
+    const daemon = await startReadyDaemon(dataDir, {}, '/health', STARTUP_MS); // new ports on EADDRINUSE
     started.push(daemon);
-    await waitForStatus(daemon, '/health', 200, STARTUP_MS);
     const pid = redisPid(dataDir);
     redisPids.push(pid);
     expect(isRunning(pid)).toBe(true);

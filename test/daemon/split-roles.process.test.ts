@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/infra/free-port.js';
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { spawnDaemon, waitForLedgerRpc, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
+import { spawnDaemon, startReadyDaemon, waitForLedgerRpc, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
 
 const started: DaemonProcess[] = [];
 const prefix = uniquePrefix('split');
@@ -34,9 +34,8 @@ describe('split roles', () => {
     started.push(ledger);
     await waitForLedgerRpc(ledgerPort, 20_000);
 
-    const api = await spawnDaemon(dataDir, { ...shared, ROLES: 'api' });
+    const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api' }, '/health', 20_000); // new ports on EADDRINUSE
     started.push(api);
-    await waitForStatus(api, '/health', 200, 20_000);
     const ready = (await waitForStatus(api, '/ready', 200, 20_000)) as { checks: Record<string, { ok: boolean }> };
     expect(ready.checks.workers?.ok).toBe(true);
     expect(ready.checks.chain?.ok).toBe(true);

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnDaemon, waitForStatus, type DaemonProcess } from '../daemon/daemon-process.js';
+import { startReadyDaemon, type DaemonProcess } from '../daemon/daemon-process.js';
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
@@ -17,8 +17,8 @@ describe('Family B end to end (real daemon process, separate client process)', (
   let daemon: DaemonProcess;
   const prefix = uniquePrefix('family-b-e2e');
   beforeAll(async () => {
-    daemon = await spawnDaemon(tempDir('pmx-family-b-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' });
-    await waitForStatus(daemon, '/v2/config', 200, 30_000);
+    // A fresh start with new ports when a parallel test took one first (EADDRINUSE).
+    daemon = await startReadyDaemon(tempDir('pmx-family-b-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' }, '/v2/config', 30_000);
   }, 40_000);
   afterAll(async () => {
     if (daemon && daemon.child.exitCode === null) {
