@@ -89,10 +89,32 @@ export async function waitForStatus(daemon: DaemonProcess, pathname: string, sta
   throw new Error(`${pathname} did not answer ${status} within ${timeoutMs} ms (last: ${last}):\n${daemon.output().slice(-4000)}`);
 }
 
+/**
+ * Starts a process with the ledger role and no api role on a free JSON-RPC port, waiting for the
+ * RPC to answer; a fresh port when a parallel test took the picked one first (EADDRINUSE).
+ */
+export async function startLedgerDaemon(dataDir: string, extraEnv: Record<string, string>, timeoutMs = 60_000, attempts = 3): Promise<{ daemon: DaemonProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort();
+    const daemon = await spawnDaemon(dataDir, { ...extraEnv, LEDGER_RPC_PORT: String(port) });
+    try {
+      await waitForLedgerRpc(port, timeoutMs, daemon);
+      return { daemon, port };
+    } catch (error) {
+      if (daemon.child.exitCode === null) {
+        daemon.child.kill('SIGKILL');
+        await daemon.exited;
+      }
+      if (attempt >= attempts || !daemon.output().includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
 /** Polls the embedded ledger's JSON-RPC (a process with the ledger role but no api role serves no HTTP API). */
-export async function waitForLedgerRpc(port: number, timeoutMs: number): Promise<void> {
+export async function waitForLedgerRpc(port: number, timeoutMs: number, daemon?: DaemonProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (daemon && daemon.child.exitCode !== null) throw new Error(`ledger process exited with ${daemon.child.exitCode}:\n${daemon.output().slice(-4000)}`);
     const ok = await fetch(`http://127.0.0.1:${port}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -101,7 +123,7 @@ export async function waitForLedgerRpc(port: number, timeoutMs: number): Promise
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`ledger JSON-RPC on ${port} did not come up within ${timeoutMs} ms`);
+  throw new Error(`ledger JSON-RPC on ${port} did not come up within ${timeoutMs} ms${daemon ? `:\n${daemon.output().slice(-4000)}` : ''}`);
 }
 
 export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/infra/free-port.js';
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { spawnDaemon, startReadyDaemon, waitForLedgerRpc, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
+import { spawnDaemon, startLedgerDaemon, startReadyDaemon, waitForStatus, within, type DaemonProcess } from './daemon-process.js';
 
 const started: DaemonProcess[] = [];
 const prefix = uniquePrefix('split');
@@ -21,20 +21,18 @@ afterAll(async () => {
 describe('split roles', () => {
   it('serves the API from a process without ledger or workers', async () => {
     const dataDir = tempDir('pmx-split-');
-    const ledgerPort = await findFreePort();
-    const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LEDGER_RPC_PORT: String(ledgerPort) };
+    const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
 
-    const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api' });
+    const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(await findFreePort()) });
     started.push(api0);
     const refused = await within(api0.exited, 20_000, 'an API process started before its ledger');
     expect(refused.code).not.toBe(0);
     expect(api0.output()).toMatch(/without the ledger role: no embedded cluster keys/);
 
-    const ledger = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+    const { daemon: ledger, port: ledgerPort } = await startLedgerDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
     started.push(ledger);
-    await waitForLedgerRpc(ledgerPort, 20_000);
 
-    const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api' }, '/health', 20_000); // new ports on EADDRINUSE
+    const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(ledgerPort) }, '/health', 60_000); // new ports on EADDRINUSE
     started.push(api);
     const ready = (await waitForStatus(api, '/ready', 200, 20_000)) as { checks: Record<string, { ok: boolean }> };
     expect(ready.checks.workers?.ok).toBe(true);
