@@ -80,14 +80,6 @@ export class CommitmentLedger {
     this.slots.values[slot]! += delta;
   }
 
-  addUsdc(owner: string, delta: bigint): void {
-    if (delta !== 0n) this.addAt(this.usdcSlot(owner), delta);
-  }
-
-  addTokens(owner: string, marketId: string, outcome: Outcome, delta: bigint): void {
-    if (delta !== 0n) this.addAt(this.tokenSlot(owner, marketId, outcome), delta);
-  }
-
   usdc(owner: string): bigint {
     const entry = this.owners.get(owner);
     return entry ? this.slots.values[entry.usdcSlot]! : 0n;
