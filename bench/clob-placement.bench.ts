@@ -9,7 +9,10 @@
  * settlement keeper among them) and the indexer in the other, on one Redis and one database.
  * The market and the funded traders are set up first by one all-roles process (the dev faucet
  * needs the ledger in-process), which then stops. `BENCH_CLOB_SECONDS` (default 15) sets the load
- * phase; autocannon with 20 connections. `BENCH_CLOB_DB=postgres` runs the daemons on a fresh
+ * phase; autocannon with `BENCH_CLOB_CONNECTIONS` connections (default 20). `BENCH_CLOB_BACKEND=paused`
+ * stops the second process (ledger, settlement keeper, indexer) with SIGSTOP for the load phase
+ * and the baseline: a diagnostic of the placement path alone, since on a 2-core machine the
+ * keeper's settlement of the fills competes for the same cores. `BENCH_CLOB_DB=postgres` runs the daemons on a fresh
  * PostgreSQL database (on `BENCH_PG_URL`'s server, default the local one) instead of SQLite: a
  * deployment of several processes would, and a commit then does not block the event loop.
  */
@@ -23,6 +26,8 @@ import { findFreePort } from '../src/infra/free-port.js';
 import { tempDir } from '../test/helpers/databases.js';
 
 const SECONDS = Number(process.env.BENCH_CLOB_SECONDS ?? 15);
+const CONNECTIONS = Number(process.env.BENCH_CLOB_CONNECTIONS ?? 20);
+const PAUSE_BACKEND = process.env.BENCH_CLOB_BACKEND === 'paused';
 const ADMIN = 'bench-clob-admin-token-0123456789';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -177,28 +182,31 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
       if (i < 2_000) samples.push({ text: s.text, sig: s.sig, key: pub[who]! });
     }
 
+    if (PAUSE_BACKEND) backend.child.kill('SIGSTOP'); // resumed right after the load, before shutdown
     const verifyPerSec = verifyRate(samples, 3_000);
     let next = 0;
     const result = await cannon({
       url: daemon.url,
-      connections: 20,
+      connections: CONNECTIONS,
       duration: SECONDS,
       requests: [{
         method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' },
         setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
       }],
     });
+    if (PAUSE_BACKEND) backend.child.kill('SIGCONT');
     const ok = result['2xx'];
     const placed = ok / SECONDS;
     const verifyAfter = verifyRate(samples, 3_000);
     const baseline = (verifyPerSec + verifyAfter) / 2;
     const lat = result.latency as unknown as Record<string, number>;
     console.log(`  bare Ed25519 verification (node:crypto, prepared keys): ${Math.round(baseline)} /s`);
-    console.log(`  order placement through HTTP: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
+    console.log(`  order placement through HTTP, ${CONNECTIONS} connections: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
     console.log(`  ratio ${(placed / baseline).toFixed(2)}× (goal ≥ 0.5×)`);
     if (next > bodies.length) console.log(`  note: ${next - bodies.length} requests reused a signed body (DUPLICATE_NONCE refusals): raise the pre-signed count`);
   } finally {
     daemon.child.kill('SIGINT');
+    backend.child.kill('SIGCONT'); // a paused backend, after a failed load, would never see its SIGINT
     backend.child.kill('SIGINT');
     await backend.exited;
     await daemon.exited;

@@ -63,7 +63,10 @@ export interface HoldRow {
   no: bigint;
 }
 
-/** Adds (sign 1) or removes (sign -1) what fills hold, one upsert per owner and market. */
+/**
+ * Adds (sign 1) or removes (sign -1) what fills hold: one multi-row upsert, its rows in key order
+ * (two writers touching the same owners then lock their rows in the same order).
+ */
 export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n | -1n): Promise<void> {
   const merged = new Map<string, HoldRow>();
   for (const d of deltas) {
@@ -74,10 +77,11 @@ export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n
     m.no += d.no * sign;
     merged.set(key, m);
   }
-  for (const m of merged.values()) {
+  const rows = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, m]) => m);
+  for (let i = 0; i < rows.length; i += 500) {
     await db
       .insertInto('clob_owner_holds')
-      .values({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })
+      .values(rows.slice(i, i + 500).map((m) => ({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })))
       .onConflict((oc) => oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
         usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
         yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),

@@ -20,20 +20,31 @@ export async function insertOrders(db: Db, rows: readonly Insertable<ClobOrdersT
   for (let i = 0; i < rows.length; i += 100) await db.insertInto('clob_orders').values(rows.slice(i, i + 100)).execute();
 }
 
-/** The book's view of a resting order after a fill, a self-trade cancel, an expiry or a user cancel. */
-export async function updateOrderState(
-  db: Db,
-  id: string,
-  s: { remaining: bigint; notional: bigint; usdc: bigint; committed: bigint; status: OrderRow['status']; cancelReason?: string | null; now: string },
-): Promise<void> {
-  await db
-    .updateTable('clob_orders')
-    .set({
-      remaining: s.remaining, notional: s.notional, usdc: s.usdc, committed: s.committed, status: s.status, updated_at: s.now,
-      ...(s.cancelReason !== undefined ? { cancel_reason: s.cancelReason } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+export interface OrderStateChange {
+  id: string;
+  remaining: bigint;
+  notional: bigint;
+  usdc: bigint;
+  committed: bigint;
+  status: OrderRow['status'];
+  /** Kept as stored when absent. */
+  cancelReason?: string;
+}
+
+/**
+ * The book's view of resting orders after fills, self-trade cancels, expiries or user cancels:
+ * one `UPDATE … FROM (VALUES …)` per 500 orders (both dialects), not one statement per order —
+ * on PostgreSQL each statement is a round trip inside the matcher's batch transaction.
+ */
+export async function updateOrderStates(db: Db, changes: readonly OrderStateChange[], now: string): Promise<void> {
+  for (let i = 0; i < changes.length; i += 500) {
+    const values = sql.join(changes.slice(i, i + 500).map((c) =>
+      sql`(${c.id}, cast(${c.remaining} as bigint), cast(${c.notional} as bigint), cast(${c.usdc} as bigint), cast(${c.committed} as bigint), cast(${c.status} as text), cast(${c.cancelReason ?? null} as text))`));
+    await sql`with v(id, remaining, notional, usdc, committed, status, cancel_reason) as (values ${values})
+      update clob_orders set remaining = v.remaining, notional = v.notional, usdc = v.usdc, committed = v.committed, status = v.status,
+        cancel_reason = coalesce(v.cancel_reason, clob_orders.cancel_reason), updated_at = ${now}
+      from v where clob_orders.id = v.id`.execute(db);
+  }
 }
 
 export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {

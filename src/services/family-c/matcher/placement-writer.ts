@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
 import { endGiveBack, insertFills } from '../../../../db/repositories/clob-fills.repository.js';
-import { insertOrders, updateOrderState } from '../../../../db/repositories/clob-orders.repository.js';
+import { insertOrders, updateOrderStates } from '../../../../db/repositories/clob-orders.repository.js';
 import type { ClobFillsTable, ClobGiveBack, ClobOrdersTable, Database } from '../../../../db/schema.js';
 import { fillHolds, restingCommitment, type CancelledOrder, type Fill, type HoldDelta, type PlaceResult, type RestingOrder } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
@@ -100,7 +100,7 @@ export class BatchWrites {
 
   async flush(db: Db): Promise<void> {
     await insertOrders(db, [...this.inserted.values()]);
-    for (const [id, s] of this.updated) await updateOrderState(db, id, { ...s, now: this.now });
+    await updateOrderStates(db, [...this.updated].map(([id, s]) => ({ id, ...s })), this.now);
     await insertFills(db, this.fills);
     await addOwnerHolds(db, this.holds, 1n);
     for (const [fillId, result] of this.giveBacks) {
