@@ -17,7 +17,7 @@ for (let round = 0; round < 4; round++) {
   const wall = performance.now();
   const cpu = process.cpuUsage();
   for (const o of stream) {
-    book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: BigInt(o.size) * 1_000_000n, expiry: 0 });
+    book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: o.quantity, expiry: 0 });
   }
   const wallMs = performance.now() - wall;
   const used = process.cpuUsage(cpu);

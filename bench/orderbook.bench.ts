@@ -10,7 +10,9 @@
  *   the faster of them (target ≥ 100).
  *
  * Our engine returns full results (fills with money, level deltas, commitments); theirs return
- * their own result objects. Run standalone: `npx tsx bench/orderbook.bench.ts [orders]`.
+ * their own result objects. Every engine gets the stream's quantities in its own type, made with
+ * the stream before any timing (numbers for theirs, bigint raw units for ours); each adapter
+ * builds its request object per order inside the timing. Run standalone: `npx tsx bench/orderbook.bench.ts [orders]`.
  */
 import { pathToFileURL } from 'node:url';
 import { OrderBook as HftBook, Side as HftSide } from 'hft-limit-order-book';
@@ -31,7 +33,7 @@ function ours(): Engine {
   return {
     name: 'pmx engine',
     place: (o) =>
-      book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: BigInt(o.size) * 1_000_000n, expiry: 0 })
+      book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: o.quantity, expiry: 0 })
         .fills.length > 0,
     cancel: (id) => void book.cancel(id),
   };
@@ -69,7 +71,7 @@ function timePlace(engine: Engine, stream: StreamOrder[]): { perSecond: number; 
 function timeDeepCancel(engine: Engine, levels: number, perLevel: number, cancels: number): number {
   const random = rng(7);
   for (let l = 0; l < levels; l++) {
-    for (let k = 0; k < perLevel; k++) engine.place({ id: `c${l}:${k}`, buy: true, price: 4000 - l, size: 1 });
+    for (let k = 0; k < perLevel; k++) engine.place({ id: `c${l}:${k}`, buy: true, price: 4000 - l, size: 1, quantity: 1_000_000n });
   }
   const ids: string[] = [];
   const picked = new Set<string>();

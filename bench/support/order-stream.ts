@@ -5,6 +5,11 @@ export interface StreamOrder {
   buy: boolean;
   price: number;
   size: number;
+  /**
+   * `size` in raw units (× 10^6) as a bigint, the quantity type of our engine's API: made with the
+   * stream, before any timing, as `size` is for the engines that take numbers.
+   */
+  quantity: bigint;
 }
 
 /** Deterministic PRNG (mulberry32) so every engine and every run sees the same stream. */
@@ -24,7 +29,8 @@ export function makeStream(count: number): StreamOrder[] {
     const buy = random() < 0.5;
     // Bids below 5000, asks above, with a spread of offsets tuned so ~29 % of orders cross.
     const offset = Math.floor(random() * 200) - 68;
-    orders[i] = { id: `o${i}`, buy, price: buy ? 5000 - offset : 5001 + offset, size: 1 + Math.floor(random() * 100) };
+    const size = 1 + Math.floor(random() * 100);
+    orders[i] = { id: `o${i}`, buy, price: buy ? 5000 - offset : 5001 + offset, size, quantity: BigInt(size) * 1_000_000n };
   }
   return orders;
 }

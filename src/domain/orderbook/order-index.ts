@@ -29,6 +29,9 @@ export class OrderIndex<T extends { readonly id: string }> {
   private slots: (T | undefined)[];
   private mask: number;
   private count = 0;
+  /** The last id hashed: a placement checks its id (has) and then inserts it (set), hashing once. */
+  private lastId: string | undefined;
+  private lastHash = 0;
 
   constructor(capacity = MIN_CAPACITY) {
     let cap = MIN_CAPACITY;
@@ -42,6 +45,12 @@ export class OrderIndex<T extends { readonly id: string }> {
     return this.count;
   }
 
+  private hash(id: string): number {
+    if (id === this.lastId) return this.lastHash;
+    this.lastId = id;
+    return (this.lastHash = hashOf(id));
+  }
+
   /** The slot holding `id`, or -1. */
   private find(id: string, h: number): number {
     const { hashes, slots, mask } = this;
@@ -53,17 +62,17 @@ export class OrderIndex<T extends { readonly id: string }> {
   }
 
   get(id: string): T | undefined {
-    const i = this.find(id, hashOf(id));
+    const i = this.find(id, this.hash(id));
     return i === -1 ? undefined : this.slots[i];
   }
 
   has(id: string): boolean {
-    return this.find(id, hashOf(id)) !== -1;
+    return this.find(id, this.hash(id)) !== -1;
   }
 
   /** Inserts `value` under its id, replacing an entry with the same id. */
   set(value: T): void {
-    const h = hashOf(value.id);
+    const h = this.hash(value.id);
     const { hashes, slots, mask } = this;
     let i = h & mask;
     for (; hashes[i] !== 0; i = (i + 1) & mask) {
@@ -78,7 +87,7 @@ export class OrderIndex<T extends { readonly id: string }> {
   }
 
   delete(id: string): boolean {
-    let i = this.find(id, hashOf(id));
+    let i = this.find(id, this.hash(id));
     if (i === -1) return false;
     const { hashes, slots, mask } = this;
     // Backward shift: move later members of the probe run into the hole when their home slot
