@@ -24,6 +24,7 @@ describe.each(DIALECTS)('order states on $name', ({ available, open }) => {
     try {
       const ids = Array.from({ length: 601 }, (_, i) => `order-${i}`); // more than one 500-row statement
       await insertOrders(db.db, ids.map((id, i) => order(id, String(i))));
+      await db.db.updateTable('clob_orders').set({ cancel_reason: 'kept' }).where('id', '=', 'order-3').execute(); // a stored reason the update must keep
       const big = 2n ** 62n + 7n; // beyond a double's exact range
       await updateOrderStates(db.db, [
         { id: 'order-0', remaining: 40n, notional: 300_000n, usdc: 30n, committed: 20n, status: 'partially_filled' },
@@ -35,6 +36,7 @@ describe.each(DIALECTS)('order states on $name', ({ available, open }) => {
       expect(await findOrder(db.db, 'order-0')).toMatchObject({ remaining: 40n, notional: 300_000n, usdc: 30n, committed: 20n, status: 'partially_filled', cancel_reason: null, updated_at: LATER });
       expect(await findOrder(db.db, 'order-1')).toMatchObject({ remaining: 0n, notional: big, usdc: big - 1n, status: 'filled', cancel_reason: null });
       expect(await findOrder(db.db, 'order-2')).toMatchObject({ status: 'cancelled', cancel_reason: 'self_trade', committed: 0n });
+      expect(await findOrder(db.db, 'order-3')).toMatchObject({ remaining: 1n, status: 'partially_filled', cancel_reason: 'kept' });
       expect(await findOrder(db.db, 'order-599')).toMatchObject({ remaining: 1n, committed: 1n, status: 'partially_filled', updated_at: LATER });
       expect(await findOrder(db.db, 'order-600')).toMatchObject({ remaining: 100n, committed: 50n, status: 'open', updated_at: NOW });
 

@@ -19,7 +19,7 @@ import { fillHolds } from '../../src/domain/orderbook/index.js';
 import type { FamilyCContext } from '../../src/services/family-c/context.js';
 import type { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
 import type { KeeperDeps } from '../../src/services/family-c/settlement/keeper.deps.js';
-import { confirmBatch } from '../../src/services/family-c/settlement/settle-outcomes.js';
+import { confirmBatch, failUnbatched } from '../../src/services/family-c/settlement/settle-outcomes.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 const MAKER = Keypair.generate().publicKey.toBase58();
@@ -219,6 +219,36 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
         { id: fillId, status: 'retrying', retry_count: 2, failure_reason: 'blockhash expired' },
         { id: otherId, status: 'matched', retry_count: 0, failure_reason: null },
       ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.skipIf(!available)('failing unbatched fills (their market resolved) ends only the matched ones and releases exactly their holds, once', async () => {
+    const db = await open();
+    try {
+      const { fillId, otherId } = await seed(db);
+      // A third matched fill of the same owners, so one release covers several fills.
+      const third = fillRow(randomUUID(), 3, 'matched', null);
+      await db.db.insertInto('clob_fills').values(third).execute();
+      await addOwnerHolds(db.db, fillHolds(third), 1n);
+      const rows = await db.db.selectFrom('clob_fills').selectAll().where('id', 'in', [fillId, otherId, third.id]).orderBy('seq').execute();
+      const k = keeper(db, chainWithReceipts([]));
+      // Holds of the three fills: the taker 3 × 6.015 USDC, the maker 3 × 10 YES.
+      expect(await holdsOf(db, TAKER)).toEqual({ usdc: 18_045_000n, yes: 0n, no: 0n });
+
+      await failUnbatched(k, rows, 'MarketResolved: the market resolved before the fill settled');
+      await failUnbatched(k, rows, 'MarketResolved: again'); // nothing left to end: nothing released twice
+
+      const after = await db.db.selectFrom('clob_fills').select(['id', 'status', 'failure_reason']).where('id', 'in', [fillId, otherId, third.id]).orderBy('seq').execute();
+      expect(after).toEqual([
+        { id: fillId, status: 'settling', failure_reason: null }, // in a batch: not this path's to end
+        { id: otherId, status: 'failed', failure_reason: 'MarketResolved: the market resolved before the fill settled' },
+        { id: third.id, status: 'failed', failure_reason: 'MarketResolved: the market resolved before the fill settled' },
+      ]);
+      // What is left held is the settling fill's alone.
+      expect(await holdsOf(db, TAKER)).toEqual({ usdc: 6_015_000n, yes: 0n, no: 0n });
+      expect(await holdsOf(db, MAKER)).toEqual({ usdc: 0n, yes: 10_000_000n, no: 0n });
     } finally {
       await db.close();
     }

@@ -137,13 +137,11 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
 export async function failUnbatched(k: KeeperDeps, rows: FillRow[], reason: string): Promise<void> {
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
-    const ids: string[] = [];
-    for (const r of rows) {
-      if (!(await failMatchedFill(trx, r.id, 'failed', reason, now))) continue;
-      ids.push(r.id);
-      await releaseHolds(trx, [r]);
-    }
-    return ids;
+    const failed: FillRow[] = [];
+    for (const r of rows) if (await failMatchedFill(trx, r.id, 'failed', reason, now)) failed.push(r);
+    // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
+    await releaseHolds(trx, failed);
+    return failed.map((r) => r.id);
   });
   if (ended.length > 0) k.log.warn({ fills: ended.length, reason }, 'fills failed before settlement');
   await announce(k, ended);
