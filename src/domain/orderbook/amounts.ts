@@ -29,12 +29,18 @@ const EXACT_IN_DOUBLE = 900_000_000_000n;
  * rest 8000, (n − 8000) / 10000 = 1_999_999, + 1 = 2_000_000.
  */
 export function buyCommitment(remaining: bigint, priceBps: number): bigint {
+  if (remaining < EXACT_IN_DOUBLE) return BigInt(buyCommitmentOf(remaining, priceBps));
+  return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
+}
+
+/** `buyCommitment` as a number (exact: it is at most `remaining`, which the engine caps below 2^53). */
+export function buyCommitmentOf(remaining: bigint, priceBps: number): number {
   if (remaining < EXACT_IN_DOUBLE) {
     const n = Number(remaining) * priceBps;
     const rest = n % 10_000;
-    return BigInt((n - rest) / 10_000 + (rest > 0 ? 1 : 0));
+    return (n - rest) / 10_000 + (rest > 0 ? 1 : 0);
   }
-  return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
+  return Number((remaining * PRICE[priceBps]! + 9_999n) / BPS);
 }
 
 /** What a resting order commits: a buy its `buyCommitment` USDC, a sell its remaining tokens. */

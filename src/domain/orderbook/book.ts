@@ -4,9 +4,9 @@
  * one instance per market, persists each PlaceResult before acknowledging, and rebuilds the
  * book with `OrderBook.restore(snapshot)` (or from its resting orders) after a crash.
  */
-import { buyCommitment } from './amounts.js';
+import { buyCommitmentOf } from './amounts.js';
 import { CommitmentLedger } from './commitments.js';
-import { Ladder, OrderNode } from './ladder.js';
+import { Ladder, OrderNode, type Level } from './ladder.js';
 import { Matcher } from './match.js';
 import { OrderIndex } from './order-index.js';
 import { validateOrder } from './validate.js';
@@ -107,11 +107,11 @@ export class OrderBook {
     if (quantity <= 0n || node.remaining + quantity > node.quantity) throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
     const before = node.committed;
     node.remaining += quantity;
-    node.level!.size += quantity;
+    this.ladders[node.outcome][node.side].levels[node.priceBps]!.size += quantity;
     node.notional = node.notional > notional ? node.notional - notional : 0n;
     node.usdc = node.usdc > usdc ? node.usdc - usdc : 0n;
     this.setCommitment(node);
-    return { order: node.toResting(), level: this.levelOf(node.outcome, node.side, node.priceBps), commitment: node.committed - before };
+    return { order: node.toResting(), level: this.levelOf(node.outcome, node.side, node.priceBps), commitment: BigInt(node.committed - before) };
   }
 
   /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */
@@ -188,10 +188,12 @@ export class OrderBook {
 
   // ---- internals shared with the matcher ----
 
-  rest(node: OrderNode): void {
-    this.ladders[node.outcome][node.side].append(node);
+  /** Puts an order on its level (returned), the index and the ledger. */
+  rest(node: OrderNode): Level {
+    const level = this.ladders[node.outcome][node.side].append(node);
     this.index.set(node);
     this.setCommitment(node);
+    return level;
   }
 
   unrest(node: OrderNode): void {
@@ -201,25 +203,25 @@ export class OrderBook {
   }
 
   setCommitment(node: OrderNode): void {
-    const next = node.side === 'buy' ? buyCommitment(node.remaining, node.priceBps) : node.remaining;
+    const next = node.side === 'buy' ? buyCommitmentOf(node.remaining, node.priceBps) : Number(node.remaining);
     const prev = node.committed;
     if (next === prev) return;
     node.committed = next;
-    this.addToLedger(node, prev === 0n ? next : next - prev); // a new order: no subtraction (no BigInt allocated)
+    this.addToLedger(node, next - prev); // exact: both below 2^53
   }
 
   private releaseCommitment(node: OrderNode): void {
-    if (node.committed === 0n) return;
+    if (node.committed === 0) return;
     this.addToLedger(node, -node.committed);
-    node.committed = 0n;
+    node.committed = 0;
   }
 
   /** Adds to the owner's committed total through the ledger slot the order keeps (one lookup per order, not per change). */
-  private addToLedger(node: OrderNode, delta: bigint): void {
+  private addToLedger(node: OrderNode, delta: number): void {
     if (node.ledgerSlot === -1) {
       node.ledgerSlot = node.side === 'buy' ? this.commitments.usdcSlot(node.owner) : this.commitments.tokenSlot(node.owner, this.marketId, node.outcome);
     }
-    this.commitments.addAt(node.ledgerSlot, delta);
+    this.commitments.addAt(node.ledgerSlot, BigInt(delta));
   }
 
   levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {

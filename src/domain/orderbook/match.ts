@@ -148,15 +148,14 @@ export class Matcher {
 
     const resting = taker.remaining > 0n && timeInForce === 'gtc';
     if (resting) {
-      book.rest(taker);
-      const level = taker.level!;
+      const level = book.rest(taker);
       if (level.stamp !== stamp) touched.push(level);
     }
     const filled = order.quantity - taker.remaining;
     const status: OrderStatus = taker.remaining === 0n ? 'filled' : resting ? (filled > 0n ? 'partially_filled' : 'open') : 'cancelled';
     const makersChanged = changed === EMPTY ? EMPTY : changed.map((node) => node.toResting());
     return {
-      order: { id: order.id, status, remaining: taker.remaining, filled, resting, committedAmount: taker.committed, usdc: taker.usdc, takerFee },
+      order: { id: order.id, status, remaining: taker.remaining, filled, resting, committedAmount: resting ? BigInt(taker.committed) : 0n, usdc: taker.usdc, takerFee },
       fills,
       makersChanged,
       cancelled,
