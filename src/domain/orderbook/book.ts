@@ -107,7 +107,7 @@ export class OrderBook {
     if (quantity <= 0n || node.remaining + quantity > node.quantity) throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
     const before = node.committed;
     node.remaining += quantity;
-    this.ladders[node.outcome][node.side].levels[node.priceBps]!.size += quantity;
+    this.ladders[node.outcome][node.side].addSize(node.priceBps, Number(quantity));
     node.notional = node.notional > notional ? node.notional - notional : 0n;
     node.usdc = node.usdc > usdc ? node.usdc - usdc : 0n;
     this.setCommitment(node);
@@ -221,7 +221,7 @@ export class OrderBook {
     if (node.ledgerSlot === -1) {
       node.ledgerSlot = node.side === 'buy' ? this.commitments.usdcSlot(node.owner) : this.commitments.tokenSlot(node.owner, this.marketId, node.outcome);
     }
-    this.commitments.addAt(node.ledgerSlot, BigInt(delta));
+    this.commitments.addAt(node.ledgerSlot, delta);
   }
 
   levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {

@@ -9,13 +9,14 @@
  * - A resting sell commits its `remaining` tokens of its market and outcome.
  * Unsettled fills are not here: the settlement layer holds those from the fills it persisted.
  *
- * The totals live in BigUint64Array slots, one per owner (USDC) and one per owner, market and
- * outcome (tokens): a resting order remembers its slot, so a change of its commitment is one
- * add into a typed array — no lookup, no bigint allocated and kept (a bigint field of a
- * long-lived object was ~15 % of place time). Slot arithmetic is modulo 2^64, which is exact
- * while every total stays below 2^64 raw units (18 trillion USDC).
+ * The totals live in exact double-pair slots (wide-totals.ts), one per owner (USDC) and one per
+ * owner, market and outcome (tokens): a resting order remembers its slot, so a change of its
+ * commitment is one add of a number into typed arrays — no lookup and no bigint allocated (a
+ * bigint field of a long-lived object was ~15 % of place time; a BigUint64Array slot still
+ * allocated two bigints per change).
  */
 import type { Outcome } from './types.js';
+import { WideTotals } from './wide-totals.js';
 
 export interface OwnerCommitment {
   usdc: bigint;
@@ -29,17 +30,13 @@ interface Owner {
   markets: Map<string, number>;
 }
 
-/** A growable BigUint64Array of totals. */
+/** A growable array of exact totals. */
 class Slots {
-  values = new BigUint64Array(1024);
+  values = new WideTotals(1024);
   used = 0;
 
   take(count: number): number {
-    if (this.used + count > this.values.length) {
-      const next = new BigUint64Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
+    if (this.used + count > this.values.length) this.values = this.values.grown(this.values.length * 2);
     const slot = this.used;
     this.used += count;
     return slot;
@@ -75,19 +72,19 @@ export class CommitmentLedger {
     return outcome === 'yes' ? yes : yes + 1;
   }
 
-  /** Adds `delta` (negative to release) to the total in `slot`. */
-  addAt(slot: number, delta: bigint): void {
-    this.slots.values[slot]! += delta;
+  /** Adds `delta` (an integer below 2^52 in magnitude; negative to release) to the total in `slot`. */
+  addAt(slot: number, delta: number): void {
+    this.slots.values.add(slot, delta);
   }
 
   usdc(owner: string): bigint {
     const entry = this.owners.get(owner);
-    return entry ? this.slots.values[entry.usdcSlot]! : 0n;
+    return entry ? this.slots.values.get(entry.usdcSlot) : 0n;
   }
 
   tokens(owner: string, marketId: string, outcome: Outcome): bigint {
     const yes = this.owners.get(owner)?.markets.get(marketId);
-    return yes === undefined ? 0n : this.slots.values[outcome === 'yes' ? yes : yes + 1]!;
+    return yes === undefined ? 0n : this.slots.values.get(outcome === 'yes' ? yes : yes + 1);
   }
 
   /** Every owner with a non-zero commitment (zero entries are skipped), for tests and diagnostics. O(owners). */
@@ -97,10 +94,10 @@ export class CommitmentLedger {
     for (const [owner, entry] of this.owners) {
       const tokens = new Map<string, bigint>();
       for (const [marketId, yes] of entry.markets) {
-        if (values[yes] !== 0n) tokens.set(`${marketId}:yes`, values[yes]!);
-        if (values[yes + 1] !== 0n) tokens.set(`${marketId}:no`, values[yes + 1]!);
+        if (!values.isZero(yes)) tokens.set(`${marketId}:yes`, values.get(yes));
+        if (!values.isZero(yes + 1)) tokens.set(`${marketId}:no`, values.get(yes + 1));
       }
-      const usdc = values[entry.usdcSlot]!;
+      const usdc = values.get(entry.usdcSlot);
       if (usdc !== 0n || tokens.size > 0) copy.set(owner, { usdc, tokens });
     }
     return copy;

@@ -5,6 +5,7 @@
  * level empties the next best comes from the bitset (bounded, see tick-bitset.ts).
  */
 import { TickBitset } from './tick-bitset.js';
+import { WideTotals } from './wide-totals.js';
 import type { Outcome, RestingOrder, Side } from './types.js';
 
 export const TICKS = 10_001;
@@ -77,22 +78,18 @@ export class Level {
     readonly side: Side,
     readonly priceBps: number,
     /** The ladder's sizes by tick (see Ladder.sizes). */
-    private readonly sizes: BigUint64Array,
+    private readonly sizes: WideTotals,
   ) {}
 
   /** Aggregate remaining quantity of the level's orders. */
   get size(): bigint {
-    return this.sizes[this.priceBps]!;
-  }
-
-  set size(value: bigint) {
-    this.sizes[this.priceBps] = value;
+    return this.sizes.get(this.priceBps);
   }
 }
 
 /** What an empty ladder points at until its first order: a book costs little until it is used. */
 const NO_LEVELS: (Level | undefined)[] = [];
-const NO_SIZES = new BigUint64Array(0);
+const NO_SIZES = new WideTotals(0);
 
 export class Ladder {
   /** Levels by tick (10,001 slots, allocated with the first order). */
@@ -101,11 +98,10 @@ export class Ladder {
   /** Best price (highest bid, lowest ask) or -1 when empty. */
   best = -1;
   /**
-   * Each level's aggregate size, by tick: a size kept as a bigint field of a long-lived Level
-   * object allocated a bigint and paid a write barrier on every change; a typed array slot does
-   * neither (exact while a level holds less than 2^64 raw units: validate.ts caps orders).
+   * Each level's aggregate size, by tick, as exact double pairs (wide-totals.ts): a bigint field
+   * of a long-lived Level object allocated a bigint and paid a write barrier on every change.
    */
-  sizes: BigUint64Array = NO_SIZES;
+  sizes: WideTotals = NO_SIZES;
 
   constructor(
     readonly outcome: Outcome,
@@ -115,7 +111,7 @@ export class Ladder {
   append(node: OrderNode): Level {
     if (this.levels === NO_LEVELS) {
       this.levels = new Array<Level | undefined>(TICKS);
-      this.sizes = new BigUint64Array(TICKS);
+      this.sizes = new WideTotals(TICKS);
     }
     const price = node.priceBps;
     let level = this.levels[price];
@@ -128,7 +124,7 @@ export class Ladder {
     if (level.tail === null) level.head = node;
     else level.tail.next = node;
     level.tail = node;
-    level.size += node.remaining;
+    this.sizes.add(price, Number(node.remaining));
     if (level.count++ === 0) {
       this.ticks.set(price);
       if (this.best === -1 || (this.side === 'buy' ? price > this.best : price < this.best)) this.best = price;
@@ -143,7 +139,7 @@ export class Ladder {
     if (node.next === null) level.tail = node.prev;
     else node.next.prev = node.prev;
     node.prev = node.next = null;
-    level.size -= node.remaining;
+    this.sizes.add(level.priceBps, -Number(node.remaining));
     if (--level.count === 0) {
       this.ticks.clear(level.priceBps);
       if (level.priceBps === this.best) {
@@ -163,6 +159,11 @@ export class Ladder {
   }
 
   sizeAt(price: number): bigint {
-    return this.sizes[price] ?? 0n;
+    return price < this.sizes.length ? this.sizes.get(price) : 0n;
+  }
+
+  /** Changes the aggregate size of the level at `price` (a fill: negative; a give-back: positive). */
+  addSize(price: number, delta: number): void {
+    this.sizes.add(price, delta);
   }
 }

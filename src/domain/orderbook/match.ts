@@ -111,7 +111,7 @@ export class Matcher {
         takerFee += money.takerFee;
         taker.remaining -= quantity;
         maker.remaining -= quantity;
-        level.size -= quantity;
+        ladder.addSize(level.priceBps, -Number(quantity));
         if (maker.remaining === 0n) book.unrest(maker);
         else book.setCommitment(maker);
         if (maker.stamp !== stamp) {
