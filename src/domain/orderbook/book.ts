@@ -9,6 +9,7 @@ import { CommitmentLedger } from './commitments.js';
 import { Ladder, OrderNode, type Level } from './ladder.js';
 import { Matcher } from './match.js';
 import { OrderIndex } from './order-index.js';
+import { MAX_ORDER_QUANTITY } from './order-rules.js';
 import { validateOrder } from './validate.js';
 import {
   DEFAULT_FEES,
@@ -174,6 +175,7 @@ export class OrderBook {
     for (const order of orders) {
       if (book.index.has(order.id)) throw new Error(`restore: duplicate order ${order.id}`);
       if (order.remaining <= 0n || order.remaining > order.quantity) throw new Error(`restore: order ${order.id} has remaining ${order.remaining}`);
+      if (order.quantity > MAX_ORDER_QUANTITY) throw new Error(`restore: order ${order.id} has quantity ${order.quantity} above the cap`);
       if (!Number.isInteger(order.priceBps) || order.priceBps < 1 || order.priceBps > 9999) throw new Error(`restore: order ${order.id} has price ${order.priceBps}`);
       const node = new OrderNode(order.id, order.owner, order.side, order.outcome, order.priceBps, order.quantity, order.remaining,
         order.expiry, order.postOnly, order.seq, order.notional, order.usdc);

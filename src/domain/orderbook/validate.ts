@@ -3,8 +3,6 @@ import { DUPLICATE_ORDER, INVALID_ORDER, invalidOrder } from './errors.js';
 import { MAX_ORDER_QUANTITY } from './order-rules.js';
 import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderRequest, type TimeInForce } from './types.js';
 
-
-
 /** Validates a request and returns its effective time in force (a market order is always ioc). */
 export function validateOrder(request: OrderRequest, exists: { has(id: string): boolean }): TimeInForce {
   const orderType = request.orderType ?? 'limit';
@@ -17,8 +15,9 @@ export function validateOrder(request: OrderRequest, exists: { has(id: string): 
   if (!Number.isInteger(request.priceBps) || request.priceBps < 1 || request.priceBps > max) {
     throw invalidOrder(INVALID_ORDER, `priceBps must be an integer within 1..${max} for a ${orderType} order`);
   }
-  // The public cap (order-rules.ts) also keeps the book's totals exact: owners' commitments and
-  // level sizes are kept modulo 2^64 (commitments.ts, ladder.ts), 184,000 orders of the cap apart.
+  // The public cap (order-rules.ts) also keeps the book's arithmetic exact: a node's commitment
+  // is a number (exact below 2^53), and owners' totals and level sizes add deltas below 2^52
+  // (wide-totals.ts).
   if (typeof request.quantity !== 'bigint' || request.quantity <= 0n || request.quantity > MAX_ORDER_QUANTITY) {
     throw invalidOrder(INVALID_ORDER, `quantity must be 1 to ${MAX_ORDER_QUANTITY} raw units`);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
+import { MAX_ORDER_QUANTITY, OrderBook, type RestingOrder } from '../../../src/domain/orderbook/index.js';
 import { newBook, order } from './helpers.js';
 
 describe('time in force and order types', () => {
@@ -131,5 +132,16 @@ describe('cancel, expire, cancel-all and market data', () => {
       no: { bids: [], asks: [{ priceBps: 6100, size: 6n, orders: 1 }] },
     });
     expect(book.top()).toMatchObject({ bestBid: { yes: 4000, no: null }, bestAsk: { yes: 4500, no: 6100 } });
+  });
+});
+
+describe('restore', () => {
+  it('refuses rows the book could not hold exactly: above the quantity cap, remaining past quantity', () => {
+    const row = (quantity: bigint, remaining: bigint): RestingOrder => ({
+      id: 'r1', owner: 'a', side: 'buy', outcome: 'yes', priceBps: 5000, quantity, remaining, expiry: 0, postOnly: false, seq: 1, notional: 0n, usdc: 0n,
+    });
+    expect(OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY, MAX_ORDER_QUANTITY)] }).commitments.usdc('a')).toBe(MAX_ORDER_QUANTITY / 2n);
+    expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY + 1n, 1n)] })).toThrow(/above the cap/);
+    expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(5n, 6n)] })).toThrow(/remaining/);
   });
 });
