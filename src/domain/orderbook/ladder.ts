@@ -159,7 +159,7 @@ export class Ladder {
   }
 
   sizeAt(price: number): bigint {
-    return price < this.sizes.length ? this.sizes.get(price) : 0n;
+    return price >= 0 && price < this.sizes.length ? this.sizes.get(price) : 0n; // an empty ladder has no sizes yet
   }
 
   /** Changes the aggregate size of the level at `price` (a fill: negative; a give-back: positive). */

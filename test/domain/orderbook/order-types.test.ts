@@ -144,4 +144,11 @@ describe('restore', () => {
     expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY + 1n, 1n)] })).toThrow(/above the cap/);
     expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(5n, 6n)] })).toThrow(/remaining/);
   });
+
+  it('reports an empty level as size 0 on an empty book, outside the tick range too', () => {
+    const book = OrderBook.restore({ marketId: 'm' }, { orders: [] });
+    expect(book.levelOf('yes', 'buy', 5000).size).toBe(0n);
+    expect(book.ladders.no.sell.sizeAt(-1)).toBe(0n);
+    expect(book.ladders.no.sell.sizeAt(10_001)).toBe(0n);
+  });
 });
