@@ -20,6 +20,7 @@ const PRICE = Array.from({ length: 10_001 }, (_, p) => BigInt(p));
 
 /** Below this, remaining × priceBps (≤ 10000) stays under 2^53: exact in a double. */
 const EXACT_IN_DOUBLE = 900_000_000_000n;
+const EXACT_IN_DOUBLE_N = Number(EXACT_IN_DOUBLE);
 
 /**
  * The public `committedAmount` of a buy: ceil(remaining × priceBps / 10000) USDC. Computed in
@@ -29,18 +30,21 @@ const EXACT_IN_DOUBLE = 900_000_000_000n;
  * rest 8000, (n − 8000) / 10000 = 1_999_999, + 1 = 2_000_000.
  */
 export function buyCommitment(remaining: bigint, priceBps: number): bigint {
-  if (remaining < EXACT_IN_DOUBLE) return BigInt(buyCommitmentOf(remaining, priceBps));
+  if (remaining < EXACT_IN_DOUBLE) return BigInt(buyCommitmentOf(Number(remaining), priceBps));
   return (remaining * PRICE[priceBps]! + 9_999n) / BPS;
 }
 
-/** `buyCommitment` as a number (exact: it is at most `remaining`, which the engine caps below 2^53). */
-export function buyCommitmentOf(remaining: bigint, priceBps: number): number {
-  if (remaining < EXACT_IN_DOUBLE) {
-    const n = Number(remaining) * priceBps;
+/**
+ * `buyCommitment` of a remaining quantity held as a number (the engine's order nodes: exact, as
+ * the engine caps quantities at 10^14 raw units, below 2^53). The result is at most `remaining`.
+ */
+export function buyCommitmentOf(remaining: number, priceBps: number): number {
+  if (remaining < EXACT_IN_DOUBLE_N) {
+    const n = remaining * priceBps;
     const rest = n % 10_000;
     return (n - rest) / 10_000 + (rest > 0 ? 1 : 0);
   }
-  return Number((remaining * PRICE[priceBps]! + 9_999n) / BPS);
+  return Number((BigInt(remaining) * PRICE[priceBps]! + 9_999n) / BPS);
 }
 
 /** What a resting order commits: a buy its `buyCommitment` USDC, a sell its remaining tokens. */

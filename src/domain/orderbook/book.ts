@@ -74,6 +74,8 @@ export class OrderBook {
   fillSeq = 0;
   private readonly matcher: Matcher;
   private stamp = 0;
+  /** owner → the ledger slot of its committed YES tokens of this market (NO is the next slot): one lookup per resting sell. */
+  private readonly tokenSlots = new Map<string, number>();
 
   constructor(options: BookOptions) {
     this.marketId = options.marketId;
@@ -107,7 +109,7 @@ export class OrderBook {
     if (node === undefined) return null;
     if (quantity <= 0n || node.remaining + quantity > node.quantity) throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
     const before = node.committed;
-    node.remaining += quantity;
+    node.rem += Number(quantity);
     this.ladders[node.outcome][node.side].addSize(node.priceBps, Number(quantity));
     node.notional = node.notional > notional ? node.notional - notional : 0n;
     node.usdc = node.usdc > usdc ? node.usdc - usdc : 0n;
@@ -177,7 +179,7 @@ export class OrderBook {
       if (order.remaining <= 0n || order.remaining > order.quantity) throw new Error(`restore: order ${order.id} has remaining ${order.remaining}`);
       if (order.quantity > MAX_ORDER_QUANTITY) throw new Error(`restore: order ${order.id} has quantity ${order.quantity} above the cap`);
       if (!Number.isInteger(order.priceBps) || order.priceBps < 1 || order.priceBps > 9999) throw new Error(`restore: order ${order.id} has price ${order.priceBps}`);
-      const node = new OrderNode(order.id, order.owner, order.side, order.outcome, order.priceBps, order.quantity, order.remaining,
+      const node = new OrderNode(order.id, order.owner, order.side, order.outcome, order.priceBps, order.quantity, Number(order.remaining),
         order.expiry, order.postOnly, order.seq, order.notional, order.usdc);
       book.rest(node);
       maxSeq = Math.max(maxSeq, order.seq);
@@ -205,7 +207,7 @@ export class OrderBook {
   }
 
   setCommitment(node: OrderNode): void {
-    const next = node.side === 'buy' ? buyCommitmentOf(node.remaining, node.priceBps) : Number(node.remaining);
+    const next = node.side === 'buy' ? buyCommitmentOf(node.rem, node.priceBps) : node.rem;
     const prev = node.committed;
     if (next === prev) return;
     node.committed = next;
@@ -220,10 +222,17 @@ export class OrderBook {
 
   /** Adds to the owner's committed total through the ledger slot the order keeps (one lookup per order, not per change). */
   private addToLedger(node: OrderNode, delta: number): void {
-    if (node.ledgerSlot === -1) {
-      node.ledgerSlot = node.side === 'buy' ? this.commitments.usdcSlot(node.owner) : this.commitments.tokenSlot(node.owner, this.marketId, node.outcome);
-    }
+    if (node.ledgerSlot === -1) node.ledgerSlot = node.side === 'buy' ? this.commitments.usdcSlot(node.owner) : this.tokenSlotOf(node);
     this.commitments.addAt(node.ledgerSlot, delta);
+  }
+
+  private tokenSlotOf(node: OrderNode): number {
+    let yes = this.tokenSlots.get(node.owner);
+    if (yes === undefined) {
+      yes = this.commitments.tokenSlot(node.owner, this.marketId, 'yes');
+      this.tokenSlots.set(node.owner, yes);
+    }
+    return node.outcome === 'yes' ? yes : yes + 1;
   }
 
   levelOf(outcome: Outcome, side: Side, priceBps: number): LevelDelta {

@@ -61,7 +61,7 @@ export class CommitmentLedger {
     return this.owner(owner).usdcSlot;
   }
 
-  /** The slot of an owner's committed tokens of one market and outcome (a resting sell keeps it). */
+  /** The slot of an owner's committed tokens of one market and outcome (a resting sell keeps it); NO's slot is always YES's + 1. */
   tokenSlot(owner: string, marketId: string, outcome: Outcome): number {
     const entry = this.owner(owner);
     let yes = entry.markets.get(marketId);

@@ -39,7 +39,8 @@ export class OrderNode implements RestingOrder {
     outcome: Outcome,
     readonly priceBps: number,
     readonly quantity: bigint,
-    public remaining: bigint,
+    /** Remaining quantity as a number (exact: quantities are capped at 10^14 raw units, below 2^53); `remaining` is its bigint. */
+    public rem: number,
     readonly expiry: number,
     postOnly: boolean,
     readonly seq: number,
@@ -59,6 +60,10 @@ export class OrderNode implements RestingOrder {
 
   get postOnly(): boolean {
     return (this.flags & POST_ONLY) !== 0;
+  }
+
+  get remaining(): bigint {
+    return BigInt(this.rem);
   }
 
   toResting(): RestingOrder {
@@ -124,7 +129,7 @@ export class Ladder {
     if (level.tail === null) level.head = node;
     else level.tail.next = node;
     level.tail = node;
-    this.sizes.add(price, Number(node.remaining));
+    this.sizes.add(price, node.rem);
     if (level.count++ === 0) {
       this.ticks.set(price);
       if (this.best === -1 || (this.side === 'buy' ? price > this.best : price < this.best)) this.best = price;
@@ -139,7 +144,7 @@ export class Ladder {
     if (node.next === null) level.tail = node.prev;
     else node.next.prev = node.prev;
     node.prev = node.next = null;
-    this.sizes.add(level.priceBps, -Number(node.remaining));
+    this.sizes.add(level.priceBps, -node.rem);
     if (--level.count === 0) {
       this.ticks.clear(level.priceBps);
       if (level.priceBps === this.best) {

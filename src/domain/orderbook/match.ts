@@ -49,14 +49,14 @@ export class Matcher {
   }
 
   /** Quantity a FOK order could fill, stopping once `enough` is reached; own orders do not count (they would be cancelled). */
-  private fillable(direct: Ladder, comp: Ladder, order: OrderRequest, enough: bigint): bigint {
+  private fillable(direct: Ladder, comp: Ladder, order: OrderRequest, enough: number): number {
     const buy = order.side === 'buy';
-    let total = 0n;
+    let total = 0;
     const count = (ladder: Ladder, crosses: (price: number) => boolean) => {
       for (const level of ladder.walk(10_001)) {
         if (!crosses(level.priceBps)) return;
         for (let node = level.head; node !== null; node = node.next) {
-          if (node.owner !== order.owner) total += node.remaining;
+          if (node.owner !== order.owner) total += node.rem;
           if (total >= enough) return;
         }
       }
@@ -83,12 +83,13 @@ export class Matcher {
     let cancelled: CancelledOrder[] = EMPTY;
     let changed: OrderNode[] = EMPTY;
     const touched: Level[] = [];
-    const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, order.quantity,
+    const size = Number(order.quantity); // exact: validateOrder capped it below 2^53
+    const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, size,
       order.expiry, postOnly, book.nextSeq++, 0n, 0n);
     let takerFee = 0n;
 
-    if (timeInForce !== 'fok' || this.fillable(direct, comp, order, order.quantity) >= order.quantity) {
-      while (taker.remaining > 0n) {
+    if (timeInForce !== 'fok' || this.fillable(direct, comp, order, size) >= size) {
+      while (taker.rem > 0) {
         const which = this.best(direct, comp, buy, limit);
         if (which === NONE) break;
         const ladder = which === DIRECT ? direct : comp;
@@ -105,14 +106,15 @@ export class Matcher {
           book.unrest(maker);
           continue;
         }
-        const quantity = taker.remaining < maker.remaining ? taker.remaining : maker.remaining;
+        const q = taker.rem < maker.rem ? taker.rem : maker.rem;
+        const quantity = BigInt(q);
         const type = which === DIRECT ? 'direct' : compType;
         const money = fillMoney(type, order.side, taker, maker, quantity, this.price, maker.priceBps, taker.usdc, book.fees);
         takerFee += money.takerFee;
-        taker.remaining -= quantity;
-        maker.remaining -= quantity;
-        ladder.addSize(level.priceBps, -Number(quantity));
-        if (maker.remaining === 0n) book.unrest(maker);
+        taker.rem -= q;
+        maker.rem -= q;
+        ladder.addSize(level.priceBps, -q);
+        if (maker.rem === 0) book.unrest(maker);
         else book.setCommitment(maker);
         if (maker.stamp !== stamp) {
           maker.stamp = stamp;
@@ -146,16 +148,18 @@ export class Matcher {
       }
     }
 
-    const resting = taker.remaining > 0n && timeInForce === 'gtc';
+    const resting = taker.rem > 0 && timeInForce === 'gtc';
     if (resting) {
       const level = book.rest(taker);
       if (level.stamp !== stamp) touched.push(level);
     }
-    const filled = order.quantity - taker.remaining;
-    const status: OrderStatus = taker.remaining === 0n ? 'filled' : resting ? (filled > 0n ? 'partially_filled' : 'open') : 'cancelled';
+    const untouched = taker.rem === size; // most orders: no bigint to make
+    const remaining = untouched ? order.quantity : BigInt(taker.rem);
+    const filled = untouched ? 0n : order.quantity - remaining;
+    const status: OrderStatus = taker.rem === 0 ? 'filled' : resting ? (untouched ? 'open' : 'partially_filled') : 'cancelled';
     const makersChanged = changed === EMPTY ? EMPTY : changed.map((node) => node.toResting());
     return {
-      order: { id: order.id, status, remaining: taker.remaining, filled, resting, committedAmount: resting ? BigInt(taker.committed) : 0n, usdc: taker.usdc, takerFee },
+      order: { id: order.id, status, remaining, filled, resting, committedAmount: resting ? BigInt(taker.committed) : 0n, usdc: taker.usdc, takerFee },
       fills,
       makersChanged,
       cancelled,
