@@ -67,9 +67,10 @@ const collect = vm.runInNewContext('gc') as () => void;
 /**
  * Before each timed placement run: a full collection, so no engine's run pays for the million-order
  * book the previous run left behind (each still pays for all the garbage it makes itself). Not
- * before the cancel runs, which come first, on a small heap: there a forced collection made our
- * cancels 1.4–4× slower (our book moves to the old generation; theirs are bound by array shifts),
- * which docs/family-c-engine.md reports.
+ * before the cancel runs, which come first, on a small heap: our 20,000 cancels take 20–70 ms, and
+ * after a forced collection V8 deoptimized and re-optimized our cancel path (the index lookup,
+ * unrest, levelOf, toResting: `--trace-opt`) inside that short window, making it 3–4× slower;
+ * the baselines' cancels take seconds and are bound by array shifts.
  */
 function settleHeap(): void {
   collect();
