@@ -101,3 +101,8 @@ export function orderSigningText(message: OrderMessage | Uint8Array): string {
 export function orderSigningBytes(message: OrderMessage | Uint8Array): Uint8Array {
   return new TextEncoder().encode(orderSigningText(message));
 }
+
+/** `orderSigningBytes(message).length` without building it: the ASCII prefix and two hex digits per byte (195). */
+export function orderSigningLength(message: Uint8Array): number {
+  return ORDER_TEXT_PREFIX.length + 2 * message.length;
+}

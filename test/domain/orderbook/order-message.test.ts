@@ -5,6 +5,7 @@ import {
   decodeOrderMessage,
   encodeOrderMessage,
   orderSigningBytes,
+  orderSigningLength,
   orderSigningText,
   type OrderMessage,
 } from '../../../src/domain/orderbook/index.js';
@@ -55,6 +56,9 @@ describe('order message codec (92 bytes, little-endian)', () => {
     expect(text).toBe(`PMX Order:\n${hex}`);
     expect(hex.length).toBe(184);
     expect(new TextDecoder().decode(orderSigningBytes(encodeOrderMessage(message)))).toBe(text);
+    // 11 bytes of prefix + 184 hex digits: what each new order's Ed25519 proof carries.
+    expect(orderSigningLength(encodeOrderMessage(message))).toBe(195);
+    expect(orderSigningLength(encodeOrderMessage(message))).toBe(orderSigningBytes(encodeOrderMessage(message)).length);
   });
 
   it('refuses malformed bytes and out-of-range fields', () => {

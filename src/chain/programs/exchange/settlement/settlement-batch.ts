@@ -12,8 +12,8 @@
  * batches", has the sizes reached.
  */
 import { ComputeBudgetProgram, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
-import { decodeOrderMessage, orderSigningBytes, type OrderMessage } from '../../../../domain/orderbook/order-message.js';
-import { createEd25519Instruction, type Ed25519Entry } from '../../../ed25519-instruction.js';
+import { decodeOrderMessage, orderSigningBytes, orderSigningLength, type OrderMessage } from '../../../../domain/orderbook/order-message.js';
+import { createEd25519Instruction, ED25519_OFFSETS_SIZE, type Ed25519Entry } from '../../../ed25519-instruction.js';
 import { findClobMarketPda } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { fillTypeOf } from './fill-amounts.js';
@@ -158,6 +158,20 @@ function lockedAccounts(plan: BatchPlan, n: number): number {
   return SETTLE_FIXED_ACCOUNTS + 4 + keys.size + n;
 }
 
+/**
+ * A lower bound of the transaction's size with the first `n` fills: the operator's signature and
+ * the proofs of the orders new on chain (each 14 bytes of offsets, the key, the signature and the
+ * signed `PMX Order:` text), nothing else. A prefix above the packet size cannot fit, so the search
+ * never compiles it: with one new maker per fill, four fills' proofs alone pass 1232 bytes.
+ */
+function minimumSize(plan: BatchPlan, n: number): number {
+  let bytes = 1 + 64;
+  for (const o of plan.orders.slice(0, plan.ordersUsedBy(n))) {
+    if (o.needsProof) bytes += ED25519_OFFSETS_SIZE + 32 + 64 + orderSigningLength(o.message);
+  }
+  return bytes;
+}
+
 /** The largest prefix of `fills` that fits one transaction (see the module comment). */
 export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: SettlementContext): SettlementBatch {
   if (fills.length === 0) throw new SettlementAssemblyError('NOTHING_FITS', null, 'no fills to settle');
@@ -172,7 +186,8 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
       if (plan.fills.length > 0 && e instanceof SettlementAssemblyError) break;
       throw e;
     }
-    if (lockedAccounts(plan, plan.fills.length) > MAX_TX_ACCOUNT_LOCKS) break;
+    // The first prefix past either bound ends the candidates (the search below may still refuse it).
+    if (lockedAccounts(plan, plan.fills.length) > MAX_TX_ACCOUNT_LOCKS || minimumSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
   }
   const build = (n: number): SettlementBatch | null => {
     const built = compile(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(n)), plan.fills.slice(0, n));
