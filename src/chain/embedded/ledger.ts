@@ -5,7 +5,7 @@
  * transaction durably before reporting it, and advances slots with wall time.
  */
 import { EventEmitter } from 'node:events';
-import { AddressLookupTableAccount, AddressLookupTableProgram, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { LiteSVM } from 'litesvm';
 import type { Logger } from 'pino';
@@ -19,6 +19,7 @@ import { LedgerQueries } from './ledger-queries.js';
 import { parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
 import type { ProgramHandler } from './program-runtime.js';
 import { buildRecord } from './record-builder.js';
+import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
 import { readAccount, SYSTEM_PROGRAM, writeAccount } from './svm-accounts.js';
 import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
@@ -50,8 +51,7 @@ export interface SimulationOutcome {
   unitsConsumed: number;
 }
 
-/** Entries of the SlotHashes sysvar kept (a real node keeps 512; lookup tables need the recent ones). */
-const SLOT_HASHES_KEPT = 150;
+/** The ledger faucet (fee payer of dev helpers) is topped up to FUNDING at open when below FLOOR. */
 const FAUCET_FLOOR = 10n ** 17n;
 const FAUCET_FUNDING = 10n ** 18n;
 
@@ -83,7 +83,7 @@ export class EmbeddedLedger extends LedgerQueries {
     this.snapshotter = new Snapshotter(opts.dataDir, () => this.svm, store, () => clock.slot, opts.snapshotEveryTransactions, opts.snapshotEveryMs);
     this.timer = setInterval(() => this.tick(), opts.slotMs ?? 400);
     this.timer.unref();
-    this.syncClock();
+    syncSysvars(this.svm, this.clock);
   }
 
   static async open(opts: LedgerOptions = {}): Promise<EmbeddedLedger> {
@@ -201,7 +201,7 @@ export class EmbeddedLedger extends LedgerQueries {
   warpTime(seconds: number): void {
     this.clock.timeOffsetSec += seconds;
     this.store.setMeta('time_offset', String(this.clock.timeOffsetSec));
-    this.syncClock();
+    syncSysvars(this.svm, this.clock);
   }
 
   /** Produces `n` blocks now (tests: expire a blockhash without waiting a minute). */
@@ -290,41 +290,13 @@ export class EmbeddedLedger extends LedgerQueries {
   private tick(): void {
     if (this.closed) return;
     this.clock.advance(1);
-    this.syncClock();
+    syncSysvars(this.svm, this.clock);
     this.publish('slot', this.clock.slot);
     this.snapshotter.maybeSnapshot();
   }
 
-  /**
-   * A lookup table's usable addresses, as the runtime sees them: the table must be owned by the
-   * Address Lookup Table program and active; addresses appended in the current slot are not usable
-   * until the next one.
-   */
-  private readonly resolveTable = (table: PublicKey): PublicKey[] | null => {
-    const acc = this.getAccount(table);
-    if (!acc || !acc.owner.equals(AddressLookupTableProgram.programId)) return null;
-    let state: AddressLookupTableAccount['state'];
-    try {
-      state = AddressLookupTableAccount.deserialize(acc.data);
-    } catch {
-      return null;
-    }
-    if (state.deactivationSlot !== 2n ** 64n - 1n) return null;
-    const slot = this.clock.slot;
-    return state.lastExtendedSlot >= slot ? state.addresses.slice(0, state.lastExtendedSlotStartIndex) : state.addresses;
-  };
-
-  private syncClock(): void {
-    const c = this.svm.getClock();
-    c.slot = BigInt(this.clock.slot);
-    c.unixTimestamp = BigInt(this.clock.unixTimestamp());
-    this.svm.setClock(c);
-    // SlotHashes (newest first), as a real node keeps it: the Address Lookup Table program checks
-    // a new table's recent_slot against it.
-    const hashes = [];
-    for (let s = this.clock.slot; s >= 0 && hashes.length < SLOT_HASHES_KEPT; s--) hashes.push({ slot: BigInt(s), hash: this.clock.blockhashAt(s) });
-    this.svm.setSlotHashes(hashes);
-  }
+  /** A lookup table's usable addresses now (runtime-sysvars.ts). */
+  private readonly resolveTable = (table: PublicKey): PublicKey[] | null => usableTableAddresses(this.getAccount(table), this.clock.slot);
 
   private assertOpen(): void {
     if (this.closed) throw new ChainError('NODE_UNAVAILABLE', 'the embedded ledger is closed');
