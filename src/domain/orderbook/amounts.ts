@@ -44,7 +44,7 @@ export function buyCommitmentOf(remaining: number, priceBps: number): number {
     const rest = n % 10_000;
     return (n - rest) / 10_000 + (rest > 0 ? 1 : 0);
   }
-  return Number((BigInt(remaining) * PRICE[priceBps]! + 9_999n) / BPS);
+  return Number(buyCommitment(BigInt(remaining), priceBps)); // rare: 9 × 10^11 raw units and more
 }
 
 /** What a resting order commits: a buy its `buyCommitment` USDC, a sell its remaining tokens. */
