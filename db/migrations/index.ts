@@ -10,6 +10,7 @@ import * as m0004 from './0004_family_a_money.js';
 import * as m0005 from './0005_family_c.js';
 import * as m0009 from './0009_catalog_perf.js';
 import * as m0010 from './0010_clob_give_back.js';
+import * as m0011 from './0011_clob_settlement_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_family_c': m0005,
   '0009_catalog_perf': m0009,
   '0010_clob_give_back': m0010,
+  '0011_clob_settlement_indexes': m0011,
 };
