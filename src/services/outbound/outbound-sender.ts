@@ -88,12 +88,12 @@ export class OutboundSender {
       if (landed === 'ok') return this.confirm(row, params, builder);
       const expired = landed === 'err' || height > Number(row.last_valid_block_height ?? 0);
       if (!expired) {
-        await this.send(Buffer.from(row.raw_tx, 'base64'), row);
+        await this.send(Buffer.from(row.raw_tx, 'base64'), row, params, builder);
       } else {
-        signature = await this.rebuildAndSend(row, params, builder.build.bind(builder));
+        signature = await this.rebuildAndSend(row, params, builder);
       }
     } else {
-      signature = await this.rebuildAndSend(row, params, builder.build.bind(builder));
+      signature = await this.rebuildAndSend(row, params, builder);
     }
     if (signature === null) {
       // Two jobs for one row (a start-up dispatch and the resume scan, say): the other one built
@@ -140,9 +140,9 @@ export class OutboundSender {
     throw error;
   }
 
-  private async rebuildAndSend(row: OutboundRow, params: unknown, build: OutboundBuilder['build']): Promise<string | null> {
+  private async rebuildAndSend(row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<string | null> {
     const { blockhash, lastValidBlockHeight } = await this.chain.getLatestBlockhash('confirmed');
-    const raw = await build(params, blockhash, { outboundId: row.id, memo: outboundMemoInstruction(row.id) });
+    const raw = await builder.build(params, blockhash, { outboundId: row.id, memo: outboundMemoInstruction(row.id) });
     if (!hasOutboundMemo(raw, row.id)) throw new Error(`outbound builder ${row.purpose} left out the outbound memo (see outbound-memo.ts)`);
     const signature = firstSignature(raw);
     const won = await storeBuilt(this.db, row.id, row.signature, {
@@ -150,17 +150,17 @@ export class OutboundSender {
     });
     if (!won) return null;
     this.log.info({ outbound: row.id, purpose: row.purpose, signature, rebuilt: row.signature !== null }, 'outbound transaction built');
-    await this.send(raw, row);
+    await this.send(raw, row, params, builder);
     return signature;
   }
 
   /**
    * Sends; throws at once when the node rejected the bytes in preflight (a program error, no
    * funds): they did not land, waiting is pointless, and the job's retry re-sends the same bytes
-   * (state may have changed) or rebuilds once they expired. Node hiccups and "already processed"
-   * fall through to the status check.
+   * (state may have changed) or rebuilds once they expired, unless the builder's `onRejected`
+   * ends the intent. Node hiccups and "already processed" fall through to the status check.
    */
-  private async send(raw: Uint8Array, row: OutboundRow): Promise<void> {
+  private async send(raw: Uint8Array, row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<void> {
     try {
       await this.chain.sendRawTransaction(raw);
       await markOutbound(this.db, row.id, 'sent', { now: now() });
@@ -168,7 +168,9 @@ export class OutboundSender {
       const message = (error as Error).message;
       this.log.warn({ outbound: row.id, err: message }, 'outbound send rejected');
       await markOutbound(this.db, row.id, row.status === 'pending' ? 'pending' : 'sent', { now: now(), lastError: message });
-      if (error instanceof ChainError && REJECTED.has(error.code)) throw new Error(`outbound ${row.id} (${row.purpose}) rejected by the node: ${message}`, { cause: error });
+      if (!(error instanceof ChainError) || !REJECTED.has(error.code)) return;
+      await builder.onRejected?.(params, error);
+      throw new Error(`outbound ${row.id} (${row.purpose}) rejected by the node: ${message}`, { cause: error });
     }
   }
 

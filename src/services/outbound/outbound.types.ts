@@ -1,4 +1,5 @@
 import type { TransactionInstruction } from '@solana/web3.js';
+import type { ChainError } from '../../chain/chain-errors.js';
 
 /**
  * The contract between the generic outbound sender and the features that use it: a builder per
@@ -15,6 +16,14 @@ export interface OutboundBuildContext {
 export interface OutboundBuilder {
   build(params: unknown, recentBlockhash: string, context: OutboundBuildContext): Promise<Uint8Array>;
   onConfirmed?(params: unknown, signature: string): Promise<void>;
+  /**
+   * The node refused the bytes in preflight (a program error: nothing landed; `error.detail`
+   * holds the err and the program logs). The builder may end the intent here by throwing
+   * TerminalOutboundError when the refusal is final; otherwise the attempt fails and is retried.
+   * Builders rely on this instead of simulating before they return: the send's preflight is the
+   * same execution.
+   */
+  onRejected?(params: unknown, error: ChainError): Promise<void>;
 }
 
 export type OutboundBuilders = Record<string, OutboundBuilder>;
