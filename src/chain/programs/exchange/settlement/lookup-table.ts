@@ -42,15 +42,22 @@ export function traderLookupTableAddresses(owner: PublicKey, m: Omit<MarketRef, 
   ];
 }
 
-/** What the fills' transactions would look up that the tables do not hold yet (in first-use order, no repeats). */
+/**
+ * What the fills' transactions would look up that the tables do not hold yet (in first-use order,
+ * no repeats). Keys compare as hex, not base58 (encoding a table's 256 addresses in base58 took
+ * milliseconds per planned batch), and each owner's addresses are derived once per call.
+ */
 export function missingLookupTableAddresses(fills: readonly SettlementFill[], m: MarketRef, tables: readonly AddressLookupTableAccount[]): PublicKey[] {
-  const held = new Set(tables.flatMap((t) => t.state.addresses.map((a) => a.toBase58())));
+  const hex = (k: PublicKey) => k.toBuffer().toString('hex');
+  const held = new Set(tables.flatMap((t) => t.state.addresses.map(hex)));
   const out = new Map<string, PublicKey>();
-  const want = (keys: PublicKey[]) => keys.forEach((k) => { if (!held.has(k.toBase58())) out.set(k.toBase58(), k); });
+  const want = (keys: PublicKey[]) => keys.forEach((k) => { const h = hex(k); if (!held.has(h)) out.set(h, k); });
   want(marketLookupTableAddresses(m));
+  const owners = new Set<string>();
   for (const f of fills) {
-    for (const o of [f.takerOrder, f.makerOrder]) want(traderLookupTableAddresses(new PublicKey(decodeOrderMessage(o.message).owner), m));
+    for (const o of [f.takerOrder, f.makerOrder]) owners.add(Buffer.from(decodeOrderMessage(o.message).owner).toString('hex'));
   }
+  for (const owner of owners) want(traderLookupTableAddresses(new PublicKey(Buffer.from(owner, 'hex')), m));
   return [...out.values()];
 }
 
