@@ -11,7 +11,7 @@ import { encodeOrderMessage, orderSigningBytes, type OrderMessage } from '../../
 import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
 import type { SendResult } from '../../../src/chain/embedded/ledger.js';
 import {
-  buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
+  buildRegistrationBatch, buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
   getSettleInstruction, getSplitInstruction, type FillReceiptAccount, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
 } from '../../../src/chain/programs/exchange/index.js';
 import { outboundMemoInstruction } from '../../../src/services/outbound/outbound-memo.js';
@@ -112,7 +112,8 @@ export class SettleHarness {
     return acc ? decodeFillReceipt(acc.data) : null;
   }
 
-  private marketRef(market: string) {
+  /** The market's fixed settle context (operator, market, USDC mint, fee wallet). */
+  marketRef(market: string) {
     return { operator: this.h.operator.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet };
   }
 
@@ -144,6 +145,16 @@ export class SettleHarness {
       recentBlockhash: this.ledger.getLatestBlockhash().blockhash, memo: opts.memo ?? outboundMemoInstruction(randomUUID()),
       orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
     });
+  }
+
+  /** The keeper's registration-first assembly (buildRegistrationBatch) for these fills' new orders. */
+  registration(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; inFlight?: Set<string> } = {}): SettlementBatch | null {
+    this.ledger.advanceSlots(1);
+    return buildRegistrationBatch(fills, {
+      ...this.marketRef(market),
+      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, memo: outboundMemoInstruction(randomUUID()),
+      orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
+    }, opts.inFlight);
   }
 
   async sendBatch(b: SettlementBatch, signers: Keypair[] = [this.h.operator]): Promise<SendResult & { logs: string[] }> {

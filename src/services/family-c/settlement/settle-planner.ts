@@ -6,26 +6,33 @@
  * have landed, so the last raw unit of rounding may move between two fills of one order when they
  * land out of match order — the receipt is the record, and the fill row takes its amounts. Each
  * batch, its fills' move to `settling` and its outbound intent are recorded in one transaction;
- * the outbound machinery sends it.
+ * the outbound machinery sends it. When many of the waiting fills' orders are new on chain, the
+ * batch registers them first (settle-choice.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import {
   countBatchesInFlight, insertBatch, matchedFillsOfMarket, moveFillsToBatch,
 } from '../../../../db/repositories/clob-settlement.repository.js';
-import { buildSettlementBatch, SettlementAssemblyError } from '../../../chain/programs/exchange/index.js';
+import { SettlementAssemblyError } from '../../../chain/programs/exchange/index.js';
 import { outboundMemoInstruction } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { ensureLookupTables } from './lookup-tables.service.js';
 import { readOrderStates, settlementFills } from './settle-inputs.js';
 import { announce, failUnbatched } from './settle-outcomes.js';
+import { chooseBatch, type BatchChoice } from './settle-choice.js';
 
 export const CLOB_SETTLE = 'clob.settle';
 export interface SettleParams {
   batchId: string;
   marketId: string;
+  /** Planned as a registration of its fills' new orders (settle-choice.ts); absent in rows from before. */
+  register?: boolean;
 }
+
+/** Fills looked at per planned batch. */
+const PLAN_WINDOW = 64;
 
 /** A blockhash-shaped placeholder: sizes do not depend on the blockhash's value. */
 const ANY_BLOCKHASH = '11111111111111111111111111111111';
@@ -40,43 +47,58 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
   }
   if (market.status !== 'active') return 0; // paused: settle waits for the market to resume
   let made = 0;
-  while ((await countBatchesInFlight(k.c.db, marketId)) < k.maxBatchesInFlight) {
-    // One transaction carries at most a handful of fills (docs/programs.md): look at the next 16.
-    const candidates = await matchedFillsOfMarket(k.c.db, marketId, 16);
+  let inFlight = await countBatchesInFlight(k.c.db, marketId);
+  while (inFlight < k.maxBatchesInFlight) {
+    // One read of the waiting fills and their chain state serves every batch planned from it.
+    const candidates = await matchedFillsOfMarket(k.c.db, marketId, PLAN_WINDOW);
     if (candidates.length === 0) break;
     const inputs = await settlementFills(k.c, candidates);
-    const lookupTables = await ensureLookupTables(k, marketId, inputs);
-    const batchId = randomUUID();
-    const outboundId = randomUUID();
-    let count: number;
-    try {
-      const planned = buildSettlementBatch(inputs, {
-        operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash: ANY_BLOCKHASH,
-        memo: outboundMemoInstruction(outboundId), orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId, lookupTables,
-      });
-      count = Math.max(planned.fills.length, 1); // a register-only transaction carries the first fill's orders
-    } catch (error) {
-      if (!(error instanceof SettlementAssemblyError) || !error.fillId) throw error;
-      // A fill no transaction can ever carry as recorded (its orders are inconsistent): fail it, go on.
-      await failUnbatched(k, candidates.filter((f) => f.id === error.fillId), `${error.code}: ${error.message}`);
-      continue;
+    const base = {
+      operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash: ANY_BLOCKHASH,
+      lookupTables: await ensureLookupTables(k, marketId, inputs), orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId,
+    };
+    let waiting = inputs;
+    while (waiting.length > 0 && inFlight < k.maxBatchesInFlight) {
+      const outboundId = randomUUID();
+      let choice: BatchChoice | null;
+      try {
+        choice = chooseBatch(waiting, { ...base, memo: outboundMemoInstruction(outboundId) }, k.registrations);
+      } catch (error) {
+        if (!(error instanceof SettlementAssemblyError) || !error.fillId) throw error;
+        // A fill no transaction can ever carry as recorded (its orders are inconsistent): fail it, go on.
+        await failUnbatched(k, candidates.filter((f) => f.id === error.fillId), `${error.code}: ${error.message}`);
+        waiting = waiting.filter((f) => f.fillId !== error.fillId);
+        continue;
+      }
+      if (!choice) return made; // every waiting fill waits for a registration in flight
+      if (!(await recordBatch(k, marketId, outboundId, choice))) return made; // a concurrent planner took them
+      made++;
+      inFlight++;
+      const batched = new Set(choice.fillIds);
+      waiting = waiting.filter((f) => !batched.has(f.fillId));
     }
-    const fillIds = candidates.slice(0, count).map((f) => f.id);
-    const now = new Date().toISOString();
-    const moved = await k.c.db.transaction().execute(async (trx) => {
-      await insertBatch(trx, { id: batchId, marketId, outboundId, fillIds, now });
-      if ((await moveFillsToBatch(trx, fillIds, batchId, now)) !== fillIds.length) throw new Error('fills taken by a concurrent planner');
-      const params: SettleParams = { batchId, marketId };
-      await recordOutboundIntent(trx, { id: outboundId, idempotencyKey: `c-settle-${batchId}`, purpose: CLOB_SETTLE, params });
-      return true;
-    }).catch((error: Error) => {
-      if (error.message === 'fills taken by a concurrent planner') return false;
-      throw error;
-    });
-    if (!moved) break;
-    made++;
-    await announce(k, fillIds); // fill:settling
-    await k.c.dispatchOutbound(outboundId).catch((err: Error) => k.log.warn({ err, outboundId }, 'enqueue failed; the resume scan will pick it up'));
+    if (waiting.length > 0 || candidates.length < PLAN_WINDOW) break;
   }
   return made;
+}
+
+/** Records the batch, its fills' move to `settling` and its outbound intent in one transaction, then dispatches it. */
+async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, { kind, fillIds, registers }: BatchChoice): Promise<boolean> {
+  const batchId = randomUUID();
+  const now = new Date().toISOString();
+  const moved = await k.c.db.transaction().execute(async (trx) => {
+    await insertBatch(trx, { id: batchId, marketId, outboundId, fillIds, now });
+    if ((await moveFillsToBatch(trx, fillIds, batchId, now)) !== fillIds.length) throw new Error('fills taken by a concurrent planner');
+    const params: SettleParams = { batchId, marketId, ...(kind === 'register' ? { register: true } : {}) };
+    await recordOutboundIntent(trx, { id: outboundId, idempotencyKey: `c-settle-${batchId}`, purpose: CLOB_SETTLE, params });
+    return true;
+  }).catch((error: Error) => {
+    if (error.message === 'fills taken by a concurrent planner') return false;
+    throw error;
+  });
+  if (!moved) return false;
+  if (kind === 'register') k.registrations.add(batchId, registers);
+  await announce(k, fillIds); // fill:settling
+  await k.c.dispatchOutbound(outboundId).catch((err: Error) => k.log.warn({ err, outboundId }, 'enqueue failed; the resume scan will pick it up'));
+  return true;
 }

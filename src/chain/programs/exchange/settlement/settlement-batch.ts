@@ -159,18 +159,26 @@ function lockedAccounts(plan: BatchPlan, n: number): number {
 }
 
 /**
- * A lower bound of the transaction's size with the first `n` fills: the operator's signature and
- * the proofs of the orders new on chain (each 14 bytes of offsets, the key, the signature and the
- * signed `PMX Order:` text), nothing else. A prefix above the packet size cannot fit, so the search
- * never compiles it: with one new maker per fill, four fills' proofs alone pass 1232 bytes.
+ * A lower bound of the size of a transaction settling `fills` fills of `orders`: the operator's
+ * signature, the blockhash, the keys that are never looked up (the operator, the invoked programs
+ * — compute budget, exchange, memo, and Ed25519 when a proof travels — and each order's and
+ * receipt's account, which the market's tables do not hold: lookup-table.ts), and each new
+ * order's proof (14 bytes of offsets, the key, the signature and the signed `PMX Order:` text).
+ * A candidate above the packet size cannot fit, so the search never compiles it: with one new
+ * maker per fill, three fills pass 1232 bytes.
  */
-function minimumSize(plan: BatchPlan, n: number): number {
-  let bytes = 1 + 64;
-  for (const o of plan.orders.slice(0, plan.ordersUsedBy(n))) {
-    if (o.needsProof) bytes += ED25519_OFFSETS_SIZE + 32 + 64 + orderSigningLength(o.message);
+function minimumSize(orders: readonly OrderSlot[], fills: number): number {
+  let bytes = 1 + 64 + 32 + 4 * 32 + 32 * (orders.length + fills);
+  let proofs = 0;
+  for (const o of orders) {
+    if (!o.needsProof) continue;
+    proofs++;
+    bytes += ED25519_OFFSETS_SIZE + 32 + 64 + orderSigningLength(o.message);
   }
-  return bytes;
+  return proofs > 0 ? bytes + 32 : bytes;
 }
+
+const prefixSize = (plan: BatchPlan, n: number) => minimumSize(plan.orders.slice(0, plan.ordersUsedBy(n)), n);
 
 /** The largest prefix of `fills` that fits one transaction (see the module comment). */
 export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: SettlementContext): SettlementBatch {
@@ -187,7 +195,7 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
       throw e;
     }
     // The first prefix past either bound ends the candidates (the search below may still refuse it).
-    if (lockedAccounts(plan, plan.fills.length) > MAX_TX_ACCOUNT_LOCKS || minimumSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
+    if (lockedAccounts(plan, plan.fills.length) > MAX_TX_ACCOUNT_LOCKS || prefixSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
   }
   const build = (n: number): SettlementBatch | null => {
     const built = compile(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(n)), plan.fills.slice(0, n));
@@ -208,13 +216,47 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
   if (best) return best;
   // The first fill does not fit with its orders' signatures: register new orders of these fills,
   // the first fill's first, as many as one transaction carries.
-  const fresh = plan.orders.slice(0, plan.ordersUsedBy(Math.min(plan.fills.length, 8))).filter((o) => o.needsProof);
-  let registration: SettlementBatch | null = null;
-  for (let n = 1; n <= fresh.length; n++) {
-    const built = compile(ctx, programId, fresh.slice(0, n), []);
-    if (!built) break;
-    registration = { ...built, kind: 'register', fills: [] };
-  }
+  const registration = registrationOf(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(Math.min(plan.fills.length, 8))));
   if (registration) return registration;
   throw new SettlementAssemblyError('NOTHING_FITS', fills[0]!.fillId, `fill ${fills[0]!.fillId} fits no transaction`);
+}
+
+/** A settle with no fills carrying the proofs of as many of `orders`' new ones as fit (first ones first). */
+function registrationOf(ctx: SettlementContext, programId: PublicKey, orders: readonly OrderSlot[]): SettlementBatch | null {
+  const fresh = orders.filter((o) => o.needsProof);
+  // The size bound gives the most that could fit; compile downwards from there (usually once).
+  let most = 0;
+  while (most < fresh.length && minimumSize(fresh.slice(0, most + 1), 0) <= PACKET_DATA_SIZE) most++;
+  for (let n = most; n >= 1; n--) {
+    const built = compile(ctx, programId, fresh.slice(0, n), []);
+    if (built) return { ...built, kind: 'register', fills: [] };
+  }
+  return null;
+}
+
+/**
+ * Registers the orders of `fills` that are not on chain yet (in first-use order), as many as one
+ * transaction carries: each lands as an OrderState account, so the fills then settle without
+ * signatures, 5–8 per transaction instead of one (docs/programs.md, "Settlement batches"). Null
+ * when every order of these fills is on chain or in flight already. A bad fill ends the orders considered, as
+ * in `buildSettlementBatch`.
+ */
+export function buildRegistrationBatch(
+  fills: readonly SettlementFill[],
+  ctx: SettlementContext,
+  /** Orders whose registration is in flight already (by OrderState address): not registered again. */
+  inFlight: { has(address: string): boolean } = new Set<string>(),
+): SettlementBatch | null {
+  const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
+  const plan = new BatchPlan(ctx, programId, findClobMarketPda(ctx.marketUuid, programId)[0]);
+  for (const fill of fills.slice(0, 255)) {
+    try {
+      plan.add(fill);
+    } catch (e) {
+      if (plan.fills.length > 0 && e instanceof SettlementAssemblyError) break;
+      throw e;
+    }
+    if (prefixSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
+  }
+  return registrationOf(ctx, programId, plan.orders.filter((o) => !inFlight.has(o.address)));
 }
