@@ -2,7 +2,8 @@
  * Issue 13's settlement bench, in one process on the embedded cluster: fills settled per second
  * by the keeper (planning, lookup tables, persisted outbound transactions, receipts, holds and
  * positions) against raw SPL token transfers per second sent and confirmed on the same ledger
- * in the same run (goal ≥ 0.3×), and the time from match to `settled` (p50/p99).
+ * in the same run (goal ≥ 0.3×), with every fill waiting when the keeper starts; and the time from
+ * match to `settled` (p50/p99) of fills matched while the keeper runs.
  * `BENCH_SETTLE_FILLS` (default 240) sets how many fills.
  */
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
@@ -49,7 +50,7 @@ export async function run(): Promise<void> {
 
     // Fills: makers rest asks, one taker sweeps them with IOC buys.
     const market = await createClobMarket(h as never);
-    const makers = [];
+    const makers: Keypair[] = [];
     for (let i = 0; i < 8; i++) {
       const m = await depositedTrader(h as never, 100n * USDC);
       await clobWrite(h as never, '/v2/clob/account/split', { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: (60n * USDC).toString() }, m);
@@ -61,26 +62,47 @@ export async function run(): Promise<void> {
       return rows.filter((r) => BigInt(r.amount) === 60n * USDC).length === makers.length ? true : undefined;
     }, 30_000);
     const perRound = makers.length * 3;
-    const matched = new Map<string, number>();
-    for (let made = 0; made < FILLS; made += perRound) {
-      for (const [i, m] of makers.entries()) {
-        for (let j = 0; j < 3; j++) await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000 + i * 10 + j, quantity: 200_000n });
+    // Makers rest asks, one taker sweeps them with IOC buys; returns each fill's match time.
+    const matchFills = async (): Promise<Map<string, number>> => {
+      const matched = new Map<string, number>();
+      for (let made = 0; made < FILLS; made += perRound) {
+        for (const [i, m] of makers.entries()) {
+          for (let j = 0; j < 3; j++) await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000 + i * 10 + j, quantity: 200_000n });
+        }
+        const r = await place(h as never, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(perRound) * 200_000n, timeInForce: 'ioc' });
+        for (const f of r.fills as Array<{ id: string }>) matched.set(f.id, Date.now());
       }
-      const r = await place(h as never, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(perRound) * 200_000n, timeInForce: 'ioc' });
-      for (const f of r.fills as Array<{ id: string }>) matched.set(f.id, Date.now());
-    }
-    const started = Math.min(...matched.values());
-    const settledAt = await waitFor('every fill settled', async () => {
-      const rows = await daemon.db.db.selectFrom('clob_fills').select(['id', 'status', 'settled_at']).where('market_id', '=', market.id).execute();
-      return rows.every((r) => r.status === 'settled') ? rows : undefined;
-    }, 600_000);
-    const done = Math.max(...settledAt.map((r) => Date.parse(r.settled_at!)));
-    const fillsPerSec = matched.size / ((done - started) / 1000);
-    const delays = settledAt.map((r) => Date.parse(r.settled_at!) - matched.get(r.id)!);
-    const batches = await daemon.db.db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', market.id).where('status', '=', 'settled').executeTakeFirstOrThrow();
+      return matched;
+    };
+    // Each fill's settled_at is the measure, so a slow poll (it shares the keeper's process) costs no precision.
+    const settledTimes = async (ids: string[]): Promise<Map<string, number>> => {
+      for (const deadline = Date.now() + 600_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+        const rows = await daemon.db.db.selectFrom('clob_fills').select(['id', 'status', 'settled_at']).where('id', 'in', ids).execute();
+        if (rows.every((r) => r.status === 'settled')) return new Map(rows.map((r) => [r.id, Date.parse(r.settled_at!)]));
+      }
+      throw new Error('timed out waiting for every fill to settle');
+    };
+    const settleTransactions = async () => Number((await daemon.db.db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', market.id).executeTakeFirstOrThrow()).n);
+
+    // Throughput: the keeper's queue is paused while the fills are matched (placing 250 orders
+    // through HTTP takes seconds of its own), then resumed with every fill waiting.
+    const platform = daemon.queues.get('platform');
+    await platform.pause();
+    const queued = await matchFills();
+    const resumed = Date.now();
+    await platform.resume();
+    const throughputDone = Math.max(...(await settledTimes([...queued.keys()])).values());
+    const fillsPerSec = queued.size / ((throughputDone - resumed) / 1000);
+    const throughputTxs = await settleTransactions();
+
+    // Latency: fills matched while the keeper runs, from each match to `settled`.
+    const live = await matchFills();
+    const settledAt = await settledTimes([...live.keys()]);
+    const delays = [...live].map(([id, at]) => settledAt.get(id)! - at);
     console.log(`  raw SPL transfers (send + land, one at a time): ${transfersPerSec.toFixed(0)} /s`);
-    console.log(`  fills settled by the keeper: ${matched.size} fills in ${Number(batches.n)} transactions, ${fillsPerSec.toFixed(0)} fills/s`);
-    console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×); match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`);
+    console.log(`  fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`);
+    console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
+    console.log(`  ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`);
   } finally {
     await daemon.stop();
   }
