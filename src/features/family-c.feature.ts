@@ -25,6 +25,7 @@ import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js'
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-planner.js';
 import { RegistrationsInFlight } from '../services/family-c/settlement/registrations.js';
+import { PlannedMessages } from '../services/family-c/settlement/planned-messages.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
 import { clobWebSockets } from './clob-websockets.js';
 import type { FamilyCContext } from '../services/family-c/context.js';
@@ -80,6 +81,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
     maxBatchesInFlight: 8,
     registrations: new RegistrationsInFlight(),
+    plannedMessages: new PlannedMessages(),
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');
       if (marketId) await planSettlement(marketId);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { FeeConfig } from '../../../domain/orderbook/index.js';
 import type { FamilyCContext } from '../context.js';
 import type { ClobEventBus } from '../events/event-bus.js';
+import type { PlannedMessages } from './planned-messages.js';
 import type { RegistrationsInFlight } from './registrations.js';
 
 export interface KeeperDeps {
@@ -14,6 +15,8 @@ export interface KeeperDeps {
   maxBatchesInFlight: number;
   /** Orders whose registration is in flight (their fills wait for it). */
   registrations: RegistrationsInFlight;
+  /** Messages compiled when planning, for the batches' first builds. */
+  plannedMessages: PlannedMessages;
   /** After fills of a market ended: plan its next batch, update positions. */
   afterSettlement(marketId: string | undefined): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */

@@ -16,7 +16,7 @@
  *   `matched` when it lands, and then settles without proofs);
  * - otherwise: the largest prefix of the fills that do not wait (proofs inline as needed).
  */
-import type { PublicKey } from '@solana/web3.js';
+import type { PublicKey, VersionedMessage } from '@solana/web3.js';
 import { buildRegistrationBatch, buildSettlementBatch, type SettlementContext, type SettlementFill } from '../../../chain/programs/exchange/index.js';
 import { orderStateAddress } from './settle-inputs.js';
 
@@ -33,6 +33,8 @@ export interface BatchChoice {
   fillIds: string[];
   /** Order accounts a registration creates (empty for a settle). */
   registers: string[];
+  /** The message as planned (placeholder blockhash): the first build reuses it (planned-messages.ts). */
+  message: VersionedMessage;
 }
 
 export function chooseBatch(fills: readonly SettlementFill[], ctx: SettlementContext & { programId: PublicKey }, registering: { has(address: string): boolean }): BatchChoice | null {
@@ -51,12 +53,12 @@ export function chooseBatch(fills: readonly SettlementFill[], ctx: SettlementCon
     const covered = new Set(registration.newOrders);
     const linked = needing.filter((f) => fresh.get(f.fillId)!.every((a) => covered.has(a)));
     // The first fill's orders come first in a registration, so it is always among the linked.
-    return { kind: 'register', fillIds: (linked.length > 0 ? linked : needing.slice(0, 1)).map((f) => f.fillId), registers: registration.newOrders };
+    return { kind: 'register', fillIds: (linked.length > 0 ? linked : needing.slice(0, 1)).map((f) => f.fillId), registers: registration.newOrders, message: registration.transaction.message };
   }
   const free = fills.filter((f) => !waits.has(f.fillId));
   if (free.length === 0) return null;
   const batch = buildSettlementBatch(free, ctx);
   // A register-only batch (the first fill does not fit even alone) carries the first fill's orders.
-  if (batch.kind === 'register') return { kind: 'register', fillIds: [free[0]!.fillId], registers: batch.newOrders };
-  return { kind: 'settle', fillIds: batch.fills.map((f) => f.fillId), registers: [] };
+  if (batch.kind === 'register') return { kind: 'register', fillIds: [free[0]!.fillId], registers: batch.newOrders, message: batch.transaction.message };
+  return { kind: 'settle', fillIds: batch.fills.map((f) => f.fillId), registers: [], message: batch.transaction.message };
 }

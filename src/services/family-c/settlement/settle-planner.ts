@@ -83,7 +83,7 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
 }
 
 /** Records the batch, its fills' move to `settling` and its outbound intent in one transaction, then dispatches it. */
-async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, { kind, fillIds, registers }: BatchChoice): Promise<boolean> {
+async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, { kind, fillIds, registers, message }: BatchChoice): Promise<boolean> {
   const batchId = randomUUID();
   const now = new Date().toISOString();
   const moved = await k.c.db.transaction().execute(async (trx) => {
@@ -98,6 +98,7 @@ async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, 
   });
   if (!moved) return false;
   if (kind === 'register') k.registrations.add(batchId, registers);
+  k.plannedMessages.keep(batchId, message);
   await announce(k, fillIds); // fill:settling
   await k.c.dispatchOutbound(outboundId).catch((err: Error) => k.log.warn({ err, outboundId }, 'enqueue failed; the resume scan will pick it up'));
   return true;

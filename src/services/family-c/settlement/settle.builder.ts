@@ -1,12 +1,14 @@
 /**
  * The outbound builder of settlement batches. Each (re)build reads the chain first: fills whose
  * receipt exists have settled and never travel again; orders already on chain travel without
- * their signature. The send's preflight executes the transaction: when the program refuses a fill
+ * their signature. A first build whose fills all wait sends the message the planner compiled
+ * (planned-messages.ts) with the fresh blockhash. The send's preflight executes the transaction: when the program refuses a fill
  * (its refusal log names it), `onRejected` sets it aside at once (settle-outcomes.ts) and the
  * batch ends without blind retries (an order a registration cannot register fails the batch's
  * fills of that order); anything else (a node hiccup) is an ordinary retry. (The keeper used to
  * simulate each batch before sending it: the same execution twice, 12 % of its time.)
  */
+import { VersionedTransaction } from '@solana/web3.js';
 import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
 import { fillsOfBatch } from '../../../../db/repositories/clob-settlement.repository.js';
@@ -28,6 +30,13 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
         // Settled by a transaction we did not keep (never expected: the sender re-checks before a rebuild).
         await confirmBatch(k, batchId, null);
         throw new TerminalOutboundError('every fill of the batch has a receipt already; nothing to send');
+      }
+      const planned = k.plannedMessages.take(batchId);
+      if (planned && pending.length === rows.length) {
+        planned.recentBlockhash = recentBlockhash;
+        const transaction = new VersionedTransaction(planned);
+        transaction.sign([k.c.operator]);
+        return transaction.serialize();
       }
       const inputs = await settlementFills(k.c, pending);
       const context = {
