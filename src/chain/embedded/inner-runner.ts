@@ -6,8 +6,9 @@
  * LiteSVM (the ledger verified the outer signatures itself), so signer slots hold unique filler.
  */
 import { randomBytes } from 'node:crypto';
-import { TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
+import { compileLegacyMessage, shortvec } from '../legacy-message.js';
 import { readAccount, writeAccount } from './svm-accounts.js';
 import { nativeSend } from './svm-raw.js';
 import { isFailed, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
@@ -22,7 +23,7 @@ export interface InnerRunResult {
 let fillerCounter = 0n;
 const fillerSeed = randomBytes(32);
 
-function fillerSignature(): Uint8Array {
+function fillerSignature(): Buffer {
   const sig = Buffer.alloc(64);
   fillerSeed.copy(sig, 0);
   sig.writeBigUInt64LE(++fillerCounter, 32);
@@ -39,14 +40,10 @@ export function nestLogs(logs: string[], extraDepth: number): string[] {
 export function runInner(svm: LiteSVM, payer: Keypair, instructions: TransactionInstruction[]): InnerRunResult {
   const payerAddr = payer.publicKey.toBase58();
   const payerBefore = readAccount(svm, payerAddr);
-  const message = new TransactionMessage({
-    payerKey: payer.publicKey,
-    recentBlockhash: svm.latestBlockhash(),
-    instructions,
-  }).compileToLegacyMessage();
-  const sigs = Array.from({ length: message.header.numRequiredSignatures }, fillerSignature);
-  const tx = new VersionedTransaction(message, sigs);
-  const result = nativeSend(svm, tx.serialize(), 'legacy');
+  // Compiled straight to bytes (legacy-message.ts): web3.js's compiler base58-encodes every key.
+  const { message, numRequiredSignatures } = compileLegacyMessage(payer.publicKey, instructions, svm.latestBlockhash());
+  const sigs = Array.from({ length: numRequiredSignatures }, fillerSignature);
+  const result = nativeSend(svm, Buffer.concat([Buffer.from(shortvec(numRequiredSignatures)), ...sigs, message]), 'legacy');
   writeAccount(svm, payerAddr, payerBefore);
   const meta = isFailed(result) ? result.meta() : result;
   const logs = meta.logs();
