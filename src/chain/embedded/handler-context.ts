@@ -7,6 +7,7 @@ import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { Keypair } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { InvokeError } from './instruction-failure.js';
+import { isDerivedProgramAddress } from '../pda-cache.js';
 import { nestLogs, runInner } from './inner-runner.js';
 import { SYSVAR_INSTRUCTIONS_ID, SYSVAR_OWNER_ID } from './instructions-sysvar.js';
 import type { InvocationContext, RuntimeAccount } from './program-runtime.js';
@@ -32,7 +33,7 @@ export interface HandlerContextDeps {
 const offCurve = new Set<string>();
 
 function isOffCurve(text: string, key: PublicKey): boolean {
-  if (offCurve.has(text)) return true;
+  if (offCurve.has(text) || isDerivedProgramAddress(text)) return true;
   if (PublicKey.isOnCurve(key.toBytes())) return false;
   if (offCurve.size >= 50_000) offCurve.clear();
   offCurve.add(text);
