@@ -180,12 +180,9 @@ function minimumSize(orders: readonly OrderSlot[], fills: number): number {
 
 const prefixSize = (plan: BatchPlan, n: number) => minimumSize(plan.orders.slice(0, plan.ordersUsedBy(n)), n);
 
-/** The largest prefix of `fills` that fits one transaction (see the module comment). */
-export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: SettlementContext): SettlementBatch {
-  if (fills.length === 0) throw new SettlementAssemblyError('NOTHING_FITS', null, 'no fills to settle');
-  const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
-  const market = findClobMarketPda(ctx.marketUuid, programId)[0];
-  const plan = new BatchPlan(ctx, programId, market);
+/** The fills in order until `full(plan)`; a bad fill ends them (thrown when it is the first: the caller reports it). */
+function planOf(fills: readonly SettlementFill[], ctx: SettlementContext, programId: PublicKey, full: (plan: BatchPlan) => boolean): BatchPlan {
+  const plan = new BatchPlan(ctx, programId, findClobMarketPda(ctx.marketUuid, programId)[0]);
   for (const fill of fills.slice(0, 255)) {
     try {
       plan.add(fill);
@@ -194,9 +191,17 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
       if (plan.fills.length > 0 && e instanceof SettlementAssemblyError) break;
       throw e;
     }
-    // The first prefix past either bound ends the candidates (the search below may still refuse it).
-    if (lockedAccounts(plan, plan.fills.length) > MAX_TX_ACCOUNT_LOCKS || prefixSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
+    if (full(plan)) break;
   }
+  return plan;
+}
+
+/** The largest prefix of `fills` that fits one transaction (see the module comment). */
+export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: SettlementContext): SettlementBatch {
+  if (fills.length === 0) throw new SettlementAssemblyError('NOTHING_FITS', null, 'no fills to settle');
+  const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
+  // The first prefix past either bound ends the candidates (the search below may still refuse it).
+  const plan = planOf(fills, ctx, programId, (p) => lockedAccounts(p, p.fills.length) > MAX_TX_ACCOUNT_LOCKS || prefixSize(p, p.fills.length) > PACKET_DATA_SIZE);
   const build = (n: number): SettlementBatch | null => {
     const built = compile(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(n)), plan.fills.slice(0, n));
     return built && { ...built, kind: 'settle', fills: fills.slice(0, n) };
@@ -238,8 +243,8 @@ function registrationOf(ctx: SettlementContext, programId: PublicKey, orders: re
  * Registers the orders of `fills` that are not on chain yet (in first-use order), as many as one
  * transaction carries: each lands as an OrderState account, so the fills then settle without
  * signatures, 5–8 per transaction instead of one (docs/programs.md, "Settlement batches"). Null
- * when every order of these fills is on chain or in flight already. A bad fill ends the orders considered, as
- * in `buildSettlementBatch`.
+ * when every order of these fills is on chain or in flight already. A bad fill ends the orders
+ * considered, as in `buildSettlementBatch`.
  */
 export function buildRegistrationBatch(
   fills: readonly SettlementFill[],
@@ -248,15 +253,6 @@ export function buildRegistrationBatch(
   inFlight: { has(address: string): boolean } = new Set<string>(),
 ): SettlementBatch | null {
   const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
-  const plan = new BatchPlan(ctx, programId, findClobMarketPda(ctx.marketUuid, programId)[0]);
-  for (const fill of fills.slice(0, 255)) {
-    try {
-      plan.add(fill);
-    } catch (e) {
-      if (plan.fills.length > 0 && e instanceof SettlementAssemblyError) break;
-      throw e;
-    }
-    if (prefixSize(plan, plan.fills.length) > PACKET_DATA_SIZE) break;
-  }
+  const plan = planOf(fills, ctx, programId, (p) => prefixSize(p, p.fills.length) > PACKET_DATA_SIZE);
   return registrationOf(ctx, programId, plan.orders.filter((o) => !inFlight.has(o.address)));
 }
