@@ -5,7 +5,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import type { Transaction } from 'kysely';
-import { lockOwners, ownersState, ownersStateInOneStatement } from '../../../../db/repositories/clob-batch.repository.js';
+import { balancesOf, holdsOf, lockOwners, restingSums, usedNonces } from '../../../../db/repositories/clob-batch.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { findUserEscrowPda } from '../../../chain/programs/exchange/index.js';
 import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js';
@@ -28,7 +28,6 @@ export interface BatchStart {
 export async function readBatchStart(
   trx: Transaction<Database>,
   orders: readonly AcceptedOrder[],
-  /** `lock`: PostgreSQL, where several matchers may write one database (owners' rows are locked first). */
   o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; lock: boolean; holders?: readonly Holder[] },
 ): Promise<BatchStart> {
   const holders: readonly Holder[] = [...orders, ...(o.holders ?? [])];
@@ -41,9 +40,12 @@ export async function readBatchStart(
     mintKey.set(m.noMint, `${m.marketId}:no`);
   }
   const mints = [o.usdcMint, ...new Set(holders.filter((x) => x.side === 'sell').map((x) => { const m = o.markets.get(x.marketId); return x.outcome === 'yes' ? m?.yesMint : m?.noMint; }).filter((x): x is string => !!x))];
-  // PostgreSQL (o.lock): one statement instead of four round trips.
-  const read = o.lock ? ownersStateInOneStatement : ownersState;
-  const { nonces, resting, holds, balances } = await read(trx, { pairs: orders, owners, accountOwners: [...escrowOwner.keys()], mints });
+  const [nonces, resting, holds, balances] = await Promise.all([
+    usedNonces(trx, orders),
+    restingSums(trx, owners),
+    holdsOf(trx, owners),
+    balancesOf(trx, [...escrowOwner.keys()], mints),
+  ]);
   const starts = new Map<string, OwnerStart>(owners.map((owner) => [owner, emptyStart()]));
   const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   for (const r of resting) {
