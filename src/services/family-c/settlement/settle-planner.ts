@@ -31,7 +31,7 @@ export interface SettleParams {
   register?: boolean;
 }
 
-/** Fills looked at per planned batch. */
+/** Waiting fills read per planning pass (one read and one look at their chain state serve every batch planned from them). */
 const PLAN_WINDOW = 64;
 
 /** A blockhash-shaped placeholder: sizes do not depend on the blockhash's value. */
