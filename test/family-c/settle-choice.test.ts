@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_PROGRAM_ID, type SettlementFill } from '../../src/chain/programs/exchange/index.js';
 import { outboundMemoInstruction } from '../../src/services/outbound/outbound-memo.js';
 import { chooseBatch, registerFirstCost, type BatchChoice } from '../../src/services/family-c/settlement/settle-choice.js';
+import { RegistrationsInFlight } from '../../src/services/family-c/settlement/registrations.js';
 import { SettleHarness, USDC } from '../programs/exchange/settle-harness.js';
 
 let s: SettleHarness;
@@ -79,5 +80,20 @@ describe('registering first or proofs inline', () => {
     const plan = await planAll(fills.slice(0, 7));
     expect(plan.map((c) => [c.kind, c.fillIds.length])).toEqual([['settle', 7]]);
     expect(plan[0]!.fillIds).toEqual(fills.slice(0, 7).map((f) => f.fillId));
+  });
+});
+
+describe('registrations in flight (this process\'s view)', () => {
+  it('end with their batch, or lapse after the time-to-live', () => {
+    let now = 0;
+    const r = new RegistrationsInFlight(1_000, () => now);
+    r.add('b1', ['o1', 'o2']);
+    r.add('b2', ['o3']);
+    r.end('b1');
+    expect([r.has('o1'), r.has('o2'), r.has('o3')]).toEqual([false, false, true]);
+    now = 1_000;
+    expect(r.has('o3')).toBe(true);
+    now = 1_001; // b2 ended in another process: its entry lapses
+    expect(r.has('o3')).toBe(false);
   });
 });

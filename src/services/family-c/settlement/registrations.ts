@@ -1,23 +1,34 @@
 /**
  * Orders whose registration transaction is in flight, by OrderState address (this process's
  * view). A fill that needs such an order waits for the registration to land instead of carrying
- * the same ~305-byte proof again. Memory only: after a restart a registration may be planned
- * twice, which the program accepts (an order account that exists with the same message is left
- * as it is).
+ * the same ~305-byte proof again. Memory only, so two things can happen, both harmless: after a
+ * restart (or when another process planned it) a registration may be planned twice, which the
+ * program accepts (an order account that exists with the same message is left as it is); and a
+ * batch that ends in another process never calls `end` here, so an entry also lapses after
+ * `ttlMs` — a registration still not landed by then has been retried or abandoned, and its orders
+ * may be registered again.
  */
 export class RegistrationsInFlight {
-  private readonly byOrder = new Map<string, string>();
+  private readonly byOrder = new Map<string, { batchId: string; at: number }>();
+
+  constructor(
+    private readonly ttlMs = 120_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   add(batchId: string, orderAddresses: readonly string[]): void {
-    for (const a of orderAddresses) this.byOrder.set(a, batchId);
+    const at = this.now();
+    for (const [a, e] of this.byOrder) if (at - e.at > this.ttlMs) this.byOrder.delete(a);
+    for (const a of orderAddresses) this.byOrder.set(a, { batchId, at });
   }
 
   has(orderAddress: string): boolean {
-    return this.byOrder.has(orderAddress);
+    const e = this.byOrder.get(orderAddress);
+    return e !== undefined && this.now() - e.at <= this.ttlMs;
   }
 
   /** The batch ended (landed, refused or abandoned): its orders are on chain or will be registered again. */
   end(batchId: string): void {
-    for (const [a, b] of this.byOrder) if (b === batchId) this.byOrder.delete(a);
+    for (const [a, e] of this.byOrder) if (e.batchId === batchId) this.byOrder.delete(a);
   }
 }
