@@ -10,7 +10,7 @@
  * verifies them here, against the full instruction list, and does not hand them to LiteSVM.
  * Each verified signature is charged like a transaction signature (Agave's signature fee).
  */
-import { PublicKey } from '@solana/web3.js';
+import { isOnCurveCached } from '../pda-cache.js';
 import {
   ED25519_OFFSETS_SIZE, ED25519_OFFSETS_START, ED25519_PROGRAM_ID, ED25519_PUBKEY_SIZE, ED25519_SELF_INDEX, ED25519_SIGNATURE_SIZE,
   readEd25519Offsets,
@@ -38,18 +38,6 @@ function dataSlice(own: Uint8Array, all: readonly Uint8Array[], index: number, o
   return source.subarray(offset, offset + size);
 }
 
-/** Public keys seen on the curve (a check costs ~0.2 ms; the same traders sign order after order). Bounded. */
-const onCurve = new Set<string>();
-
-function isOnCurve(pubkey: Uint8Array): boolean {
-  const key = Buffer.from(pubkey.buffer, pubkey.byteOffset, pubkey.byteLength).toString('latin1');
-  if (onCurve.has(key)) return true;
-  if (!PublicKey.isOnCurve(pubkey)) return false;
-  if (onCurve.size >= 50_000) onCurve.clear();
-  onCurve.add(key);
-  return true;
-}
-
 /** Verifies one Ed25519 instruction's data; returns the PrecompileError code or null when valid. */
 export function verifyEd25519Data(data: Uint8Array, instructionDatas: readonly Uint8Array[]): number | null {
   if (data.length < ED25519_OFFSETS_START) return PRECOMPILE_ERROR.InvalidInstructionDataSize;
@@ -62,7 +50,7 @@ export function verifyEd25519Data(data: Uint8Array, instructionDatas: readonly U
     if (typeof signature === 'number') return signature;
     const pubkey = dataSlice(data, instructionDatas, o.publicKeyInstructionIndex, o.publicKeyOffset, ED25519_PUBKEY_SIZE);
     if (typeof pubkey === 'number') return pubkey;
-    if (!isOnCurve(pubkey)) return PRECOMPILE_ERROR.InvalidPublicKey;
+    if (!isOnCurveCached(pubkey)) return PRECOMPILE_ERROR.InvalidPublicKey;
     const message = dataSlice(data, instructionDatas, o.messageInstructionIndex, o.messageDataOffset, o.messageDataSize);
     if (typeof message === 'number') return message;
     if (!verifyEd25519(message, signature, pubkey)) return PRECOMPILE_ERROR.InvalidSignature;

@@ -3,11 +3,10 @@
  * own earlier effects; writes and invokes first snapshot what they touch so a later failure can
  * restore it; invoked builtins may only be signed by outer signers or the program's own PDAs.
  */
-import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import type { Keypair } from '@solana/web3.js';
+import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { InvokeError } from './instruction-failure.js';
-import { isDerivedProgramAddress } from '../pda-cache.js';
+import { isOnCurveCached } from '../pda-cache.js';
 import { nestLogs, runInner } from './inner-runner.js';
 import { SYSVAR_INSTRUCTIONS_ID, SYSVAR_OWNER_ID } from './instructions-sysvar.js';
 import type { InvocationContext, RuntimeAccount } from './program-runtime.js';
@@ -27,17 +26,6 @@ export interface HandlerContextDeps {
   /** The instructions sysvar's bytes (current index set) when the instruction passes that account. */
   instructionsSysvar?: Buffer;
   addUnits(units: number): void;
-}
-
-/** Off-curve addresses seen (a curve check costs ~0.3 ms; PDAs sign every transfer out of a smart wallet). */
-const offCurve = new Set<string>();
-
-function isOffCurve(text: string, key: PublicKey): boolean {
-  if (offCurve.has(text) || isDerivedProgramAddress(text)) return true;
-  if (PublicKey.isOnCurve(key.toBytes())) return false;
-  if (offCurve.size >= 50_000) offCurve.clear();
-  offCurve.add(text);
-  return true;
 }
 
 export class HandlerContext implements InvocationContext {
@@ -78,7 +66,7 @@ export class HandlerContext implements InvocationContext {
       for (const key of ix.keys) {
         const k = key.pubkey.toBase58();
         this.d.touched.touch(k);
-        if (key.isSigner && !this.d.signers.has(k) && !(pdas.has(k) && isOffCurve(k, key.pubkey))) {
+        if (key.isSigner && !this.d.signers.has(k) && !(pdas.has(k) && !isOnCurveCached(key.pubkey.toBytes()))) {
           this.d.logs.push(`Program log: ${k}'s signer privilege escalated`);
           throw new InvokeError('PrivilegeEscalation', `${k} did not sign and is not a PDA signer of this program`);
         }
