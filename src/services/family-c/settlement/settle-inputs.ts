@@ -11,6 +11,7 @@ import type { TokenAccountRow } from '../../../../db/repositories/token-accounts
 import {
   decodeFillReceipt, decodeOrderState, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
 } from '../../../chain/programs/exchange/index.js';
+import { addressOf } from '../../../chain/pda-cache.js';
 import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
 import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
 import type { FamilyCContext } from '../context.js';
@@ -31,26 +32,14 @@ export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: Fil
   });
 }
 
-const ADDRESS_CACHE_ENTRIES = 20_000;
-const addressesByProgram = new WeakMap<PublicKey, Map<string, string>>();
-
 /**
  * The address of a signed order's OrderState account (the program names refused orders by it).
- * Remembered per message (bounded, oldest out): the planner asks for every waiting fill's two
- * orders on each batch, and the derivation's base58 encoding was 5 % of the keeper's time.
+ * The derivation and its base58 text are both remembered (pda-cache.ts): the planner asks for
+ * every waiting fill's two orders on each pass.
  */
 export function orderStateAddress(message: Uint8Array, programId: PublicKey): string {
-  let cache = addressesByProgram.get(programId);
-  if (!cache) addressesByProgram.set(programId, (cache = new Map()));
-  const key = Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString('latin1');
-  let address = cache.get(key);
-  if (address === undefined) {
-    const m = decodeOrderMessage(message);
-    address = findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0].toBase58();
-    if (cache.size >= ADDRESS_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(key, address);
-  }
-  return address;
+  const m = decodeOrderMessage(message);
+  return addressOf(findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0]);
 }
 
 /** The fills (of these) that involve the order at `address`, as taker or maker. */
