@@ -8,7 +8,6 @@ import { EventEmitter } from 'node:events';
 import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { LiteSVM } from 'litesvm';
-import type { Logger } from 'pino';
 import { ChainError } from '../chain-errors.js';
 import { preflightError } from '../tx-error-codes.js';
 import { bootstrapInfo, bootstrapTransactions, loadLedgerKeys, type BootstrapInfo, type LedgerKeys } from './bootstrap.js';
@@ -23,33 +22,10 @@ import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
 import { readAccount, SYSTEM_PROGRAM, writeAccount } from './svm-accounts.js';
 import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
+import type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 import { describeErr, type TransactionErr } from './tx-errors.js';
 
-export interface LedgerOptions {
-  /** Persistence root (state under `ledger/`, keys under `keys/`); undefined = memory only. */
-  dataDir?: string;
-  programs?: ProgramHandler[];
-  logger?: Logger;
-  /** Slot duration (default 400 ms, as on mainnet). */
-  slotMs?: number;
-  /** Snapshot cadence (defaults: every 2000 transactions or 60 s). */
-  snapshotEveryTransactions?: number;
-  snapshotEveryMs?: number;
-}
-
-export interface SendResult {
-  signature: string;
-  /** The landed transaction's error (null on success or when it has not executed yet). */
-  err: TransactionErr | null;
-  /** Slot it landed in; null when dropped or delayed by fault injection. */
-  slot: number | null;
-}
-
-export interface SimulationOutcome {
-  err: TransactionErr | null;
-  logs: string[];
-  unitsConsumed: number;
-}
+export type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 
 /** The ledger faucet (fee payer of dev helpers) is topped up to FUNDING at open when below FLOOR. */
 const FAUCET_FLOOR = 10n ** 17n;
