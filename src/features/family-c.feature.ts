@@ -24,7 +24,7 @@ import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } 
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-planner.js';
-import { RegistrationsInFlight } from '../services/family-c/settlement/registrations.js';
+import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
 import { PlannedMessages } from '../services/family-c/settlement/planned-messages.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
 import { clobWebSockets } from './clob-websockets.js';
@@ -80,7 +80,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const keeper: KeeperDeps = {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
     maxBatchesInFlight: 8,
-    registrations: new RegistrationsInFlight(),
+    proofsInFlight: new ProofsInFlight(),
     plannedMessages: new PlannedMessages(),
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');

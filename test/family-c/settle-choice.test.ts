@@ -1,15 +1,16 @@
 /**
- * The planner's choice between settling fills with their proofs inline and registering their new
- * orders first (src/services/family-c/settlement/settle-choice.ts), on real signed orders and the
- * market's real lookup table, with the worked examples of the module's comment.
+ * The planner's choice of the next batch (src/services/family-c/settlement/settle-choice.ts): proofs
+ * inline, two to a transaction, and fills waiting for a proof in flight rather than carrying it
+ * again — on real signed orders and the market's real lookup table, with the worked examples of
+ * the module's comment.
  */
 import { randomUUID } from 'node:crypto';
-import type { Keypair } from '@solana/web3.js';
+import { VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_PROGRAM_ID, type SettlementFill } from '../../src/chain/programs/exchange/index.js';
-import { outboundMemoInstruction } from '../../src/services/outbound/outbound-memo.js';
-import { chooseBatch, registerFirstCost, type BatchChoice } from '../../src/services/family-c/settlement/settle-choice.js';
-import { RegistrationsInFlight } from '../../src/services/family-c/settlement/registrations.js';
+import { outboundTag } from '../../src/services/outbound/outbound-memo.js';
+import { chooseBatch, type BatchChoice } from '../../src/services/family-c/settlement/settle-choice.js';
+import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
 import { SettleHarness, USDC } from '../programs/exchange/settle-harness.js';
 
 let s: SettleHarness;
@@ -26,67 +27,67 @@ afterAll(async () => { await s.close(); });
 const ask = (t: Keypair) => s.order(t, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n * USDC });
 const bid = (t: Keypair, quantity = 1n * USDC) => s.order(t, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity });
 
-/** Plans like the keeper's planner: batch after batch, registrations in flight, until nothing more can be planned now. */
-async function planAll(fills: SettlementFill[], registering = new Set<string>()): Promise<BatchChoice[]> {
+/** Plans like the keeper's planner: batch after batch, proofs in flight, until nothing more can be planned now. */
+async function planAll(fills: SettlementFill[], proving = new Set<string>()): Promise<BatchChoice[]> {
   const ctx = {
-    ...s.marketRef(m), recentBlockhash: s.ledger.getLatestBlockhash().blockhash, memo: outboundMemoInstruction(randomUUID()),
+    ...s.marketRef(m), recentBlockhash: s.ledger.getLatestBlockhash().blockhash, tag: outboundTag(randomUUID()),
     orderStates: s.orderStates(fills), lookupTables: [await s.ensureLookupTable(m, fills)], programId: EXCHANGE_PROGRAM_ID,
   };
   const out: BatchChoice[] = [];
   for (let waiting = fills; waiting.length > 0;) {
-    const choice = chooseBatch(waiting, ctx, registering);
+    const choice = chooseBatch(waiting, ctx, proving);
     if (!choice) break;
     out.push(choice);
-    choice.registers.forEach((a) => registering.add(a));
+    choice.proves.forEach((a) => proving.add(a));
     waiting = waiting.filter((f) => !choice.fillIds.includes(f.fillId));
   }
   return out;
 }
 
-describe('registering first or proofs inline', () => {
-  it('counts transactions: ⌈new orders ÷ per registration⌉ + ⌈fills ÷ 8⌉', () => {
-    expect(registerFirstCost(25, 24, 2)).toBe(16); // one taker sweeping 24 new makers (inline: 24)
-    expect(registerFirstCost(10, 5, 2)).toBe(6); // five fills between ten new traders (inline: 5)
-    expect(registerFirstCost(3, 2, 2)).toBe(3); // a taker and two makers (inline: 2)
-  });
+/** Lands a planned batch as the keeper's first build does (the planned message, signed by the operator). */
+async function land(choice: BatchChoice): Promise<void> {
+  const res = await s.sendBatch({ transaction: new VersionedTransaction(choice.message) });
+  expect(res.err, res.logs.join('\n')).toBeNull();
+}
 
-  it('one taker sweeping new makers: registrations of two orders, then the last fills wait for the taker\'s', async () => {
+const shape = (plan: BatchChoice[]) => plan.map((c) => [c.kind, c.proves.length, c.fillIds.length]);
+
+describe('proofs inline, two to a transaction', () => {
+  it('one new taker sweeping nine new makers: 1 transaction with both first proofs, then 4 with two makers each (registering first: 5 + 2)', async () => {
     const taker = bid(traders[0]!, 30n * USDC);
     const fills = traders.slice(1).map((t) => s.fill(taker, ask(t), 1n * USDC, 'direct'));
-    const plan = await planAll(fills);
-    expect(plan.map((c) => [c.kind, c.registers.length, c.fillIds.length])).toEqual([['register', 2, 1], ['register', 2, 2], ['register', 2, 2], ['register', 2, 2]]);
-    // The taker's and seven makers' registrations are in flight; the last two fills need one new
-    // maker each (registering them would cost as much as settling them inline), and they wait for
-    // the taker's registration rather than carry its proof again.
-    const registering = new Set(plan.flatMap((c) => c.registers));
-    expect(await planAll(fills.slice(7), registering)).toEqual([]);
+    const first = await planAll(fills);
+    // The other fills need the taker's order, whose proof is in flight: they wait rather than carry it again.
+    expect(shape(first)).toEqual([['settle', 2, 1]]);
+    expect(first[0]!.fillIds).toEqual([fills[0]!.fillId]);
+    await land(first[0]!);
+    const rest = await planAll(fills.slice(1));
+    expect(shape(rest)).toEqual([['settle', 2, 2], ['settle', 2, 2], ['settle', 2, 2], ['settle', 2, 2]]);
+    expect(rest.flatMap((c) => c.fillIds)).toEqual(fills.slice(1).map((f) => f.fillId));
+    for (const c of rest) await land(c); // each lands: two proofs and two fills fit 1232 bytes
+    expect([...s.orderStates(fills).keys()]).toHaveLength(fills.length + 1);
   });
 
-  it('five fills between ten new traders: inline, one fill per transaction', async () => {
+  it('five fills between ten new traders: one fill per transaction, both proofs inline', async () => {
     const fills = [0, 2, 4, 6, 8].map((i) => s.fill(bid(traders[i]!), ask(traders[i + 1]!), 1n * USDC, 'direct'));
-    const plan = await planAll(fills);
-    expect(plan.map((c) => [c.kind, c.fillIds.length])).toEqual([['settle', 1], ['settle', 1], ['settle', 1], ['settle', 1], ['settle', 1]]);
+    expect(shape(await planAll(fills))).toEqual([['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1]]);
   });
 
-  it('once the registrations land, the sweep\'s fills settle eight to a transaction', async () => {
+  it('fills of orders on chain travel without proofs, up to eight to a transaction', async () => {
     const taker = bid(traders[0]!, 30n * USDC);
-    const fills = traders.slice(1).map((t) => s.fill(taker, ask(t), 1n * USDC, 'direct'));
-    const lookupTables = [await s.ensureLookupTable(m, fills)];
-    for (const c of await planAll(fills)) {
-      const registration = s.registration(m, fills.filter((f) => c.fillIds.includes(f.fillId)), { lookupTables })!;
-      expect(registration.newOrders).toEqual(c.registers);
-      expect((await s.sendBatch(registration)).err).toBeNull();
-    }
-    const plan = await planAll(fills.slice(0, 7));
-    expect(plan.map((c) => [c.kind, c.fillIds.length])).toEqual([['settle', 7]]);
-    expect(plan[0]!.fillIds).toEqual(fills.slice(0, 7).map((f) => f.fillId));
+    const asks = traders.slice(1, 8).map((t) => ask(t));
+    const opening = asks.map((a) => s.fill(taker, a, 1n * USDC / 2n, 'direct'));
+    for (const c of await planAll(opening.slice(0, 1))) await land(c);
+    for (const c of await planAll(opening.slice(1))) await land(c);
+    const later = asks.map((a) => s.fill(taker, a, 1n * USDC / 2n, 'direct'));
+    expect(shape(await planAll(later))).toEqual([['settle', 0, 7]]);
   });
 });
 
-describe('registrations in flight (this process\'s view)', () => {
+describe('proofs in flight (this process\'s view)', () => {
   it('end with their batch, or lapse after the time-to-live', () => {
     let now = 0;
-    const r = new RegistrationsInFlight(1_000, () => now);
+    const r = new ProofsInFlight(1_000, () => now);
     r.add('b1', ['o1', 'o2']);
     r.add('b2', ['o3']);
     r.end('b1');

@@ -23,7 +23,7 @@ import { awaitSignature } from '../../chain/confirmation.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
 import { AwaitingFundsError, fundingBackoffMs, TerminalOutboundError } from './outbound-errors.js';
-import { hasOutboundMemo, outboundMemoInstruction } from './outbound-memo.js';
+import { namesOutbound, outboundMemoInstruction } from './outbound-memo.js';
 import type { OutboundBuilder, OutboundBuilders, OutboundResult } from './outbound.types.js';
 
 /** Preflight verdicts that mean these bytes did not land now (they may later, until expiry). */
@@ -143,7 +143,7 @@ export class OutboundSender {
   private async rebuildAndSend(row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<string | null> {
     const { blockhash, lastValidBlockHeight } = await this.chain.getLatestBlockhash('confirmed');
     const raw = await builder.build(params, blockhash, { outboundId: row.id, memo: outboundMemoInstruction(row.id) });
-    if (!hasOutboundMemo(raw, row.id)) throw new Error(`outbound builder ${row.purpose} left out the outbound memo (see outbound-memo.ts)`);
+    if (!namesOutbound(raw, row.id)) throw new Error(`outbound builder ${row.purpose} left out the outbound memo or tag (see outbound-memo.ts)`);
     const signature = firstSignature(raw);
     const won = await storeBuilt(this.db, row.id, row.signature, {
       signature, rawTx: Buffer.from(raw).toString('base64'), blockhash, lastValidBlockHeight, now: now(),

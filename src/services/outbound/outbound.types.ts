@@ -9,7 +9,7 @@ import type { ChainError } from '../../chain/chain-errors.js';
  */
 export interface OutboundBuildContext {
   outboundId: string;
-  /** Must be one of the transaction's instructions (see outbound-memo.ts). */
+  /** One of the transaction's instructions, unless the builder puts `outboundTag(outboundId)` in its own instruction's data (see outbound-memo.ts). */
   memo: TransactionInstruction;
 }
 

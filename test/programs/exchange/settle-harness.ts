@@ -5,16 +5,16 @@
  */
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
-import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { createEd25519Instruction, type Ed25519Entry } from '../../../src/chain/ed25519-instruction.js';
 import { encodeOrderMessage, orderSigningBytes, type OrderMessage } from '../../../src/domain/orderbook/order-message.js';
 import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
 import type { SendResult } from '../../../src/chain/embedded/ledger.js';
 import {
-  buildRegistrationBatch, buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
+  buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
   getSettleInstruction, getSplitInstruction, type FillReceiptAccount, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
 } from '../../../src/chain/programs/exchange/index.js';
-import { outboundMemoInstruction } from '../../../src/services/outbound/outbound-memo.js';
+import { outboundMemoInstruction, outboundTag } from '../../../src/services/outbound/outbound-memo.js';
 import { ExchangeHarness, USDC } from './harness.js';
 
 export { USDC };
@@ -138,26 +138,16 @@ export class SettleHarness {
     return this.lookupTable(market)!;
   }
 
-  batch(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; memo?: TransactionInstruction } = {}): SettlementBatch {
+  batch(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; tag?: Uint8Array } = {}): SettlementBatch {
     this.ledger.advanceSlots(1);
     return buildSettlementBatch(fills, {
       ...this.marketRef(market),
-      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, memo: opts.memo ?? outboundMemoInstruction(randomUUID()),
+      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, tag: opts.tag ?? outboundTag(randomUUID()),
       orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
     });
   }
 
-  /** The keeper's registration-first assembly (buildRegistrationBatch) for these fills' new orders. */
-  registration(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; inFlight?: Set<string> } = {}): SettlementBatch | null {
-    this.ledger.advanceSlots(1);
-    return buildRegistrationBatch(fills, {
-      ...this.marketRef(market),
-      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, memo: outboundMemoInstruction(randomUUID()),
-      orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
-    }, opts.inFlight);
-  }
-
-  async sendBatch(b: SettlementBatch, signers: Keypair[] = [this.h.operator]): Promise<SendResult & { logs: string[] }> {
+  async sendBatch(b: Pick<SettlementBatch, 'transaction'>, signers: Keypair[] = [this.h.operator]): Promise<SendResult & { logs: string[] }> {
     b.transaction.sign(signers);
     const res = await this.ledger.sendRawTransaction(b.transaction.serialize());
     return { ...res, logs: this.ledger.getTransaction(res.signature)?.logs ?? [] };
@@ -203,7 +193,7 @@ export class SettleHarness {
       return { ...base, proof: { ix: 0, entry: entry ? entries.length - 1 : 0 } };
     });
     const settle = getSettleInstruction({
-      operator: opts.operatorKey ?? signer.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet, orders, fills: settleFills,
+      operator: opts.operatorKey ?? signer.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet, orders, fills: settleFills, tag: outboundTag(randomUUID()),
     });
     // An operator key other than the signer's is named without its signature.
     if (!settle.keys[0]!.pubkey.equals(signer.publicKey)) settle.keys[0] = { ...settle.keys[0]!, isSigner: false };

@@ -107,41 +107,14 @@ describe('settlement batches at their maximum size', () => {
     await lands(b);
   });
 
-  it('registering first: new orders through the lookup table, as many as fit, then their fills travel without signatures', async () => {
-    const { buyer } = pairs[4]!;
-    const bid = s.order(buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 30n * USDC });
-    const fills = pairs.slice(5, 13).map(({ seller }) => s.fill(bid, s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n * USDC }), 1n * USDC, 'direct'));
-    const lookupTables = [await s.ensureLookupTable(m, fills)];
-    // Orders whose registration is in flight are left to it.
-    const first = s.registration(m, fills, { lookupTables })!;
-    const next = s.registration(m, fills, { lookupTables, inFlight: new Set(first.newOrders) })!;
-    expect(next.newOrders.filter((a) => first.newOrders.includes(a))).toEqual([]);
-    const registrations: SettlementBatch[] = [];
-    for (let reg = s.registration(m, fills, { lookupTables }); reg; reg = s.registration(m, fills, { lookupTables })) {
-      expect(reg.kind).toBe('register');
-      expect(reg.fills).toEqual([]);
-      await lands(reg);
-      registrations.push(reg);
-    }
-    sizes['orders registered per transaction, lookup table'] = registrations[0]!.newOrders.length;
-    expect(registrations.flatMap((r) => r.newOrders)).toHaveLength(fills.length + 1); // the taker's and every maker's, once
-    expect(s.registration(m, fills, { lookupTables })).toBeNull(); // nothing left to register
-    const b = s.batch(m, fills, { lookupTables });
-    expect(b.kind).toBe('settle');
-    expect(b.newOrders).toEqual([]);
-    expect(b.fills).toHaveLength(8);
-    await lands(b);
-  });
-
   it('reaches the documented sizes', () => {
     expect(sizes).toEqual({
       'existing orders, lookup table': 5, // 60 accounts: a sixth fill needs 69 (limit 64)
       'existing orders, no table': 1,
       'new orders, lookup table': 1,
       'orders registered per transaction, no table': 1,
-      'taker sweep, existing orders, lookup table': 8, // 1204 bytes: a ninth needs ~1290
-      'taker sweep, makers new, lookup table': 1,
-      'orders registered per transaction, lookup table': 2, // a third proof passes 1232 bytes
+      'taker sweep, existing orders, lookup table': 8, // 1136 bytes, 58 accounts: a ninth locks 65 (limit 64)
+      'taker sweep, makers new, lookup table': 2, // 1183 bytes: a third proof passes 1232
     });
   });
 });

@@ -12,7 +12,7 @@ import {
   EXCHANGE_IX, findClobMarketPda, findOrderStatePda, formatFillRefusal, formatOrderRefusal, getExtendLookupTableInstructions, marketLookupTableAddresses,
   missingLookupTableAddresses, parseSettleRefusal, SettlementAssemblyError, withinSignedLimit, type SettlementFill,
 } from '../../../src/chain/programs/exchange/index.js';
-import { outboundMemoInstruction } from '../../../src/services/outbound/outbound-memo.js';
+import { outboundTag } from '../../../src/services/outbound/outbound-memo.js';
 
 const market = randomUUID();
 const marketKey = findClobMarketPda(market)[0];
@@ -45,14 +45,16 @@ describe('settlement codecs', () => {
     expect(decodeFillReceipt(b)).toEqual(r);
   });
 
-  it('settle data: 2 bytes per order, 26 per fill, exact length', () => {
-    const d = { orders: [{ proofIx: 1, proofEntry: 0 }, { proofIx: 0xff, proofEntry: 0 }], fills: [{ fillUuid: new Uint8Array(16).fill(9), taker: 0, maker: 1, quantity: 123n }] };
+  it('settle data: a 16-byte tag, 2 bytes per order, 26 per fill, exact length', () => {
+    const d = { tag: new Uint8Array(16).fill(7), orders: [{ proofIx: 1, proofEntry: 0 }, { proofIx: 0xff, proofEntry: 0 }], fills: [{ fillUuid: new Uint8Array(16).fill(9), taker: 0, maker: 1, quantity: 123n }] };
     const b = encodeSettleData(d);
     expect(b.subarray(0, 8)).toEqual(EXCHANGE_IX.settle);
-    expect(b.length).toBe(8 + 1 + 4 + 1 + 26);
+    expect(b.length).toBe(8 + 16 + 1 + 4 + 1 + 26);
+    expect(b.subarray(8, 24)).toEqual(Buffer.alloc(16, 7));
     expect(decodeSettleData(b)).toEqual(d);
     expect(() => decodeSettleData(Buffer.concat([b, Buffer.from([0])]))).toThrow(RangeError);
     expect(() => decodeSettleData(b.subarray(0, 20))).toThrow(RangeError);
+    expect(() => encodeSettleData({ ...d, tag: new Uint8Array(15) })).toThrow(RangeError);
   });
 
   it('the refusal line round-trips through the parser', () => {
@@ -83,7 +85,7 @@ describe('the assembly refuses what it must not build', () => {
   const operator = Keypair.generate().publicKey;
   const ctx = {
     operator, marketUuid: market, usdcMint: Keypair.generate().publicKey, feeWallet: Keypair.generate().publicKey,
-    recentBlockhash: Keypair.generate().publicKey.toBase58(), memo: outboundMemoInstruction(randomUUID()), orderStates: new Map(),
+    recentBlockhash: Keypair.generate().publicKey.toBase58(), tag: outboundTag(randomUUID()), orderStates: new Map(),
   };
   const signed = (m: Uint8Array) => ({ message: m, signature: new Uint8Array(64) });
   const fill = (taker: Uint8Array, maker: Uint8Array, over: Partial<SettlementFill> = {}): SettlementFill =>

@@ -153,8 +153,9 @@ describe('settle: worked examples', () => {
     const asks = sellers.map((k, i) => s.order(k, m, { side: 'sell', outcome: 'yes', priceBps: 5000 + 100 * i, quantity: 10n * USDC }));
     const bid = s.order(buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5500, quantity: 30n * USDC });
     const fills = asks.map((a) => s.fill(bid, a, 10n * USDC, 'direct', randomUUID()));
-    // Each fill brings a new order's signature (~305 bytes): with the taker's in the first, one fill per transaction.
-    expect(await s.settle(m, fills)).toEqual([1, 1, 1].map((n) => ({ kind: 'settle', fills: n })));
+    // Each fill brings a new order's signature (~305 bytes), two to a transaction: the taker's and
+    // the first maker's, then the two other makers' with their fills.
+    expect(await s.settle(m, fills)).toEqual([1, 2].map((n) => ({ kind: 'settle', fills: n })));
     // 5 000 000 + 5 100 000 + 5 200 000 = 15 300 000; fees cumulative: ceil(15 300 000 × 25 / 10 000) = 38 250.
     expect(s.usdc(buyer)).toBe(100_000_000n - 15_300_000n - 38_250n);
     expect(sellers.map((k) => s.usdc(k))).toEqual([5_002_500n, 5_102_550n, 5_202_600n]);

@@ -4,7 +4,7 @@ import type { FeeConfig } from '../../../domain/orderbook/index.js';
 import type { FamilyCContext } from '../context.js';
 import type { ClobEventBus } from '../events/event-bus.js';
 import type { PlannedMessages } from './planned-messages.js';
-import type { RegistrationsInFlight } from './registrations.js';
+import type { ProofsInFlight } from './proofs-in-flight.js';
 
 export interface KeeperDeps {
   c: FamilyCContext;
@@ -14,7 +14,7 @@ export interface KeeperDeps {
   /** Most batches of one market in flight at once. */
   maxBatchesInFlight: number;
   /** Orders whose registration is in flight (their fills wait for it). */
-  registrations: RegistrationsInFlight;
+  proofsInFlight: ProofsInFlight;
   /** Messages compiled when planning, for the batches' first builds. */
   plannedMessages: PlannedMessages;
   /** After fills of a market ended: plan its next batch, update positions. */

@@ -83,7 +83,7 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
     await setBatchStatus(trx, batchId, 'settled', now);
     return ids;
   });
-  k.registrations.end(batchId);
+  k.proofsInFlight.end(batchId);
   if (settled.length > 0) k.log.info({ batch: batchId, fills: settled.length, signature }, 'fills settled');
   await announce(k, settled);
   await k.afterSettlement(rows[0]?.market_id);
@@ -116,7 +116,7 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
     await setBatchStatus(trx, batchId, 'failed', now);
     return ids;
   });
-  k.registrations.end(batchId);
+  k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: ended, error: refusal.error, party: refusal.party, owner: refusal.owner }, 'fill refused by the chain');
   if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
   await announce(k, ended);
@@ -131,7 +131,7 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
     await releaseFills(trx, batchId, rows.map((r) => r.id), reason, now, true);
     await setBatchStatus(trx, batchId, 'failed', now);
   });
-  k.registrations.end(batchId);
+  k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
   await k.afterSettlement(rows[0]?.market_id);
 }

@@ -6,8 +6,8 @@
  * have landed, so the last raw unit of rounding may move between two fills of one order when they
  * land out of match order — the receipt is the record, and the fill row takes its amounts. Each
  * batch, its fills' move to `settling` and its outbound intent are recorded in one transaction;
- * the outbound machinery sends it. When many of the waiting fills' orders are new on chain, the
- * batch registers them first (settle-choice.ts).
+ * the outbound machinery sends it. A fill whose order's proof is in a batch in flight waits for
+ * it (settle-choice.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
@@ -15,7 +15,7 @@ import {
   countBatchesInFlight, insertBatch, matchedFillsOfMarket, moveFillsToBatch,
 } from '../../../../db/repositories/clob-settlement.repository.js';
 import { SettlementAssemblyError } from '../../../chain/programs/exchange/index.js';
-import { outboundMemoInstruction } from '../../outbound/outbound-memo.js';
+import { outboundTag } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { ensureLookupTables } from './lookup-tables.service.js';
@@ -27,8 +27,6 @@ export const CLOB_SETTLE = 'clob.settle';
 export interface SettleParams {
   batchId: string;
   marketId: string;
-  /** Planned as a registration of its fills' new orders (settle-choice.ts); absent in rows from before. */
-  register?: boolean;
 }
 
 /** Waiting fills read per planning pass (one read and one look at their chain state serve every batch planned from them). */
@@ -62,7 +60,7 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
       const outboundId = randomUUID();
       let choice: BatchChoice | null;
       try {
-        choice = chooseBatch(waiting, { ...base, memo: outboundMemoInstruction(outboundId) }, k.registrations);
+        choice = chooseBatch(waiting, { ...base, tag: outboundTag(outboundId) }, k.proofsInFlight);
       } catch (error) {
         if (!(error instanceof SettlementAssemblyError) || !error.fillId) throw error;
         // A fill no transaction can ever carry as recorded (its orders are inconsistent): fail it, go on.
@@ -83,13 +81,13 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
 }
 
 /** Records the batch, its fills' move to `settling` and its outbound intent in one transaction, then dispatches it. */
-async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, { kind, fillIds, registers, message }: BatchChoice): Promise<boolean> {
+async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, { fillIds, proves, message }: BatchChoice): Promise<boolean> {
   const batchId = randomUUID();
   const now = new Date().toISOString();
   const moved = await k.c.db.transaction().execute(async (trx) => {
     await insertBatch(trx, { id: batchId, marketId, outboundId, fillIds, now });
     if ((await moveFillsToBatch(trx, fillIds, batchId, now)) !== fillIds.length) throw new Error('fills taken by a concurrent planner');
-    const params: SettleParams = { batchId, marketId, ...(kind === 'register' ? { register: true } : {}) };
+    const params: SettleParams = { batchId, marketId };
     await recordOutboundIntent(trx, { id: outboundId, idempotencyKey: `c-settle-${batchId}`, purpose: CLOB_SETTLE, params });
     return true;
   }).catch((error: Error) => {
@@ -97,7 +95,7 @@ async function recordBatch(k: KeeperDeps, marketId: string, outboundId: string, 
     throw error;
   });
   if (!moved) return false;
-  if (kind === 'register') k.registrations.add(batchId, registers);
+  k.proofsInFlight.add(batchId, proves);
   k.plannedMessages.keep(batchId, message);
   await announce(k, fillIds); // fill:settling
   await k.c.dispatchOutbound(outboundId).catch((err: Error) => k.log.warn({ err, outboundId }, 'enqueue failed; the resume scan will pick it up'));

@@ -11,8 +11,9 @@
 import { VersionedTransaction } from '@solana/web3.js';
 import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
+import { outboundTag } from '../../outbound/outbound-memo.js';
 import { fillsOfBatch } from '../../../../db/repositories/clob-settlement.repository.js';
-import { buildRegistrationBatch, buildSettlementBatch, parseSettleRefusal } from '../../../chain/programs/exchange/index.js';
+import { buildSettlementBatch, parseSettleRefusal } from '../../../chain/programs/exchange/index.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
@@ -21,8 +22,8 @@ import type { SettleParams } from './settle-planner.js';
 
 export function settleBuilder(k: KeeperDeps): OutboundBuilder {
   return {
-    async build(params, recentBlockhash, { memo }) {
-      const { batchId, marketId, register } = params as SettleParams;
+    async build(params, recentBlockhash, { outboundId }) {
+      const { batchId, marketId } = params as SettleParams;
       const rows = await fillsOfBatch(k.c.db, batchId);
       const receipts = await readReceipts(k.c, rows.map((r) => r.id));
       const pending = rows.filter((r) => !receipts.has(r.id));
@@ -40,11 +41,11 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       }
       const inputs = await settlementFills(k.c, pending);
       const context = {
-        operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash, memo,
+        operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash, tag: outboundTag(outboundId),
         orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId, lookupTables: await marketLookupTables(k, marketId),
       };
-      // A registration whose orders are all on chain by now (it landed before a restart) settles its fills instead.
-      const batch = (register ? buildRegistrationBatch(inputs, context) : null) ?? buildSettlementBatch(inputs, context);
+      // A registration whose orders are on chain by now (it landed before a restart) settles its fill instead.
+      const batch = buildSettlementBatch(inputs, context);
       batch.transaction.sign([k.c.operator]);
       return batch.transaction.serialize();
     },

@@ -41,6 +41,8 @@ export interface SettleInstructionParams {
   feeWallet: PublicKey;
   orders: readonly SettleOrderInput[];
   fills: readonly SettleFillInput[];
+  /** 16 bytes the program ignores, unique per transaction (settle-data.ts). */
+  tag: Uint8Array;
   programId?: PublicKey;
 }
 
@@ -85,6 +87,7 @@ export function getSettleInstruction(p: SettleInstructionParams): TransactionIns
     ...p.fills.map((f) => w(findFillReceiptPda(f.fillId, programId)[0])),
   ];
   const data = encodeSettleData({
+    tag: p.tag,
     orders: p.orders.map((o) => (o.proof ? { proofIx: o.proof.ix, proofEntry: o.proof.entry } : { proofIx: NO_PROOF, proofEntry: 0 })),
     fills: p.fills.map((f) => ({ fillUuid: marketUuidSeed(f.fillId), taker: f.taker, maker: f.maker, quantity: f.quantity })),
   });

@@ -3,7 +3,7 @@
  * one v0 transaction carries, within the packet size (1232 bytes), the account-lock limit (64)
  * and the compute budget (1.4M units), as
  *
- *   [ComputeBudget.setComputeUnitLimit, Ed25519 (signatures of orders new on chain), settle, memo]
+ *   [ComputeBudget.setComputeUnitLimit, Ed25519 (signatures of orders new on chain), settle]
  *
  * for the operator (fee payer, only signer) and a recent blockhash. When even the first fill
  * does not fit with its orders' signatures, the batch registers orders only (a settle with no
@@ -125,7 +125,7 @@ function compile(ctx: SettlementContext, programId: PublicKey, orders: OrderSlot
     const entries: Ed25519Entry[] = proven.map((o) => ({ publicKey: o.owner.toBytes(), signature: o.signature, message: orderSigningBytes(o.message) }));
     ixs.push(createEd25519Instruction(entries));
   }
-  ixs.push(getSettleInstruction({ operator: ctx.operator, marketUuid: ctx.marketUuid, usdcMint: ctx.usdcMint, feeWallet: ctx.feeWallet, orders: settleOrders, fills, programId }), ctx.memo);
+  ixs.push(getSettleInstruction({ operator: ctx.operator, marketUuid: ctx.marketUuid, usdcMint: ctx.usdcMint, feeWallet: ctx.feeWallet, orders: settleOrders, fills, tag: ctx.tag, programId }));
   let transaction: VersionedTransaction;
   let size: number;
   try {
@@ -161,14 +161,14 @@ function lockedAccounts(plan: BatchPlan, n: number): number {
 /**
  * A lower bound of the size of a transaction settling `fills` fills of `orders`: the operator's
  * signature, the blockhash, the keys that are never looked up (the operator, the invoked programs
- * — compute budget, exchange, memo, and Ed25519 when a proof travels — and each order's and
+ * — compute budget, exchange, and Ed25519 when a proof travels — and each order's and
  * receipt's account, which the market's tables do not hold: lookup-table.ts), and each new
  * order's proof (14 bytes of offsets, the key, the signature and the signed `PMX Order:` text).
  * A candidate above the packet size cannot fit, so the search never compiles it: with one new
  * maker per fill, three fills pass 1232 bytes.
  */
 function minimumSize(orders: readonly OrderSlot[], fills: number): number {
-  let bytes = 1 + 64 + 32 + 4 * 32 + 32 * (orders.length + fills);
+  let bytes = 1 + 64 + 32 + 3 * 32 + 32 * (orders.length + fills);
   let proofs = 0;
   for (const o of orders) {
     if (!o.needsProof) continue;
@@ -237,22 +237,4 @@ function registrationOf(ctx: SettlementContext, programId: PublicKey, orders: re
     if (built) return { ...built, kind: 'register', fills: [] };
   }
   return null;
-}
-
-/**
- * Registers the orders of `fills` that are not on chain yet (in first-use order), as many as one
- * transaction carries: each lands as an OrderState account, so the fills then settle without
- * signatures, 5–8 per transaction instead of one (docs/programs.md, "Settlement batches"). Null
- * when every order of these fills is on chain or in flight already. A bad fill ends the orders
- * considered, as in `buildSettlementBatch`.
- */
-export function buildRegistrationBatch(
-  fills: readonly SettlementFill[],
-  ctx: SettlementContext,
-  /** Orders whose registration is in flight already (by OrderState address): not registered again. */
-  inFlight: { has(address: string): boolean } = new Set<string>(),
-): SettlementBatch | null {
-  const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
-  const plan = planOf(fills, ctx, programId, (p) => prefixSize(p, p.fills.length) > PACKET_DATA_SIZE);
-  return registrationOf(ctx, programId, plan.orders.filter((o) => !inFlight.has(o.address)));
 }

@@ -1,5 +1,5 @@
 /** The keeper's view of a fill to settle (the engine's Fill, with both signed orders). */
-import type { AddressLookupTableAccount, PublicKey, TransactionInstruction } from '@solana/web3.js';
+import type { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import type { FillType } from '../../../../domain/orderbook/types.js';
 import type { OrderStateAccount } from './order-state.js';
 
@@ -37,8 +37,11 @@ export interface SettlementContext {
   /** config.fee_wallet (the owner of the USDC account that receives protocol fees and dust). */
   feeWallet: PublicKey;
   recentBlockhash: string;
-  /** The outbound row's memo (src/services/outbound/outbound-memo.ts); always one of the instructions. */
-  memo: TransactionInstruction;
+  /**
+   * The settle instruction's tag: the outbound row's id (src/services/outbound/outbound-memo.ts,
+   * `outboundTag`), in place of a memo instruction that would cost 84 bytes instead of 16.
+   */
+  tag: Uint8Array;
   /**
    * OrderState accounts already on chain, by address (base58), as read before building: their
    * orders need no signature in the transaction.
