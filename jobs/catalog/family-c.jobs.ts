@@ -35,9 +35,10 @@ export const familyCJobs = {
     keepCompleted: 200,
     keepFailed: 500,
   }),
-  'clob.index.token-account': defineJob({
+  /** Token accounts that changed, gathered over a few milliseconds (src/infra/coalescer.ts): one read and one write for all. */
+  'clob.index.token-accounts': defineJob({
     queue: 'index',
-    payload: Type.Object({ address: Address }),
+    payload: Type.Object({ addresses: Type.Array(Address, { minItems: 1, maxItems: 100 }) }),
     attempts: 5,
     backoffMs: 250,
     keepCompleted: 200,

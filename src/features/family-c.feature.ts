@@ -7,7 +7,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { hasRole } from '../../config/config.js';
 import {
-  clobIndexFullProcessor, clobIndexMarketProcessor, clobIndexTokenAccountProcessor, clobIndexWalletProcessor,
+  clobIndexFullProcessor, clobIndexMarketProcessor, clobIndexTokenAccountsProcessor, clobIndexWalletProcessor,
 } from '../../jobs/processors/family-c/index.processors.js';
 import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
 import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
@@ -24,6 +24,7 @@ import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } 
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-planner.js';
+import { Coalescer } from '../infra/coalescer.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
 import { PlannedMessages } from '../services/family-c/settlement/planned-messages.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
@@ -59,13 +60,15 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const c = familyCContext(ctx);
   await ensureExchangeInitialized(c);
   const warn = (what: string) => (err: Error) => c.log.warn({ err }, `could not enqueue ${what}`);
+  // A settlement changes about five token accounts at once: one job re-reads what changed within 10 ms.
+  const changedTokenAccounts = new Coalescer((addresses) => void ctx.queues.enqueue('clob.index.token-accounts', { addresses }).catch(warn('token account update')));
   const subscriptions = new ClobIndexSubscriptions(c, {
     marketChanged: (address) => void ctx.queues.enqueue('clob.index.market', { address }).catch(warn('market refresh')),
     walletSeen: (owner) => {
       subscriptions.watchAccount(smartWalletAddresses(c, new PublicKey(owner)).escrowUsdc.toBase58());
       void ctx.queues.enqueue('clob.index.wallet', { owner }).catch(warn('wallet index'));
     },
-    tokenAccountChanged: (address) => void ctx.queues.enqueue('clob.index.token-account', { address }).catch(warn('token account update')),
+    tokenAccountChanged: (address) => changedTokenAccounts.add(address),
   });
   const bus = new ClobEventBus(ctx.redis('general', 'pmx-clob-events'), ctx.config.queuePrefix, c.log);
   const planSettlement = async (marketId: string) => {
@@ -116,7 +119,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       'clob.index.full': clobIndexFullProcessor(c, hooks),
       'clob.index.market': clobIndexMarketProcessor(c, hooks),
       'clob.index.wallet': clobIndexWalletProcessor(c, hooks),
-      'clob.index.token-account': clobIndexTokenAccountProcessor(c, hooks),
+      'clob.index.token-accounts': clobIndexTokenAccountsProcessor(c, hooks),
       'clob.settle.market': settleMarketProcessor(keeper),
       'clob.settle.sweep': settleSweepProcessor(keeper, planSettlement),
       'clob.positions.apply': positionsApplyProcessor(c),
@@ -155,6 +158,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     },
     async stop() {
       subscriptions.stop();
+      changedTokenAccounts.drain();
     },
     close: () => runtime.close(),
   };

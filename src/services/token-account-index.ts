@@ -8,6 +8,7 @@ import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { Kysely } from 'kysely';
 import { deleteClosedTokenAccount, upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
 import type { Database } from '../../db/schema.js';
+import { rebuildableTransaction } from '../../db/database.js';
 import type { AccountSnapshot, ChainClient, ProgramAccountFilter } from '../chain/chain-client.js';
 
 export const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
@@ -33,6 +34,19 @@ export async function indexTokenAccount(db: Kysely<Database>, chain: ChainClient
   }
   await upsertTokenAccounts(db, [row]);
   return row;
+}
+
+/**
+ * Re-reads token accounts (one read for all) and writes what the chain holds now in one
+ * transaction that does not wait for the disk: the index is rebuilt from the chain whenever lost
+ * (rebuildableTransaction). Returns each address's row, null when the account does not exist.
+ */
+export async function reindexTokenAccounts(db: Kysely<Database>, chain: ChainClient, addresses: string[]): Promise<(TokenAccountRow | null)[]> {
+  // The slot first: a closed account is removed only where no read at or after it wrote the row.
+  const slot = BigInt(await chain.getSlot());
+  const snapshots = await chain.getMultipleAccounts(addresses);
+  await rebuildableTransaction(db, (trx) => indexTokenAccounts(trx, addresses, snapshots, slot));
+  return snapshots.map((s) => (s ? decodeTokenAccountSnapshot(s) : null));
 }
 
 /** Writes many reads of known addresses at once (null = the account does not exist at `slot`). */

@@ -6,7 +6,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { FamilyCContext } from '../../../src/services/family-c/context.js';
 import { indexAllClobMarkets, refreshClobMarketByPubkey, type MarketChange } from '../../../src/services/family-c/market-index.service.js';
 import { indexSmartWallets, rememberWallet } from '../../../src/services/family-c/wallet-index.service.js';
-import { indexTokenAccount } from '../../../src/services/token-account-index.js';
+import { indexTokenAccount, reindexTokenAccounts } from '../../../src/services/token-account-index.js';
 import type { Processor } from '../../processor.js';
 
 export interface ClobIndexHooks {
@@ -45,10 +45,13 @@ export function clobIndexWalletProcessor(ctx: FamilyCContext, hooks: ClobIndexHo
   };
 }
 
-export function clobIndexTokenAccountProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.token-account'> {
-  return async ({ address }) => {
-    const row = await indexTokenAccount(ctx.db, ctx.chain, address);
-    await hooks.tokenAccountIndexed?.(address, row?.owner ?? null);
-    return { amount: row?.amount.toString() ?? null };
+/** Re-reads token accounts that changed, writes them in one transaction, then tells each owner once. */
+export function clobIndexTokenAccountsProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.token-accounts'> {
+  return async ({ addresses }) => {
+    const rows = await reindexTokenAccounts(ctx.db, ctx.chain, addresses);
+    const owners = new Map<string | null, string>();
+    for (const [i, row] of rows.entries()) if (!owners.has(row?.owner ?? null)) owners.set(row?.owner ?? null, addresses[i]!);
+    for (const [owner, address] of owners) await hooks.tokenAccountIndexed?.(address, owner);
+    return { accounts: addresses.length, closed: rows.filter((r) => r === null).length, owners: owners.size };
   };
 }

@@ -1,0 +1,33 @@
+/**
+ * Gathers keys that arrive in bursts and hands them on together: the first key of a burst starts
+ * a `windowMs` timer, keys that arrive meanwhile join (a key already waiting is not added twice),
+ * and a full group of `max` goes at once. Used where each key costs a job: a settlement changes
+ * five token accounts at once, and one job re-reading them together costs a fifth of five jobs.
+ * Memory only: what it holds is a hint (a change notification), never an acknowledged write.
+ */
+export class Coalescer {
+  private pending = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly flush: (keys: string[]) => void,
+    private readonly windowMs = 10,
+    private readonly max = 100,
+  ) {}
+
+  add(key: string): void {
+    this.pending.add(key);
+    if (this.pending.size >= this.max) this.drain();
+    else this.timer ??= setTimeout(() => this.drain(), this.windowMs);
+  }
+
+  /** Hands on what waits now (also on stop). */
+  drain(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.size === 0) return;
+    const keys = [...this.pending];
+    this.pending = new Set();
+    this.flush(keys);
+  }
+}
