@@ -44,7 +44,8 @@ export async function storeBuilt(
   let q = db
     .updateTable('outbound_transactions')
     .set({
-      signature: built.signature, raw_tx: built.rawTx, blockhash: built.blockhash,
+      // 'sent' from here on: the bytes are about to go (a send the node refuses puts the status back).
+      status: 'sent', signature: built.signature, raw_tx: built.rawTx, blockhash: built.blockhash,
       last_valid_block_height: BigInt(built.lastValidBlockHeight), updated_at: built.now,
       // Built means funded: any wait for funds is over.
       awaiting_funds_since: null, shortfall: null, next_attempt_at: null,

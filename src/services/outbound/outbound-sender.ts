@@ -6,8 +6,9 @@
  *      confirm; not landed and height ≤ lastValidBlockHeight → re-send the same bytes; not landed
  *      and expired → it can never land (anything landing did so before our height read), so
  *      rebuild;
- *   3. (re)build with a fresh blockhash, persist the bytes with a compare-and-set on the previous
- *      signature BEFORE sending (a concurrent worker loses the race and waits instead), send;
+ *   3. (re)build with a fresh blockhash, persist the bytes (status `sent`) with a compare-and-set on
+ *      the previous signature BEFORE sending (a concurrent worker loses the race and waits
+ *      instead), send;
  *   4. wait for `confirmed` or better; on timeout throw so the job retries (step 2 again).
  * A failed attempt keeps its reason on the row (`last_error`). Builders decide two special cases
  * (outbound-errors.ts): a platform wallet that cannot cover the transfer yet (waits for funds with
@@ -150,7 +151,7 @@ export class OutboundSender {
     });
     if (!won) return null;
     this.log.info({ outbound: row.id, purpose: row.purpose, signature, rebuilt: row.signature !== null }, 'outbound transaction built');
-    await this.send(raw, row, params, builder);
+    await this.send(raw, row, params, builder, { marked: true });
     return signature;
   }
 
@@ -160,10 +161,11 @@ export class OutboundSender {
    * (state may have changed) or rebuilds once they expired, unless the builder's `onRejected`
    * ends the intent. Node hiccups and "already processed" fall through to the status check.
    */
-  private async send(raw: Uint8Array, row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<void> {
+  private async send(raw: Uint8Array, row: OutboundRow, params: unknown, builder: OutboundBuilder, { marked = false } = {}): Promise<void> {
     try {
       await this.chain.sendRawTransaction(raw);
-      await markOutbound(this.db, row.id, 'sent', { now: now() });
+      // Stored bytes re-sent after a refusal put the status back to pending; fresh ones were stored as sent.
+      if (!marked && row.status !== 'sent') await markOutbound(this.db, row.id, 'sent', { now: now() });
     } catch (error) {
       const message = (error as Error).message;
       this.log.warn({ outbound: row.id, err: message }, 'outbound send rejected');
