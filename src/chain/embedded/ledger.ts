@@ -24,6 +24,7 @@ import { executeTransaction, type ExecutionMode } from './transaction-executor.j
 import type { TransactionRecordStore } from './transaction-record.store.js';
 import type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 import { describeErr, type TransactionErr } from './tx-errors.js';
+import { signTransaction } from '../signing.js';
 
 export type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 
@@ -156,7 +157,7 @@ export class EmbeddedLedger extends LedgerQueries {
       instructions: [...instructions, nonce],
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
-    tx.sign([this.keys.ledgerFaucet, ...signers]);
+    signTransaction(tx, [this.keys.ledgerFaucet, ...signers]);
     const res = this.land(parseTransaction(tx.serialize()), 'preflight');
     return res.signature;
   }

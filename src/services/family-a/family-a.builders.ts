@@ -16,6 +16,7 @@ import { AwaitingFundsError } from '../outbound/outbound-errors.js';
 import type { OutboundBuildContext, OutboundBuilders } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { refundBuilder } from './refund.builder.js';
+import { signTransaction } from '../../chain/signing.js';
 
 export const PURPOSES = {
   setup: 'family-a.setup-market',
@@ -39,7 +40,7 @@ export interface PayUsdcParams { marketId: string; sources: (Side | 'PLATFORM')[
 function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], context: OutboundBuildContext): Uint8Array {
   const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions: [...instructions, context.memo] }).compileToV0Message();
   const tx = new VersionedTransaction(message);
-  tx.sign([deps.treasury, ...signers]);
+  signTransaction(tx, [deps.treasury, ...signers]);
   return tx.serialize();
 }
 

@@ -9,6 +9,7 @@ import { getClobCreateMarketInstruction } from '../../chain/programs/exchange/in
 import type { OutboundBuilder } from '../outbound/outbound.types.js';
 import type { FamilyCContext } from './context.js';
 import { applyClobMarketAccount } from './market-index.service.js';
+import { signTransaction } from '../../chain/signing.js';
 
 export const CLOB_MARKET_SETUP = 'clob.market.create';
 
@@ -23,7 +24,7 @@ export function clobMarketSetupBuilder(ctx: FamilyCContext): OutboundBuilder {
       const instruction = getClobCreateMarketInstruction({ operator: ctx.operator.publicKey, marketUuid: marketId, usdcMint: ctx.usdcMint, programId: ctx.programId });
       const message = new TransactionMessage({ payerKey: ctx.operator.publicKey, recentBlockhash, instructions: [instruction, memo] }).compileToV0Message();
       const tx = new VersionedTransaction(message);
-      tx.sign([ctx.operator]);
+      signTransaction(tx, [ctx.operator]);
       return tx.serialize();
     },
     async onConfirmed(params) {
