@@ -6,17 +6,29 @@ import type { Database, OutboundTransactionsTable } from '../schema.js';
 type Db = Kysely<Database> | Transaction<Database>;
 export type OutboundRow = Selectable<OutboundTransactionsTable>;
 
+/** Bytes built with the intent, before its first send: the row starts `sent`, its first attempt counted. */
+export interface BuiltOutbound { signature: string; rawTx: string; blockhash: string; lastValidBlockHeight: number }
+
 export async function insertOutbound(
   db: Db,
-  row: { id: string; idempotencyKey: string; purpose: string; params: string; now: string },
+  row: { id: string; idempotencyKey: string; purpose: string; params: string; now: string; built?: BuiltOutbound },
 ): Promise<void> {
+  const b = row.built;
   await db
     .insertInto('outbound_transactions')
     .values({
-      id: row.id, idempotency_key: row.idempotencyKey, purpose: row.purpose, params: row.params, status: 'pending',
-      attempts: 0, created_at: row.now, updated_at: row.now,
+      id: row.id, idempotency_key: row.idempotencyKey, purpose: row.purpose, params: row.params, created_at: row.now, updated_at: row.now,
+      ...(b
+        ? { status: 'sent', attempts: 1, signature: b.signature, raw_tx: b.rawTx, blockhash: b.blockhash, last_valid_block_height: BigInt(b.lastValidBlockHeight) }
+        : { status: 'pending', attempts: 0 }),
     })
     .execute();
+}
+
+/** Confirmed by their sender's own status check (the keeper's first sends, settle-group.ts). */
+export async function markOutboundsConfirmed(db: Db, ids: string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('outbound_transactions').set({ status: 'confirmed', last_error: null, updated_at: now }).where('id', 'in', ids).where('status', '!=', 'confirmed').execute();
 }
 
 // SQLite hands every integer back as bigint; `attempts` is declared a number.

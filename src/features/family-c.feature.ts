@@ -23,10 +23,9 @@ import { clobMatcherRuntime } from './clob-matcher.js';
 import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } from '../../jobs/processors/family-c/settle.processors.js';
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
-import { CLOB_SETTLE } from '../services/family-c/settlement/settle-planner.js';
+import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
 import { Coalescer } from '../infra/coalescer.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
-import { PlannedMessages } from '../services/family-c/settlement/planned-messages.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
 import { clobWebSockets } from './clob-websockets.js';
 import type { FamilyCContext } from '../services/family-c/context.js';
@@ -84,7 +83,6 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
     maxBatchesInFlight: 8,
     proofsInFlight: new ProofsInFlight(),
-    plannedMessages: new PlannedMessages(),
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');
       if (marketId) await planSettlement(marketId);

@@ -21,7 +21,6 @@ import type { ClobEventBus } from '../../src/services/family-c/events/event-bus.
 import type { KeeperDeps } from '../../src/services/family-c/settlement/keeper.deps.js';
 import { confirmBatch, failUnbatched } from '../../src/services/family-c/settlement/settle-outcomes.js';
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
-import { PlannedMessages } from '../../src/services/family-c/settlement/planned-messages.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 const MAKER = Keypair.generate().publicKey.toBase58();
@@ -63,7 +62,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
   const c = { db: db.db, chain, programId: EXCHANGE_PROGRAM_ID, usdcMint: Keypair.generate().publicKey, log: pino({ level: 'silent' }) } as unknown as FamilyCContext;
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {
-    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(), plannedMessages: new PlannedMessages(),
+    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(),
     afterSettlement: async () => undefined, cancelOwnerEverywhere: async () => undefined,
   };
 }

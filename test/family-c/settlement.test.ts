@@ -51,6 +51,12 @@ describe('settlement', () => {
     expect(fills.map((f) => f.fillType)).toEqual(['direct', 'complementary']);
     const done = await settled(fills.map((f) => f.id));
     expect(done.every((f) => typeof f.settleTx === 'string' && f.settledAt)).toBe(true);
+    // The keeper sent each batch itself (bytes stored before the send) and confirmed it in the same
+    // pass: one attempt, the fill's transaction, no outbound job needed (settle-group.ts).
+    const sends = await h.daemon.db.db.selectFrom('clob_fills as f').innerJoin('clob_settlement_batches as b', 'b.id', 'f.batch_id')
+      .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id').select(['o.status', 'o.attempts', 'o.signature', 'f.settle_tx'])
+      .where('f.id', 'in', fills.map((f) => f.id as string)).execute();
+    expect(sends.map((r) => [r.status, Number(r.attempts), r.signature === r.settle_tx])).toEqual([['confirmed', 1, true], ['confirmed', 1, true]]);
 
     // The taker's smart wallet: 200 − (6 + fee 0.015) − (3.5 + fee 0.00875) USDC, 15 YES.
     const takerUsdc = 200n * USDC - 6_000_000n - 15_000n - 3_500_000n - 8_750n;

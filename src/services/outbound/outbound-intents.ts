@@ -1,23 +1,25 @@
 /**
  * Recording an outbound intent: done inside the caller's database transaction, together with
  * whatever justified it (a verified payment, a claim), so the intent exists if and only if its
- * cause was recorded. The idempotency key is unique: recording the same intent twice fails.
+ * cause was recorded. The idempotency key is unique: recording the same intent twice fails. A
+ * caller that builds the bytes itself may store them with the intent (`built`): the sender's
+ * job then only follows them (re-checks, re-sends, rebuilds once they expired).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/errors.js';
-import { findOutboundByKey, insertOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
+import { findOutboundByKey, insertOutbound, type BuiltOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
 
 export async function recordOutboundIntent(
   trx: Kysely<Database> | Transaction<Database>,
-  intent: { idempotencyKey: string; purpose: string; params: unknown; id?: string },
+  intent: { idempotencyKey: string; purpose: string; params: unknown; id?: string; built?: BuiltOutbound },
 ): Promise<string> {
   // A caller may choose the id, to point its own row at the intent in the same transaction.
   const id = intent.id ?? randomUUID();
   await insertOutbound(trx, {
     id, idempotencyKey: intent.idempotencyKey, purpose: intent.purpose,
-    params: JSON.stringify(intent.params), now: new Date().toISOString(),
+    params: JSON.stringify(intent.params), now: new Date().toISOString(), built: intent.built,
   });
   return id;
 }

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { FeeConfig } from '../../../domain/orderbook/index.js';
 import type { FamilyCContext } from '../context.js';
 import type { ClobEventBus } from '../events/event-bus.js';
-import type { PlannedMessages } from './planned-messages.js';
 import type { ProofsInFlight } from './proofs-in-flight.js';
 
 export interface KeeperDeps {
@@ -13,10 +12,8 @@ export interface KeeperDeps {
   fees: FeeConfig;
   /** Most batches of one market in flight at once. */
   maxBatchesInFlight: number;
-  /** Orders whose registration is in flight (their fills wait for it). */
+  /** Orders whose proof is in a batch in flight (their other fills wait for it). */
   proofsInFlight: ProofsInFlight;
-  /** Messages compiled when planning, for the batches' first builds. */
-  plannedMessages: PlannedMessages;
   /** After fills of a market ended: plan its next batch, update positions. */
   afterSettlement(marketId: string | undefined): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */

@@ -17,6 +17,7 @@ import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repo
 import { failMatchedFill, fillsByIds, markGiveBacks, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
+import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import type { ClobFillStatus, Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
@@ -59,18 +60,38 @@ async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenA
   return readSmartWalletAccounts(k.c, { yes: market.yes_mint, no: market.no_mint }, landed.flatMap((r) => [r.maker_owner, r.taker_owner]));
 }
 
-/** `signature` is null when the fills were found settled on chain by a transaction we did not keep. */
+/** A batch whose transaction landed; `signature` null when found settled by a transaction we did not keep. */
+export interface LandedBatch {
+  batchId: string;
+  signature: string | null;
+  /** Its outbound row, marked confirmed in the same transaction (the keeper's own first send). */
+  outboundId?: string;
+}
+
 export async function confirmBatch(k: KeeperDeps, batchId: string, signature: string | null): Promise<void> {
-  const rows = await fillsOfBatch(k.c.db, batchId);
-  const receipts = await readReceipts(k.c, rows.map((r) => r.id));
-  const landed = rows.filter((r) => receipts.has(r.id));
+  await confirmBatches(k, [{ batchId, signature }]);
+}
+
+/** Records batches of one market that landed, in one database transaction (see the module comment). */
+export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatch[]): Promise<void> {
+  const rowsOf = await Promise.all(batches.map((b) => fillsOfBatch(k.c.db, b.batchId)));
+  const receipts = await readReceipts(k.c, rowsOf.flat().map((r) => r.id));
+  const landedOf = rowsOf.map((rows) => rows.filter((r) => receipts.has(r.id)));
   // Read after the receipts, so the balances include what the landed fills moved.
-  const balances = await settledBalances(k, landed);
+  const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
   const settled = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
-    const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
-    const ended = landed.filter((r) => ids.includes(r.id));
+    await markOutboundsConfirmed(trx, batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])), now);
+    const ended: FillRow[] = [];
+    for (const [i, { batchId, signature }] of batches.entries()) {
+      const landed = landedOf[i]!;
+      const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
+      ended.push(...landed.filter((r) => ids.includes(r.id)));
+      await releaseFills(trx, batchId, rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false);
+      await setBatchStatus(trx, batchId, 'settled', now);
+    }
+    // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
     for (const r of ended) {
       const receipt = receipts.get(r.id)!;
@@ -79,14 +100,12 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
         protocolFee: receipt.protocolFee, roundingDust: receipt.roundingDust,
       });
     }
-    await releaseFills(trx, batchId, rows.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false);
-    await setBatchStatus(trx, batchId, 'settled', now);
-    return ids;
+    return ended.map((r) => r.id);
   });
-  k.proofsInFlight.end(batchId);
-  if (settled.length > 0) k.log.info({ batch: batchId, fills: settled.length, signature }, 'fills settled');
+  for (const b of batches) k.proofsInFlight.end(b.batchId);
+  if (settled.length > 0) k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
   await announce(k, settled);
-  await k.afterSettlement(rows[0]?.market_id);
+  await k.afterSettlement(rowsOf.flat()[0]?.market_id);
 }
 
 /**

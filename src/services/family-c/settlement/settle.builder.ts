@@ -1,14 +1,13 @@
 /**
- * The outbound builder of settlement batches. Each (re)build reads the chain first: fills whose
- * receipt exists have settled and never travel again; orders already on chain travel without
- * their signature. A first build whose fills all wait sends the message the planner compiled
- * (planned-messages.ts) with the fresh blockhash. The send's preflight executes the transaction: when the program refuses a fill
+ * The outbound builder of settlement batches. The keeper stores each batch's first bytes itself
+ * (settle-group.ts), so the sender builds only after they expired. Each build reads the chain
+ * first: fills whose receipt exists have settled and never travel again; orders already on chain
+ * travel without their signature. The send's preflight executes the transaction: when the program refuses a fill
  * (its refusal log names it), `onRejected` sets it aside at once (settle-outcomes.ts) and the
  * batch ends without blind retries (an order a registration cannot register fails the batch's
  * fills of that order); anything else (a node hiccup) is an ordinary retry. (The keeper used to
  * simulate each batch before sending it: the same execution twice, 12 % of its time.)
  */
-import { VersionedTransaction } from '@solana/web3.js';
 import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
 import { outboundTag } from '../../outbound/outbound-memo.js';
@@ -18,7 +17,8 @@ import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
 import { confirmBatch, refuseFill } from './settle-outcomes.js';
-import type { SettleParams } from './settle-planner.js';
+import type { SettleParams } from './settle-group.js';
+import { signTransaction } from '../../../chain/signing.js';
 
 export function settleBuilder(k: KeeperDeps): OutboundBuilder {
   return {
@@ -32,13 +32,6 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
         await confirmBatch(k, batchId, null);
         throw new TerminalOutboundError('every fill of the batch has a receipt already; nothing to send');
       }
-      const planned = k.plannedMessages.take(batchId);
-      if (planned && pending.length === rows.length) {
-        planned.recentBlockhash = recentBlockhash;
-        const transaction = new VersionedTransaction(planned);
-        transaction.sign([k.c.operator]);
-        return transaction.serialize();
-      }
       const inputs = await settlementFills(k.c, pending);
       const context = {
         operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash, tag: outboundTag(outboundId),
@@ -46,7 +39,7 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       };
       // A registration whose orders are on chain by now (it landed before a restart) settles its fill instead.
       const batch = buildSettlementBatch(inputs, context);
-      batch.transaction.sign([k.c.operator]);
+      signTransaction(batch.transaction, [k.c.operator]);
       return batch.transaction.serialize();
     },
     async onRejected(params, error) {

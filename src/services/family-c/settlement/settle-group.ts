@@ -1,0 +1,111 @@
+/**
+ * The keeper sends the batches it planned together, and records them together:
+ *   1. one fresh blockhash; each planned message signed with it (the tag names its outbound row);
+ *   2. one database transaction: every batch, its fills' move to `settling`, and its outbound row
+ *      with the built bytes (`sent`, first attempt counted) — nothing is sent before this commits;
+ *   3. the sends, then one status read of every signature;
+ *   4. the batches that landed: one database transaction (confirmBatches, their outbound rows
+ *      marked confirmed in it); every other one is handed to its outbound job, which follows the
+ *      stored bytes as for any outbound transaction (re-check, re-send, rebuild after expiry,
+ *      a refusal set aside by the builder's onRejected).
+ * A crash after step 2 leaves rows `sent` with their bytes: the resume scan (at once on start)
+ * gives them their jobs. Per batch this saves the separate commits of planning, storing, marking
+ * sent and confirming, and the job's round trips through Redis; on a cluster where transactions
+ * take a while to land, step 4 hands nearly everything to the jobs, as before.
+ */
+import { randomUUID } from 'node:crypto';
+import bs58 from 'bs58';
+import { VersionedTransaction } from '@solana/web3.js';
+import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { signTransaction } from '../../../chain/signing.js';
+import { namesOutbound } from '../../outbound/outbound-memo.js';
+import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
+import type { KeeperDeps } from './keeper.deps.js';
+import type { BatchChoice } from './settle-choice.js';
+import { announce, confirmBatches, type LandedBatch } from './settle-outcomes.js';
+
+export const CLOB_SETTLE = 'clob.settle';
+export interface SettleParams {
+  batchId: string;
+  marketId: string;
+}
+
+export interface PlannedBatch {
+  outboundId: string;
+  choice: BatchChoice;
+}
+
+interface SignedBatch extends PlannedBatch {
+  batchId: string;
+  raw: Uint8Array;
+  signature: string;
+}
+
+class TakenError extends Error {}
+
+/** Sends planned batches of one market (see the module comment); false when a concurrent planner took their fills first. */
+export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planned: readonly PlannedBatch[]): Promise<boolean> {
+  const { blockhash, lastValidBlockHeight } = await k.c.chain.getLatestBlockhash('confirmed');
+  const signed = planned.map((p): SignedBatch => {
+    p.choice.message.recentBlockhash = blockhash;
+    const transaction = new VersionedTransaction(p.choice.message);
+    signTransaction(transaction, [k.c.operator]);
+    const raw = transaction.serialize();
+    if (!namesOutbound(raw, p.outboundId)) throw new Error(`settle batch for ${p.outboundId} does not name its outbound row`);
+    return { ...p, batchId: randomUUID(), raw, signature: bs58.encode(transaction.signatures[0]!) };
+  });
+  const now = new Date().toISOString();
+  const recorded = await k.c.db.transaction().execute(async (trx) => {
+    for (const b of signed) {
+      await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
+      if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
+      const params: SettleParams = { batchId: b.batchId, marketId };
+      await recordOutboundIntent(trx, {
+        id: b.outboundId, idempotencyKey: `c-settle-${b.batchId}`, purpose: CLOB_SETTLE, params,
+        built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
+      });
+    }
+    return true;
+  }).catch((error: unknown) => {
+    if (error instanceof TakenError) return false;
+    throw error;
+  });
+  if (!recorded) return false;
+  for (const b of signed) k.proofsInFlight.add(b.batchId, b.choice.proves);
+
+  try {
+    await sendAndConfirm(k, signed);
+  } catch (error) {
+    // Whatever this pass did not finish, the outbound jobs finish (idempotent: a confirmed row only re-runs its hook).
+    for (const b of signed) await k.c.dispatchOutbound(b.outboundId).catch(() => undefined);
+    throw error;
+  }
+  return true;
+}
+
+async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
+  await announce(k, signed.flatMap((b) => b.choice.fillIds)); // fill:settling
+  const sent: SignedBatch[] = [];
+  const follow: SignedBatch[] = [];
+  for (const b of signed) {
+    try {
+      await k.c.chain.sendRawTransaction(b.raw);
+      sent.push(b);
+    } catch (error) {
+      // Refused in preflight, or a node hiccup: the outbound job re-sends the stored bytes and decides.
+      k.log.debug({ outbound: b.outboundId, err: (error as Error).message }, 'settle batch not accepted at once; its outbound job follows it');
+      follow.push(b);
+    }
+  }
+  const statuses = sent.length > 0 ? await k.c.chain.getSignatureStatuses(sent.map((b) => b.signature)) : [];
+  const landed: LandedBatch[] = [];
+  for (const [i, b] of sent.entries()) {
+    const s = statuses[i];
+    if (s && (s.err === null || s.err === undefined) && s.confirmationStatus !== 'processed') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId });
+    else follow.push(b);
+  }
+  if (landed.length > 0) await confirmBatches(k, landed);
+  for (const b of follow) {
+    await k.c.dispatchOutbound(b.outboundId).catch((err: Error) => k.log.warn({ err, outboundId: b.outboundId }, 'enqueue failed; the resume scan will pick it up'));
+  }
+}
