@@ -17,7 +17,8 @@ import { createEd25519Instruction, ED25519_OFFSETS_SIZE, type Ed25519Entry } fro
 import { findClobMarketPda } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { fillTypeOf } from './fill-amounts.js';
-import { getSettleInstruction, SETTLE_FIXED_ACCOUNTS, type SettleFillInput, type SettleOrderInput } from './settle-instruction.js';
+import { SETTLE_FILL_BYTES, SETTLE_ORDER_BYTES, SETTLE_TAG_BYTES } from './settle-data.js';
+import { getSettleInstruction, SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS, type SettleFillInput, type SettleOrderInput } from './settle-instruction.js';
 import { findOrderStatePda } from './settle-pda.js';
 import { SettlementAssemblyError, type SettlementContext, type SettlementFill, type SignedOrder } from './settlement-types.js';
 
@@ -159,23 +160,32 @@ function lockedAccounts(plan: BatchPlan, n: number): number {
 }
 
 /**
- * A lower bound of the size of a transaction settling `fills` fills of `orders`: the operator's
- * signature, the blockhash, the keys that are never looked up (the operator, the invoked programs
- * — compute budget, exchange, and Ed25519 when a proof travels — and each order's and
- * receipt's account, which the market's tables do not hold: lookup-table.ts), and each new
- * order's proof (14 bytes of offsets, the key, the signature and the signed `PMX Order:` text).
- * A candidate above the packet size cannot fit, so the search never compiles it: with one new
- * maker per fill, three fills pass 1232 bytes.
+ * A lower bound of the size of a transaction settling `fills` fills of `orders`, short of the
+ * exact size only by its lookup-table section: the operator's signature, the version, header and
+ * blockhash, the keys that are never looked up (the operator, the invoked programs — compute
+ * budget, exchange, and Ed25519 when a proof travels — and each order's and receipt's account,
+ * which the market's tables do not hold: lookup-table.ts), the compute-budget instruction, the
+ * settle instruction (an index per account, its data) and each new order's proof (14 bytes of
+ * offsets, the key, the signature and the signed `PMX Order:` text). A candidate above the
+ * packet size cannot fit, so the search never compiles it, and the largest candidate within the
+ * bounds usually fits: most batches compile once (with one new maker per fill, 2 fills are
+ * ~1130 bytes by this bound and 1183 compiled; a third passes 1232 either way).
  */
 function minimumSize(orders: readonly OrderSlot[], fills: number): number {
-  let bytes = 1 + 64 + 32 + 3 * 32 + 32 * (orders.length + fills);
+  const settleAccounts = SETTLE_FIXED_ACCOUNTS + SETTLE_ACCOUNTS_PER_ORDER * orders.length + fills;
+  const settleData = 8 + SETTLE_TAG_BYTES + 1 + SETTLE_ORDER_BYTES * orders.length + 1 + SETTLE_FILL_BYTES * fills;
+  // signature · version, header and three lengths · blockhash · never-looked-up keys
+  let bytes = 1 + 64 + (1 + 3 + 3) + 32 + 32 * (3 + orders.length + fills);
+  bytes += 8; // compute budget: program index, no accounts, 5 bytes of data
+  bytes += 1 + 1 + settleAccounts + 1 + settleData; // settle: program index, accounts, data
   let proofs = 0;
   for (const o of orders) {
     if (!o.needsProof) continue;
     proofs++;
     bytes += ED25519_OFFSETS_SIZE + 32 + 64 + orderSigningLength(o.message);
   }
-  return proofs > 0 ? bytes + 32 : bytes;
+  // Ed25519: its program key, index, no accounts, a 2-byte data length, the count and padding.
+  return proofs > 0 ? bytes + 32 + 1 + 1 + 2 + 2 : bytes;
 }
 
 const prefixSize = (plan: BatchPlan, n: number) => minimumSize(plan.orders.slice(0, plan.ordersUsedBy(n)), n);
@@ -206,10 +216,14 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
     const built = compile(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(n)), plan.fills.slice(0, n));
     return built && { ...built, kind: 'settle', fills: fills.slice(0, n) };
   };
-  // Binary search for the largest prefix that compiles within every limit (fitting is monotone).
-  let best: SettlementBatch | null = null;
-  let lo = 1;
+  // The largest prefix within both bounds usually fits (they are tight): compile it first. Else a
+  // binary search below it for the largest prefix that compiles within every limit (fitting is monotone).
   let hi = plan.fills.length;
+  while (hi > 1 && (lockedAccounts(plan, hi) > MAX_TX_ACCOUNT_LOCKS || prefixSize(plan, hi) > PACKET_DATA_SIZE)) hi--;
+  let best = build(hi);
+  if (best) return best;
+  let lo = 1;
+  hi--;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const b = build(mid);
