@@ -35,19 +35,22 @@ export async function run(): Promise<void> {
     const to = Keypair.generate().publicKey;
     await h.ledger.mintUsdc(to, 1n);
     const [from, dest] = [payer.publicKey, to].map((o) => getAssociatedTokenAddressSync(h.usdcMint, o));
-    const transfers = 600;
-    const t0 = performance.now();
-    for (let i = 0; i < transfers; i++) {
-      const { blockhash } = await daemon.chain.client.getLatestBlockhash();
-      const message = new TransactionMessage({
-        payerKey: payer.publicKey, recentBlockhash: blockhash,
-        instructions: [createTransferInstruction(from!, dest!, payer.publicKey, 1n), new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(`t${i}`) })],
-      }).compileToV0Message();
-      const tx = new VersionedTransaction(message);
-      tx.sign([payer]);
-      await daemon.chain.client.sendRawTransaction(tx.serialize());
-    }
-    const transfersPerSec = transfers / ((performance.now() - t0) / 1000);
+    let sent = 0;
+    const rawTransfersPerSec = async (transfers = 600): Promise<number> => {
+      const t0 = performance.now();
+      for (let i = 0; i < transfers; i++) {
+        const { blockhash } = await daemon.chain.client.getLatestBlockhash();
+        const message = new TransactionMessage({
+          payerKey: payer.publicKey, recentBlockhash: blockhash,
+          instructions: [createTransferInstruction(from!, dest!, payer.publicKey, 1n), new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(`t${sent++}`) })],
+        }).compileToV0Message();
+        const tx = new VersionedTransaction(message);
+        tx.sign([payer]);
+        await daemon.chain.client.sendRawTransaction(tx.serialize());
+      }
+      return transfers / ((performance.now() - t0) / 1000);
+    };
+    const transfersBefore = await rawTransfersPerSec();
 
     // Fills: makers rest asks, one taker sweeps them with IOC buys.
     const market = await createClobMarket(h as never);
@@ -110,7 +113,11 @@ export async function run(): Promise<void> {
     const live = await matchFills();
     const settledAt = await settledTimes([...live.keys()]);
     const delays = [...live].map(([id, at]) => settledAt.get(id)! - at);
-    console.log(`  raw SPL transfers (send + land, one at a time): ${transfersPerSec.toFixed(0)} /s`);
+    // The baseline again, on the ledger as the keeper left it; the ratio takes the faster of the
+    // two (this machine's speed drifts by ±20 % within a minute: the higher baseline is the stricter).
+    const transfersAfter = await rawTransfersPerSec();
+    const transfersPerSec = Math.max(transfersBefore, transfersAfter);
+    console.log(`  raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`);
     console.log(`  fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`);
     console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
     console.log(`  ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`);
