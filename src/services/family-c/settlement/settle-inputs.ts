@@ -32,14 +32,21 @@ export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: Fil
   });
 }
 
+const addresses = new WeakMap<Uint8Array, { programId: PublicKey; address: string }>();
+
 /**
  * The address of a signed order's OrderState account (the program names refused orders by it).
  * The derivation and its base58 text are both remembered (pda-cache.ts): the planner asks for
  * every waiting fill's two orders on each pass.
  */
 export function orderStateAddress(message: Uint8Array, programId: PublicKey): string {
+  // By message object too: a planning pass asks for the same fills' orders batch after batch.
+  const known = addresses.get(message);
+  if (known?.programId.equals(programId)) return known.address;
   const m = decodeOrderMessage(message);
-  return addressOf(findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0]);
+  const address = addressOf(findOrderStatePda(new PublicKey(m.owner), m.nonce, programId)[0]);
+  addresses.set(message, { programId, address });
+  return address;
 }
 
 /** The fills (of these) that involve the order at `address`, as taker or maker. */
