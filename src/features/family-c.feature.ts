@@ -81,7 +81,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   });
   const keeper: KeeperDeps = {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
-    maxBatchesInFlight: 8,
+    maxBatchesInFlight: 16,
     proofsInFlight: new ProofsInFlight(),
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');

@@ -29,7 +29,7 @@ import { chooseBatch, type BatchChoice } from './settle-choice.js';
 const MAX_PASSES = 256;
 
 /** Waiting fills read per planning pass (one read and one look at their chain state serve every batch planned from them). */
-const PLAN_WINDOW = 64;
+const PLAN_WINDOW = 128;
 
 /** A blockhash-shaped placeholder: sizes do not depend on the blockhash's value. */
 const ANY_BLOCKHASH = '11111111111111111111111111111111';
