@@ -25,6 +25,7 @@ import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js'
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
 import { Coalescer } from '../infra/coalescer.js';
+import { PlanRequests } from '../services/family-c/settlement/plan-requests.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
 import { clobWebSockets } from './clob-websockets.js';
@@ -70,7 +71,9 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     tokenAccountChanged: (address) => changedTokenAccounts.add(address),
   });
   const bus = new ClobEventBus(ctx.redis('general', 'pmx-clob-events'), ctx.config.queuePrefix, c.log);
+  const planRequests = new PlanRequests();
   const planSettlement = async (marketId: string) => {
+    planRequests.note(marketId);
     await ctx.queues.enqueue('clob.settle.market', { marketId }, { deduplication: { id: `clob-settle-${marketId}` } });
   };
   const updatePositions = async (reason: string) => {
@@ -83,6 +86,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
     maxBatchesInFlight: 16,
     proofsInFlight: new ProofsInFlight(),
+    planRequests,
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');
       if (marketId) await planSettlement(marketId);

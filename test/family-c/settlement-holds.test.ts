@@ -20,6 +20,7 @@ import type { FamilyCContext } from '../../src/services/family-c/context.js';
 import type { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
 import type { KeeperDeps } from '../../src/services/family-c/settlement/keeper.deps.js';
 import { confirmBatch, failUnbatched } from '../../src/services/family-c/settlement/settle-outcomes.js';
+import { PlanRequests } from '../../src/services/family-c/settlement/plan-requests.js';
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
 import { DIALECTS } from '../helpers/databases.js';
 
@@ -62,7 +63,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
   const c = { db: db.db, chain, programId: EXCHANGE_PROGRAM_ID, usdcMint: Keypair.generate().publicKey, log: pino({ level: 'silent' }) } as unknown as FamilyCContext;
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {
-    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(),
+    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(), planRequests: new PlanRequests(),
     afterSettlement: async () => undefined, cancelOwnerEverywhere: async () => undefined,
   };
 }

@@ -7,8 +7,15 @@ import type { FamilyCContext } from '../../../src/services/family-c/context.js';
 import type { Processor } from '../../processor.js';
 import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
 
-export function settleMarketProcessor(k: KeeperDeps): Processor<'clob.settle.market'> {
-  return async ({ marketId }) => ({ batches: await planMarket(k, marketId) });
+/** Plans again while requests for the market arrive during a pass (plan-requests.ts). */
+export function settleMarketProcessor(k: KeeperDeps, plan: (k: KeeperDeps, marketId: string) => Promise<number> = planMarket): Processor<'clob.settle.market'> {
+  return async ({ marketId }) => {
+    k.planRequests.take(marketId); // this run answers what came before it
+    let batches = 0;
+    do batches += await plan(k, marketId);
+    while (k.planRequests.take(marketId));
+    return { batches };
+  };
 }
 
 export function settleSweepProcessor(k: KeeperDeps, plan: (marketId: string) => Promise<void>): Processor<'clob.settle.sweep'> {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { FeeConfig } from '../../../domain/orderbook/index.js';
 import type { FamilyCContext } from '../context.js';
 import type { ClobEventBus } from '../events/event-bus.js';
+import type { PlanRequests } from './plan-requests.js';
 import type { ProofsInFlight } from './proofs-in-flight.js';
 
 export interface KeeperDeps {
@@ -14,6 +15,8 @@ export interface KeeperDeps {
   maxBatchesInFlight: number;
   /** Orders whose proof is in a batch in flight (their other fills wait for it). */
   proofsInFlight: ProofsInFlight;
+  /** Planning requests made in this process while a market's planning job may be running. */
+  planRequests: PlanRequests;
   /** After fills of a market ended: plan its next batch, update positions. */
   afterSettlement(marketId: string | undefined): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */
