@@ -5,7 +5,7 @@
  * in the same run (goal ≥ 0.3×), with every fill waiting when the keeper starts (after a warm-up
  * fill per trader: the market's lookup table already lists them); and the time from
  * match to `settled` (p50/p99) of fills matched while the keeper runs.
- * `BENCH_SETTLE_FILLS` (default 240) sets how many fills.
+ * `BENCH_SETTLE_FILLS` (default 480: a window of about two seconds; shorter ones swing with this machine's drift) sets how many fills.
  */
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, TransactionInstruction, TransactionMessage, VersionedTransaction, PublicKey } from '@solana/web3.js';
@@ -17,7 +17,7 @@ import { tempDir } from '../test/helpers/databases.js';
 import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
 import { formatMs, percentile } from './stats.js';
 
-const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 240);
+const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 export async function run(): Promise<void> {

@@ -91,6 +91,21 @@ export function associatedTokenAddress(mint: PublicKey, owner: PublicKey): Publi
 }
 
 const texts = new WeakMap<PublicKey, string>();
+const keysByText = new Map<string, PublicKey>();
+
+/**
+ * The PublicKey of a base58 address, one object per address (bounded): the embedded runtime hands
+ * handlers the keys of every instruction as PublicKeys and reads them back as text, and both
+ * conversions run base58 (2 % of a settlement's time). The object's text is remembered with it.
+ */
+export function publicKeyOf(text: string): PublicKey {
+  let key = keysByText.get(text);
+  if (key === undefined) {
+    key = remember(keysByText, text, new PublicKey(text));
+    texts.set(key, text);
+  }
+  return key;
+}
 
 /**
  * A key's base58 text, once per PublicKey object: derived and cached addresses are the same

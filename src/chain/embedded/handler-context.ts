@@ -6,7 +6,7 @@
 import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { InvokeError } from './instruction-failure.js';
-import { isOnCurveCached } from '../pda-cache.js';
+import { addressOf, isOnCurveCached } from '../pda-cache.js';
 import { nestLogs, runInner } from './inner-runner.js';
 import { SYSVAR_INSTRUCTIONS_ID, SYSVAR_OWNER_ID } from './instructions-sysvar.js';
 import type { InvocationContext, RuntimeAccount } from './program-runtime.js';
@@ -45,12 +45,12 @@ export class HandlerContext implements InvocationContext {
       const data = this.d.instructionsSysvar;
       return data ? { owner: SYSVAR_OWNER_ID, lamports: 0n, data: Buffer.from(data), executable: false } : null;
     }
-    return toRuntimeAccount(readAccount(this.d.svm, address.toBase58()));
+    return toRuntimeAccount(readAccount(this.d.svm, addressOf(address)));
   }
 
   writeAccount(address: PublicKey, account: { lamports: bigint; data: Buffer }): void {
-    const addr = address.toBase58();
-    const program = this.d.programId.toBase58();
+    const addr = addressOf(address);
+    const program = addressOf(this.d.programId);
     const current = readAccount(this.d.svm, addr);
     if (current && current.owner !== program) {
       throw new InvokeError('ExternalAccountDataModified', `refused write: ${addr} is owned by ${current.owner}, not ${program}`);
@@ -60,11 +60,11 @@ export class HandlerContext implements InvocationContext {
   }
 
   invoke(instructions: TransactionInstruction[], pdaSigners: PublicKey[] = []): void {
-    const pdas = new Set(pdaSigners.map((p) => p.toBase58()));
+    const pdas = new Set(pdaSigners.map((p) => addressOf(p)));
     for (const ix of instructions) {
-      this.d.touched.touch(ix.programId.toBase58());
+      this.d.touched.touch(addressOf(ix.programId));
       for (const key of ix.keys) {
-        const k = key.pubkey.toBase58();
+        const k = addressOf(key.pubkey);
         this.d.touched.touch(k);
         if (key.isSigner && !this.d.signers.has(k) && !(pdas.has(k) && !isOnCurveCached(key.pubkey.toBytes()))) {
           this.d.logs.push(`Program log: ${k}'s signer privilege escalated`);

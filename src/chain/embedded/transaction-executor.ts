@@ -6,6 +6,7 @@
  * touched account is snapshotted first; any failure restores them all and charges only the fee.
  */
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
+import { publicKeyOf } from '../pda-cache.js';
 import type { LiteSVM } from 'litesvm';
 import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
 import { HandlerContext } from './handler-context.js';
@@ -98,8 +99,8 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
   const toIx = (i: number): TransactionInstruction => {
     const ix = p.instructions[i]!;
     return new TransactionInstruction({
-      programId: new PublicKey(p.accountKeys[ix.programIndex]!),
-      keys: ix.accounts.map((a) => ({ pubkey: new PublicKey(p.accountKeys[a]!), isSigner: a < p.numSigners, isWritable: p.writable[a]! })),
+      programId: publicKeyOf(p.accountKeys[ix.programIndex]!),
+      keys: ix.accounts.map((a) => ({ pubkey: publicKeyOf(p.accountKeys[a]!), isSigner: a < p.numSigners, isWritable: p.writable[a]! })),
       data: Buffer.from(ix.data),
     });
   };
