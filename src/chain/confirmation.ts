@@ -4,9 +4,16 @@
  * (it can never land), `timeout` otherwise.
  */
 import { pollUntil } from '../infra/poll.js';
-import type { ChainClient } from './chain-client.js';
+import type { ChainClient, SignatureStatus } from './chain-client.js';
 
 export type SignatureFate = 'ok' | 'err' | 'expired' | 'timeout';
+
+/** What one status read says: `ok` confirmed or finalized, `err` landed and failed, `none` not (yet) confirmed. */
+export function statusFate(status: SignatureStatus | null | undefined): 'ok' | 'err' | 'none' {
+  if (!status) return 'none';
+  if (status.err !== null && status.err !== undefined) return 'err';
+  return status.confirmationStatus === 'processed' ? 'none' : 'ok';
+}
 
 export async function awaitSignature(
   chain: ChainClient,
@@ -16,8 +23,8 @@ export async function awaitSignature(
   const fate = await pollUntil<SignatureFate>(
     async () => {
       const [status] = await chain.getSignatureStatuses([signature]);
-      if (status?.err !== null && status?.err !== undefined) return 'err';
-      if (status && status.confirmationStatus !== 'processed') return 'ok';
+      const now = statusFate(status);
+      if (now !== 'none') return now;
       if (opts.lastValidBlockHeight !== undefined && (await chain.getBlockHeight()) > opts.lastValidBlockHeight) return 'expired';
       return undefined;
     },

@@ -20,7 +20,7 @@ import type { Logger } from 'pino';
 import bs58 from 'bs58';
 import type { Database } from '../../../db/schema.js';
 import { findOutbound, markAwaitingFunds, markOutbound, noteOutboundError, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
-import { awaitSignature } from '../../chain/confirmation.js';
+import { awaitSignature, statusFate } from '../../chain/confirmation.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
 import { AwaitingFundsError, fundingBackoffMs, TerminalOutboundError } from './outbound-errors.js';
@@ -178,9 +178,7 @@ export class OutboundSender {
 
   private async landedStatus(signature: string): Promise<'ok' | 'err' | 'none'> {
     const [status] = await this.chain.getSignatureStatuses([signature]);
-    if (!status) return 'none';
-    if (status.err !== null && status.err !== undefined) return 'err';
-    return status.confirmationStatus === 'processed' ? 'none' : 'ok';
+    return statusFate(status);
   }
 
   private async waitForConfirmation(signature: string, lastValidBlockHeight?: number): Promise<'ok' | 'err' | 'timeout' | 'expired'> {

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
 import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '../../../chain/signing.js';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
@@ -100,8 +101,7 @@ async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Pr
   const statuses = sent.length > 0 ? await k.c.chain.getSignatureStatuses(sent.map((b) => b.signature)) : [];
   const landed: LandedBatch[] = [];
   for (const [i, b] of sent.entries()) {
-    const s = statuses[i];
-    if (s && (s.err === null || s.err === undefined) && s.confirmationStatus !== 'processed') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId });
+    if (statusFate(statuses[i]) === 'ok') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId });
     else follow.push(b);
   }
   if (landed.length > 0) await confirmBatches(k, landed);
