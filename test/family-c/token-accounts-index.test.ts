@@ -5,9 +5,12 @@
  */
 import { ACCOUNT_SIZE, createCloseAccountInstruction, createInitializeAccount3Instruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { Keypair, SystemProgram } from '@solana/web3.js';
+import { Value } from 'typebox/value';
+import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
+import { jobCatalog } from '../../jobs/catalog.js';
 import { clobIndexTokenAccountsProcessor } from '../../jobs/processors/family-c/index.processors.js';
 import type { FamilyCContext } from '../../src/services/family-c/context.js';
 import { openClobHarness, trader, USDC, type CHarness } from './family-c.harness.js';
@@ -49,5 +52,19 @@ describe('clob.index.token-accounts', () => {
     expect(await rowOf(addresses[3]!)).toBeUndefined();
     expect(told).toEqual([[addresses[0], alice.publicKey.toBase58()], [addresses[2], bob.publicKey.toBase58()], [addresses[3], null]]);
     expect(result).toEqual({ accounts: 4, closed: 1, owners: 3 });
+  });
+});
+
+describe('clob.index.token-accounts payload', () => {
+  const payload = jobCatalog['clob.index.token-accounts'].payload;
+  it('takes 1 to 100 addresses and nothing else, whatever it is handed', () => {
+    const address = Keypair.generate().publicKey.toBase58();
+    expect(Value.Check(payload, { addresses: [address] })).toBe(true);
+    expect(Value.Check(payload, { addresses: Array(100).fill(address) })).toBe(true);
+    for (const bad of [{ addresses: [] }, { addresses: Array(101).fill(address) }, { addresses: ['0OIl'] }, { address }, null, 'x']) expect(Value.Check(payload, bad)).toBe(false);
+    fc.assert(fc.property(fc.anything(), (value) => {
+      const ok = Value.Check(payload, value); // never throws
+      return !ok || (Array.isArray((value as { addresses: unknown }).addresses));
+    }), { numRuns: 500 });
   });
 });

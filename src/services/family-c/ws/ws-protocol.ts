@@ -19,7 +19,7 @@ export const WS_LIMITS = {
   maxMarketRefLength: 80,
 } as const;
 
-/** Why the server closes a connection. 1xxx are the RFC 6455 codes, 4xxx this API's own. */
+/** Why the server closes a connection: codes below 4000 are RFC 6455's, 4000–4999 this API's own. */
 export const WS_CLOSE = {
   /** The API node is shutting down: reconnect (to any node). */
   goingAway: 1001,
