@@ -16,7 +16,9 @@
  * PostgreSQL database (on `BENCH_PG_URL`'s server, default the local one) instead of SQLite: a
  * deployment of several processes would, and a commit then does not block the event loop.
  */
+import { spawn } from 'node:child_process';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createInterface } from 'node:readline';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -24,6 +26,7 @@ import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/in
 import { spawnDaemon, waitForLedgerRpc, waitForStatus } from '../test/daemon/daemon-process.js';
 import { findFreePort } from '../src/infra/free-port.js';
 import { tempDir } from '../test/helpers/databases.js';
+import { describeCpu, startCpuWindow, type Party } from './support/cpu-accounting.js';
 
 const SECONDS = Number(process.env.BENCH_CLOB_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CLOB_CONNECTIONS ?? 20);
@@ -58,6 +61,29 @@ function verifyRate(samples: { text: string; sig: Buffer; key: ReturnType<typeof
 
 function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+/**
+ * The floor: the same bodies, connections and duration against a bare Fastify process that only
+ * verifies each order (support/verify-only-server.ts). Orders/s.
+ */
+async function verifyOnlyRate(bodies: string[]): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./support/verify-only-server.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`verify-only server exited with ${code}`)));
+    });
+    let next = 0;
+    const result = await cannon({
+      url, connections: CONNECTIONS, duration: SECONDS,
+      requests: [{ method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
+    });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`verify-only server refused ${result.non2xx} and failed ${result.errors} requests`);
+    return result['2xx'] / SECONDS;
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 type Api = (method: string, path: string, body?: unknown, admin?: boolean) => Promise<Json>;
@@ -185,6 +211,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     if (PAUSE_BACKEND) backend.child.kill('SIGSTOP'); // resumed right after the load, before shutdown
     const verifyPerSec = verifyRate(samples, 3_000);
     let next = 0;
+    const parties: Party[] = [
+      { name: 'API + matcher', pid: daemon.child.pid! },
+      { name: 'ledger + workers', pid: backend.child.pid! },
+      { name: 'load generator', self: true },
+      ...(databaseEnv.DATABASE_URL ? [{ name: 'PostgreSQL', command: 'postgres' }] : []),
+      { name: 'Redis', command: 'redis-server' },
+    ];
+    const cpu = startCpuWindow(parties);
     const result = await cannon({
       url: daemon.url,
       connections: CONNECTIONS,
@@ -194,8 +228,9 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
         setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
       }],
     });
-    if (PAUSE_BACKEND) backend.child.kill('SIGCONT');
     const ok = result['2xx'];
+    const used = cpu.end(Math.max(ok, 1));
+    if (PAUSE_BACKEND) backend.child.kill('SIGCONT');
     const placed = ok / SECONDS;
     const verifyAfter = verifyRate(samples, 3_000);
     const baseline = (verifyPerSec + verifyAfter) / 2;
@@ -203,6 +238,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     console.log(`  bare Ed25519 verification (node:crypto, prepared keys): ${Math.round(baseline)} /s`);
     console.log(`  order placement through HTTP, ${CONNECTIONS} connections: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
     console.log(`  ratio ${(placed / baseline).toFixed(2)}× (goal ≥ 0.5×)`);
+    for (const line of describeCpu(used, 'order')) console.log(line);
+    console.log(`  that ceiling is ${(used.ceilingPerSecond / baseline).toFixed(2)}× bare verification`);
+    if (process.env.BENCH_CLOB_FLOOR !== '0') {
+      if (PAUSE_BACKEND) backend.child.kill('SIGSTOP');
+      const floor = await verifyOnlyRate(bodies);
+      if (PAUSE_BACKEND) backend.child.kill('SIGCONT');
+      console.log(`  floor: a bare Fastify route that only verifies the same orders (no funds check, matching or persistence): ${Math.round(floor)} orders/s, ${(floor / baseline).toFixed(2)}× bare verification`);
+    }
     if (next > bodies.length) console.log(`  note: ${next - bodies.length} requests reused a signed body (DUPLICATE_NONCE refusals): raise the pre-signed count`);
   } finally {
     daemon.child.kill('SIGINT');
