@@ -18,6 +18,9 @@ export function ceilDiv(a: bigint, b: bigint): bigint {
 /** BigInt of every tick, so the hot path does not convert prices again and again. */
 const PRICE = Array.from({ length: 10_001 }, (_, p) => BigInt(p));
 
+/** 2^30: below it `x | 0` is exact for a non-negative integer x and V8 keeps it as a small integer (a Smi). */
+const SMALL_INT = 2 ** 30;
+
 /** Below this, remaining × priceBps (≤ 10000) stays under 2^53: exact in a double. */
 const EXACT_IN_DOUBLE = 900_000_000_000n;
 const EXACT_IN_DOUBLE_N = Number(EXACT_IN_DOUBLE);
@@ -42,7 +45,12 @@ export function buyCommitmentOf(remaining: number, priceBps: number): number {
   if (remaining < EXACT_IN_DOUBLE_N) {
     const n = remaining * priceBps;
     const rest = n % 10_000;
-    return (n - rest) / 10_000 + (rest > 0 ? 1 : 0);
+    const commitment = (n - rest) / 10_000 + (rest > 0 ? 1 : 0);
+    // An integer held as a boxed double (n above 2^31 makes it one before optimization) would
+    // turn every order node's `committed` field into a boxed double: one more object per
+    // resting order for the garbage collector to copy. `| 0` gives the small integer V8 stores
+    // unboxed; exact, as the value is an integer below 2^30 there.
+    return commitment < SMALL_INT ? commitment | 0 : commitment;
   }
   return Number(buyCommitment(BigInt(remaining), priceBps)); // rare: 9 × 10^11 raw units and more
 }
