@@ -70,10 +70,11 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     },
     tokenAccountChanged: (address) => changedTokenAccounts.add(address),
   });
-  const bus = new ClobEventBus(ctx.redis('general', 'pmx-clob-events'), ctx.config.queuePrefix, c.log);
-  const planRequests = new PlanRequests();
+  const eventsRedis = ctx.redis('general', 'pmx-clob-events');
+  const bus = new ClobEventBus(eventsRedis, ctx.config.queuePrefix, c.log);
+  const planRequests = new PlanRequests(eventsRedis, ctx.config.queuePrefix);
   const planSettlement = async (marketId: string) => {
-    planRequests.note(marketId);
+    await planRequests.note(marketId); // before the enqueue, which a running job's deduplication drops
     await ctx.queues.enqueue('clob.settle.market', { marketId }, { deduplication: { id: `clob-settle-${marketId}` } });
   };
   const updatePositions = async (reason: string) => {

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
+import { Redis } from 'ioredis';
 import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addOwnerHolds, ownerHoldRows } from '../../db/repositories/clob-commitments.repository.js';
 import { endFills, markRetrying, redriveFill } from '../../db/repositories/clob-settlement.repository.js';
 import type { DatabaseHandle } from '../../db/database.js';
@@ -23,6 +24,7 @@ import { confirmBatch, failUnbatched } from '../../src/services/family-c/settlem
 import { PlanRequests } from '../../src/services/family-c/settlement/plan-requests.js';
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 const MAKER = Keypair.generate().publicKey.toBase58();
 const TAKER = Keypair.generate().publicKey.toBase58();
@@ -59,11 +61,15 @@ function chainWithReceipts(landed: string[]): ChainClient {
   } as unknown as ChainClient;
 }
 
+/** These tests plan nothing: the keeper's requests need a Redis, never connected here. */
+const unusedRedis = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+afterAll(() => unusedRedis.disconnect());
+
 function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
   const c = { db: db.db, chain, programId: EXCHANGE_PROGRAM_ID, usdcMint: Keypair.generate().publicKey, log: pino({ level: 'silent' }) } as unknown as FamilyCContext;
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {
-    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(), planRequests: new PlanRequests(),
+    c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(), planRequests: new PlanRequests(unusedRedis, 'unused'),
     afterSettlement: async () => undefined, cancelOwnerEverywhere: async () => undefined,
   };
 }

@@ -10,10 +10,10 @@ import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
 /** Plans again while requests for the market arrive during a pass (plan-requests.ts). */
 export function settleMarketProcessor(k: KeeperDeps, plan: (k: KeeperDeps, marketId: string) => Promise<number> = planMarket): Processor<'clob.settle.market'> {
   return async ({ marketId }) => {
-    k.planRequests.take(marketId); // this run answers what came before it
+    await k.planRequests.take(marketId); // this run answers what came before it
     let batches = 0;
     do batches += await plan(k, marketId);
-    while (k.planRequests.take(marketId));
+    while (await k.planRequests.take(marketId));
     return { batches };
   };
 }
