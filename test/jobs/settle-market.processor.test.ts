@@ -51,6 +51,8 @@ describe('clob.settle.market', () => {
   });
 
   it('leaves no request behind, and a request it never took expires', async () => {
+    await matcherSide.note('m4'); // the request that queued the job
+    expect(await keeperRedis.exists(`${prefix}:clob:settle-request:m4`)).toBe(1);
     await run('m4', async () => 1);
     expect(await keeperRedis.exists(`${prefix}:clob:settle-request:m4`)).toBe(0);
     await matcherSide.note('m5');

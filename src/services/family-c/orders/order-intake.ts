@@ -90,12 +90,18 @@ export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
   return message;
 }
 
-export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput, nowSec: number): Promise<AcceptedOrder> {
+/** The order message as its owner signed it: parsed, rebuilt to its 92 bytes, and its signature verified (403 otherwise). */
+export function verifiedOrderMessage(input: Pick<PlaceOrderInput, 'orderMessage' | 'signature'>): { message: OrderMessage; bytes: Uint8Array } {
   const message = parseOrderMessage(input.orderMessage);
   const bytes = encodeOrderMessage(message);
-  const owner = input.orderMessage.owner;
-  const check = verifySignedMessage(orderSigningText(bytes), owner, input.signature);
+  const check = verifySignedMessage(orderSigningText(bytes), input.orderMessage.owner, input.signature);
   if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `The order signature does not verify: ${check.message} (sign the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte message)`);
+  return { message, bytes };
+}
+
+export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput, nowSec: number): Promise<AcceptedOrder> {
+  const { message, bytes } = verifiedOrderMessage(input);
+  const owner = input.orderMessage.owner;
 
   const orderType = input.orderType ?? 'limit';
   const timeInForce = orderType === 'market' ? 'ioc' : (input.timeInForce ?? 'gtc');
