@@ -25,6 +25,7 @@ export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: Type.Record(Type.String(), Type.Unknown()) }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
+  Type.Object({ op: Type.Literal('cancelUncovered'), marketId: Id, orderIds: Type.Array(Id, { maxItems: 500 }) }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
 type MatcherJobData = Static<typeof MatcherJob>;
@@ -43,6 +44,8 @@ export function startMatcherQueueWorker(o: { node: string; connection: Redis; pr
           return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
         case 'cancelOwner':
           return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
+        case 'cancelUncovered':
+          return { ok: true, value: await o.port.cancelUncovered(data.marketId, data.orderIds) };
         case 'status':
           await o.port.marketStatus(data.marketId, data.status);
           return { ok: true, value: null };
@@ -101,6 +104,10 @@ export class QueueMatcherPort implements MatcherPort {
 
   cancelOwner(marketId: string, owner: string): Promise<CancelView> {
     return this.call({ op: 'cancelOwner', marketId, owner });
+  }
+
+  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
+    return this.call({ op: 'cancelUncovered', marketId, orderIds });
   }
 
   async marketStatus(marketId: string, status: string): Promise<void> {

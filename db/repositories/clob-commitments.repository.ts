@@ -96,3 +96,35 @@ export async function ownerHoldRows(db: Db, owner: string): Promise<HoldRow[]> {
   const rows = await db.selectFrom('clob_owner_holds').selectAll().where('owner', '=', owner).execute();
   return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, usdc: big(r.usdc), yes: big(r.yes_tokens), no: big(r.no_tokens) }));
 }
+
+export interface RestingOrderCommitment extends RestingCommitment {
+  id: string;
+}
+
+/** The owner's resting orders with what each commits, newest first (the order they leave the book in when uncovered). */
+export async function restingOrdersNewestFirst(db: Db, owner: string): Promise<RestingOrderCommitment[]> {
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select(['id', 'market_id', 'side', 'outcome', 'committed'])
+    .where('owner', '=', owner)
+    .where('status', 'in', ['open', 'partially_filled'])
+    .orderBy('created_at', 'desc')
+    .orderBy('seq', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, marketId: r.market_id, side: r.side, outcome: r.outcome, committed: big(r.committed) }));
+}
+
+/** Owners with resting orders, in key order after `afterOwner` (the full index pass checks each one's coverage). */
+export async function ownersWithRestingOrders(db: Db, afterOwner: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select('owner')
+    .distinct()
+    .where('status', 'in', ['open', 'partially_filled'])
+    .where('owner', '>', afterOwner)
+    .orderBy('owner')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.owner);
+}

@@ -35,6 +35,7 @@ import { CLOB_MARKET_SETUP, clobMarketSetupBuilder } from '../services/family-c/
 import { ensureExchangeInitialized } from '../services/family-c/program-setup.service.js';
 import { balanceUpdateFor, smartWalletAddresses } from '../services/family-c/smart-wallet.service.js';
 import { familyCTxBuilders } from '../services/family-c/wallet.builders.js';
+import { coverAllWallets, coverEscrow } from '../services/family-c/wallet-coverage.service.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
 
@@ -111,10 +112,12 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const hooks = {
     marketStatusChanged: (change: MarketChange) => statusChanged(change.marketId, change.status),
     tokenAccountIndexed: async (_address: string, owner: string | null) => {
+      if (owner) await coverEscrow(c, runtime.port, owner); // before the balance event, which then shows what is left
       const update = owner ? await balanceUpdateFor(c, owner) : null;
       if (update) await bus.publishUser([{ event: 'balance:update', owner: update.owner, balance: update.balance, timestamp: Date.now() }]);
       if (update) await updatePositions('balance').catch(warn('positions')); // a redemption shows in the index
     },
+    walletsIndexed: () => coverAllWallets(c, runtime.port),
   };
   return {
     name: 'family-c',

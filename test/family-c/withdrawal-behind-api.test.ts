@@ -2,9 +2,10 @@
  * A maker withdraws what its resting bids committed behind the API's back (signing the exchange
  * program's withdraw itself). The fill against its bid can never settle: it ends
  * `failed_insufficient_balance` with the reason, the maker's other resting orders are
- * cancelled, the taker's tokens are free again — never a stuck fill.
+ * cancelled, the taker's tokens are free again — never a stuck fill. The taker acts before the
+ * index reads the withdrawal: the keeper's defence for the window the index cannot close.
  */
-import { Transaction } from '@solana/web3.js';
+import { Transaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithdrawInstruction } from '../../src/chain/programs/exchange/index.js';
 import { ADMIN_COOKIE, sessionValue } from '../../src/api/plugins/admin-auth.js';
@@ -19,6 +20,27 @@ afterAll(async () => h?.close());
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** Empties the owner's smart wallet with its own withdraw transaction, not through the API. */
+async function withdrawAll(owner: Keypair): Promise<void> {
+  const { blockhash } = await h.daemon.chain.client.getLatestBlockhash();
+  const tx = new Transaction({ feePayer: owner.publicKey, recentBlockhash: blockhash });
+  tx.add(getWithdrawInstruction({ owner: owner.publicKey, usdcMint: h.usdcMint, amount: 50n * USDC, programId: h.daemon.chain.programs.exchange }));
+  tx.sign(owner);
+  expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
+}
+
+/** Runs `change` then `act` while the index queue stands still, so that `act` meets the index as it was before `change`. */
+async function beforeTheIndexSees<T>(change: () => Promise<void>, act: () => Promise<T>): Promise<T> {
+  const index = h.daemon.queues.get('index');
+  await index.pause();
+  try {
+    await change();
+    return await act();
+  } finally {
+    await index.resume();
+  }
+}
+
 describe('a withdrawal behind the API', () => {
   it('fails the fill with failed_insufficient_balance and cancels the owner\'s resting orders', async () => {
     const market = await createClobMarket(h);
@@ -30,14 +52,9 @@ describe('a withdrawal behind the API', () => {
 
     const bid = await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC });
     const other = await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 1000, quantity: 10n * USDC });
-    // The maker empties its smart wallet with its own transaction, not through the API.
-    const { blockhash } = await h.daemon.chain.client.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: maker.publicKey, recentBlockhash: blockhash });
-    tx.add(getWithdrawInstruction({ owner: maker.publicKey, usdcMint: h.usdcMint, amount: 50n * USDC, programId: h.daemon.chain.programs.exchange }));
-    tx.sign(maker);
-    expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
-
-    const sell = await place(h, taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 4n * USDC, timeInForce: 'ioc' });
+    // The maker empties its smart wallet with its own transaction, and the taker sells before the
+    // index has read it (once read, the bids would leave the book: uncovered-orders.test.ts).
+    const sell = await beforeTheIndexSees(() => withdrawAll(maker), () => place(h, taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 4n * USDC, timeInForce: 'ioc' }));
     expect(sell.fills).toHaveLength(1);
     const fill = await waitFor('the fill fails', async () => {
       const f = (await get(h, `/v2/clob/fills/${sell.fills[0].id}`)).json().fill as Json;
@@ -95,14 +112,8 @@ describe('a withdrawal behind the API', () => {
     await clobWrite(h, '/v2/clob/account/split', { pubkey: tk, marketId: market.id, amount: (20n * USDC).toString() }, taker);
     await waitFor('split indexed', async () => ((await get(h, `/v2/clob/account/balances?pubkey=${tk}`)).json().markets[0]?.yesTokens === '20000000' ? true : undefined));
     await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC });
-    const { blockhash } = await h.daemon.chain.client.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: maker.publicKey, recentBlockhash: blockhash });
-    tx.add(getWithdrawInstruction({ owner: maker.publicKey, usdcMint: h.usdcMint, amount: 50n * USDC, programId: h.daemon.chain.programs.exchange }));
-    tx.sign(maker);
-    expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
-
-    // The taker's ask of 15 takes the stale bid's 10 and rests with 5.
-    const ask = await place(h, taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 15n * USDC });
+    // The taker's ask of 15 takes the stale bid's 10 (the index has not read the withdrawal yet) and rests with 5.
+    const ask = await beforeTheIndexSees(() => withdrawAll(maker), () => place(h, taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 15n * USDC }));
     expect(ask).toMatchObject({ status: 'partially_filled', committedAmount: String(5n * USDC) });
     await waitFor('the fill fails', async () => ((await get(h, `/v2/clob/fills/${ask.fills[0].id}`)).json().fill.status === 'failed_insufficient_balance' ? true : undefined), 20_000);
     // The 10 come back to the ask, which rests for its whole quantity again, first in its level.

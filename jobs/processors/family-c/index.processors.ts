@@ -12,8 +12,10 @@ import type { Processor } from '../../processor.js';
 export interface ClobIndexHooks {
   /** A market's status changed on chain (the matcher cancels or freezes its book). */
   marketStatusChanged?(change: MarketChange): Promise<void>;
-  /** A smart wallet's token account changed (balance events). */
+  /** A smart wallet's token account changed (its owner's uncovered orders are cancelled, then balance events). */
   tokenAccountIndexed?(address: string, owner: string | null): Promise<void>;
+  /** The full pass re-read every smart wallet: cancel what no wallet covers any more (answers how many orders). */
+  walletsIndexed?(): Promise<number>;
 }
 
 export function clobIndexFullProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.full'> {
@@ -22,7 +24,8 @@ export function clobIndexFullProcessor(ctx: FamilyCContext, hooks: ClobIndexHook
     const markets = await indexAllClobMarkets(ctx);
     for (const change of markets.changes) await hooks.marketStatusChanged?.(change);
     const wallets = await indexSmartWallets(ctx);
-    const result = { markets: markets.markets, statusChanges: markets.changes.length, ...wallets };
+    const uncoveredCancelled = (await hooks.walletsIndexed?.()) ?? 0;
+    const result = { markets: markets.markets, statusChanges: markets.changes.length, ...wallets, uncoveredCancelled };
     log.info({ reason, ...result, ms: Math.round(performance.now() - started) }, 'orderbook index pass done');
     return result;
   };

@@ -89,7 +89,7 @@ export interface LevelDelta {
   size: bigint;
 }
 
-export type CancelReason = 'self_trade' | 'user' | 'expired';
+export type CancelReason = 'self_trade' | 'user' | 'expired' | 'insufficient_balance';
 
 export interface CancelledOrder {
   order: RestingOrder;

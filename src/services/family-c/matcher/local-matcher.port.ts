@@ -27,6 +27,12 @@ export class LocalMatcherPort implements MatcherPort {
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
+  async cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
+    this.assertOwned(marketId);
+    const out = (await this.matcher.submit({ kind: 'cancelUncovered', marketId, orderIds })) as CancelOutcome;
+    return { cancelled: out.cancelled.map((c) => c.order.id) };
+  }
+
   async marketStatus(marketId: string, status: string): Promise<void> {
     if (!this.matcher.owns(marketId)) return;
     await this.matcher.submit({ kind: 'status', marketId, status });

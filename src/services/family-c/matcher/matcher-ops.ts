@@ -59,6 +59,19 @@ export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): Cancel
   return cancelled(c, m, done.cancelled, done.levels);
 }
 
+/** Cancels the named orders still resting, reason `insufficient_balance` (their smart wallet no longer covers them). */
+export function cancelUncovered(c: OpContext, m: OwnedMarket, orderIds: readonly string[]): CancelOutcome {
+  const list: CancelledOrder[] = [];
+  const levels = new Map<string, LevelDelta>();
+  for (const id of orderIds) {
+    const done = m.book.cancel(id, 'insufficient_balance');
+    if (!done) continue; // filled or cancelled since the index read it
+    list.push(done);
+    levels.set(`${done.level.outcome}:${done.level.side}:${done.level.priceBps}`, done.level); // the last state of each level
+  }
+  return cancelled(c, m, list, [...levels.values()], 'insufficient_balance');
+}
+
 /** Cancels what expires within the margin, and recomputes the book's next expiry. */
 export function expireOrders(c: OpContext, m: OwnedMarket): CancelOutcome {
   const done = m.book.expire(c.nowSec + EXPIRY_MARGIN_SEC);

@@ -7,6 +7,8 @@ export type MatcherOp =
   | { kind: 'place'; order: AcceptedOrder }
   | { kind: 'cancel'; marketId: string; orderId: string }
   | { kind: 'cancelOwner'; marketId: string; owner: string }
+  /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
+  | { kind: 'cancelUncovered'; marketId: string; orderIds: string[] }
   | { kind: 'expire'; marketId: string }
   | { kind: 'status'; marketId: string; status: string }
   /** Apply the status the database holds when the operation runs (catch-up.ts). */

@@ -13,6 +13,8 @@ export interface MatcherPort {
   place(order: AcceptedOrder): Promise<PlacementView>;
   cancel(marketId: string, orderId: string): Promise<CancelView>;
   cancelOwner(marketId: string, owner: string): Promise<CancelView>;
+  /** Cancels those of `orderIds` still resting, reason `insufficient_balance` (their wallet no longer covers them). */
+  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView>;
   /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */
   marketStatus(marketId: string, status: string): Promise<void>;
 }

@@ -17,7 +17,7 @@ import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
-import { applyStatus, cancelOrder, cancelOwner, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
+import { applyStatus, cancelOrder, cancelOwner, cancelUncovered, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
 
@@ -183,6 +183,8 @@ export class Matcher {
         return cancelOrder(c, m, op.orderId);
       case 'cancelOwner':
         return cancelOwner(c, m, op.owner);
+      case 'cancelUncovered':
+        return cancelUncovered(c, m, op.orderIds);
       case 'expire':
         return expireOrders(c, m);
       case 'status':

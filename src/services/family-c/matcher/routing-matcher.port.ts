@@ -38,6 +38,10 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(marketId, (p) => p.cancelOwner(marketId, owner));
   }
 
+  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
+    return this.route(marketId, (p) => p.cancelUncovered(marketId, orderIds));
+  }
+
   /** Best effort: a market without a matcher loads its status when it is taken over. */
   async marketStatus(marketId: string, status: string): Promise<void> {
     const port = await this.portFor(marketId);
