@@ -1,4 +1,4 @@
-/** Kysely table types of Family C, the orderbook (migrations 0005, 0010); see db/schema.ts. */
+/** Kysely table types of Family C, the orderbook (migrations 0005, 0010, 0013); see db/schema.ts. */
 import type { ColumnType, Generated } from 'kysely';
 import type { BigCol, Int } from './column-types.js';
 
@@ -132,3 +132,13 @@ export interface ClobPositionsTable {
   updated_at: string;
 }
 
+
+/** Cancel-all proofs already used (migration 0013): each works once within its window. */
+export interface ClobCancelAllUsesTable {
+  owner: string;
+  /** The market as the owner signed it: a market id, a slug or `*`. */
+  market_ref: string;
+  /** The proof's unix seconds. */
+  signed_at: BigCol;
+  used_at: string;
+}

@@ -6,7 +6,7 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 import type { BigCol, Int } from './column-types.js';
-import type { ClobBatchFillsTable, ClobFillsTable, ClobMarketsTable, ClobOrdersTable, ClobOwnerHoldsTable, ClobPositionsTable, ClobSettlementBatchesTable, ClobWalletsTable } from './schema-clob.js';
+import type { ClobBatchFillsTable, ClobCancelAllUsesTable, ClobFillsTable, ClobMarketsTable, ClobOrdersTable, ClobOwnerHoldsTable, ClobPositionsTable, ClobSettlementBatchesTable, ClobWalletsTable } from './schema-clob.js';
 
 export type * from './schema-clob.js';
 
@@ -224,6 +224,7 @@ export interface Database {
   clob_settlement_batches: ClobSettlementBatchesTable;
   clob_batch_fills: ClobBatchFillsTable;
   clob_positions: ClobPositionsTable;
+  clob_cancel_all_uses: ClobCancelAllUsesTable;
 }
 
 export type { Generated };

@@ -1,10 +1,12 @@
 /**
  * Family C orders: placement (checked here, matched by the owning matcher), reads from the
  * database, and cancels proven by the owner's signature (`PMX Cancel:<orderId>`, or
- * `PMX Cancel All:<marketId|*>:<unix seconds>` fresh within 60 s).
+ * `PMX Cancel All:<marketId|*>:<unix seconds>` fresh within 60 s, and used once: a replay answers
+ * `cancelled: []`).
  */
 import { findOrder, listOrders, marketsWithRestingOrders, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import { unsettledCountByOrder } from '../../../../db/repositories/clob-fills.repository.js';
+import { claimCancelAllProof, pruneCancelAllProofs, releaseCancelAllProof } from '../../../../db/repositories/clob-cancel-all.repository.js';
 import { DomainError } from '../../../domain/errors.js';
 import { CANCEL_ALL_WINDOW_SEC, cancelAllText, cancelOrderText, isFresh, verifySignedMessage } from '../../../domain/signed-message.js';
 import { parsePubkey, type FamilyCContext } from '../context.js';
@@ -82,10 +84,19 @@ export async function cancelAll(ctx: FamilyCContext, matcher: MatcherPort, body:
   if (!isFresh(body.timestamp, nowMs, CANCEL_ALL_WINDOW_SEC)) {
     throw new DomainError('forbidden', 'SIGNATURE_EXPIRED', `The cancel-all proof must be signed within ${CANCEL_ALL_WINDOW_SEC} s of now (timestamp ${body.timestamp})`);
   }
-  const markets = body.marketId === '*' ? await marketsWithRestingOrders(ctx.db, owner) : [(await requireClobMarket(ctx, body.marketId)).id];
-  const cancelled: string[] = [];
-  for (const marketId of markets) cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
-  return { success: true as const, cancelled };
+  const marketIds = body.marketId === '*' ? undefined : [(await requireClobMarket(ctx, body.marketId)).id];
+  // A proof works once: a replay within its window answers that nothing was cancelled.
+  const proof = { owner, marketRef: body.marketId, signedAt: body.timestamp };
+  await pruneCancelAllProofs(ctx.db, Math.floor(nowMs / 1000) - 2 * CANCEL_ALL_WINDOW_SEC); // a margin for the API nodes' clocks
+  if (!(await claimCancelAllProof(ctx.db, proof, new Date(nowMs).toISOString()))) return { success: true as const, cancelled: [] as string[] };
+  try {
+    const cancelled: string[] = [];
+    for (const marketId of marketIds ?? await marketsWithRestingOrders(ctx.db, owner)) cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
+    return { success: true as const, cancelled };
+  } catch (error) {
+    await releaseCancelAllProof(ctx.db, proof); // nothing acknowledged: the client's retry must still work
+    throw error;
+  }
 }
 
 /** Cancels an owner's resting orders in every market (their smart wallet could not pay a fill). */
