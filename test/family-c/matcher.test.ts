@@ -18,6 +18,11 @@ import { applyGiveBacks, reconcileStatuses } from '../../src/services/family-c/m
 import { Matcher } from '../../src/services/family-c/matcher/matcher.js';
 import type { AcceptedOrder } from '../../src/services/family-c/orders/order-intake.js';
 import { sqliteDatabase } from '../helpers/databases.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { QueueMatcherPort, startMatcherQueueWorker } from '../../jobs/matcher-queue.js';
+import { LocalMatcherPort } from '../../src/services/family-c/matcher/local-matcher.port.js';
+import type { PlaceOutcome } from '../../src/services/family-c/matcher/matcher-types.js';
+import { Redis } from 'ioredis';
 
 const USDC_MINT = new PublicKey('So11111111111111111111111111111111111111112');
 const log = pino({ level: 'silent' });
@@ -272,5 +277,35 @@ describe('matcher', () => {
     const fromDb = rebuilt.markets.get(marketId)!.book.place(request);
     expect(fromDb.fills.length).toBeGreaterThan(3);
     expect(fromDb.fills).toEqual(original.fills);
+  });
+
+  it('cancels uncovered orders named by the index through another node\'s queue, with their reason, skipping those gone', async () => {
+    const m = matcher('owner-node');
+    await m.own(marketId);
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    const placed = [];
+    for (const price of [3000, 4000, 5000]) placed.push(await m.submit({ kind: 'place', order: order(buyer, 'buy', price, 1_000_000n) }) as PlaceOutcome);
+    const [oldest, middle, newest] = placed.map((p) => p.order.id) as [string, string, string];
+    await m.submit({ kind: 'cancel', marketId, orderId: middle }); // gone before the index's cancel arrives
+    const prefix = uniquePrefix('matcher-queue');
+    const redis = [0, 1, 2].map(() => new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null }));
+    const worker = startMatcherQueueWorker({ node: 'owner-node', connection: redis[0]!, prefix, port: new LocalMatcherPort(m), log });
+    const remote = new QueueMatcherPort('owner-node', redis[1]!, redis[2]!, prefix, 5_000);
+    try {
+      expect(await remote.cancelUncovered(marketId, [newest, middle])).toEqual({ cancelled: [newest] });
+      const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(byId.get(newest)).toMatchObject({ status: 'cancelled', cancel_reason: 'insufficient_balance' });
+      expect(Number(byId.get(newest)!.committed)).toBe(0);
+      expect(byId.get(middle)).toMatchObject({ status: 'cancelled', cancel_reason: 'user' });
+      expect(byId.get(oldest)).toMatchObject({ status: 'open' });
+      expect(m.markets.get(marketId)!.book.get(newest)).toBeUndefined();
+    } finally {
+      await remote.close();
+      await worker.close();
+      for (const r of redis) r.disconnect();
+      await deleteKeys(prefix);
+    }
   });
 });
