@@ -115,4 +115,26 @@ describe('orders a wallet can no longer pay for', () => {
     expect(await order(asks[2]!.orderId)).toMatchObject({ status: 'cancelled', cancelReason: 'insufficient_balance' });
     ws.close();
   }, 60_000);
+
+  it('the scheduled full pass cancels what the notifications missed', async () => {
+    const market = await createClobMarket(h);
+    const maker = await depositedTrader(h, 30n * USDC);
+    const ws = await userEvents(maker);
+    const withdraw = await build('/v2/clob/account/withdraw', { pubkey: maker.publicKey.toBase58(), amount: String(30n * USDC) });
+    const bid = await place(h, maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 20n * USDC });
+    // The notification's re-read is dropped: only the full pass reads the landed withdrawal.
+    const index = h.daemon.queues.get('index');
+    await index.pause();
+    try {
+      await signAndSendV0(h, withdraw, maker);
+      await waitFor('the notification job queued', async () => ((await index.getWaitingCount()) > 0 ? true : undefined));
+      await index.drain();
+      await h.daemon.queues.enqueue('clob.index.full', { reason: 'test' });
+    } finally {
+      await index.resume();
+    }
+    await ws.waitFor(cancelledEvent(bid.orderId), 15_000);
+    expect(await order(bid.orderId)).toMatchObject({ status: 'cancelled', cancelReason: 'insufficient_balance' });
+    ws.close();
+  }, 60_000);
 });
