@@ -92,6 +92,18 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Errors Fastify raises before routing (a path that is not valid UTF-8 once percent-decoded,
+ * `%ED%A0%80` a lone surrogate; a path parameter past its length limit): 400 in the family's
+ * envelope, as the error handler would answer them after routing.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const why = error.code === 'FST_ERR_BAD_URL'
+    ? 'is not valid UTF-8 once percent-decoded (a broken escape or a lone surrogate)'
+    : `is not valid (${error.code ?? error.message})`;
+  void send(request, reply, 400, 'VALIDATION_ERROR', `The request path ${why}`);
+}
+
 /** Unknown routes: 404 in the envelope of the family the path's prefix belongs to. */
 export async function notFoundHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const path = request.url.split('?', 1)[0] ?? '';
