@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClobMarket, openClobHarness, type CHarness } from '../family-c/family-c.harness.js';
 import { familyOf } from '../../src/api/families.js';
-import { PG_AVAILABLE, postgresSchema } from '../helpers/databases.js';
+import { marketResolver } from '../../src/api/ws/market-resolver.js';
+import { PG_AVAILABLE, postgresDatabase, postgresSchema } from '../helpers/databases.js';
 
 const WALLET = 'So11111111111111111111111111111111111111112';
 
@@ -72,3 +73,15 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe.skipIf(!PG_AVAILABLE)('bad bytes in a WebSocket subscription on postgres', () => {
+  it('resolves a market reference with a NUL byte or a lone surrogate to no market, without a failing query', async () => {
+    const pg = await postgresDatabase();
+    try {
+      const resolve = marketResolver({ db: pg.db });
+      expect(await resolve(['a\u0000b', '\ud800', 'no-such-market'])).toEqual([null, null, null]);
+    } finally {
+      await pg.close();
+    }
+  });
+});
