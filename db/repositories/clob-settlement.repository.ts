@@ -147,6 +147,18 @@ export async function pendingBatches(db: Db, limit: number) {
     .execute();
 }
 
+/** One market's pending batches with their outbound row (a pause or resolve stops them: settle-halt.ts). */
+export async function pendingBatchesOfMarket(db: Db, marketId: string) {
+  return db
+    .selectFrom('clob_settlement_batches as b')
+    .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id')
+    .select(['b.id', 'b.outbound_id', 'o.status as outbound_status', 'o.signature'])
+    .where('b.market_id', '=', marketId)
+    .where('b.status', '=', 'pending')
+    .orderBy('b.created_at')
+    .execute();
+}
+
 /** The keeper's dashboard: fills per status, and the oldest fill still to settle. */
 export async function fillStatusCounts(db: Db) {
   return db.selectFrom('clob_fills').select(['status', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('matched_at').as('oldest')]).groupBy('status').execute();

@@ -84,7 +84,10 @@ export async function markOutbound(
       ...(fields.bumpAttempts ? { attempts: eb('attempts', '+', 1) } : {}),
     }))
     .where('id', '=', id)
-    .where('status', '!=', 'confirmed')
+    // Confirmed is final; failed is final too except for a confirmation (bytes that landed after
+    // all): an attempt still running when its intent was failed (a paused market's settle batch)
+    // must not put it back to `sent`. The operator's re-drive has its own query.
+    .where('status', 'not in', status === 'confirmed' ? ['confirmed'] : ['confirmed', 'failed'])
     .execute();
 }
 

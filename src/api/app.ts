@@ -10,10 +10,11 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
 import { installValidators } from './validators.js';
+import { installStorableTextGuard } from './storable-text.js';
 import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { installRequestLog } from './request-log.js';
-import { installErrorHandlers, notFoundHandler } from './error-handler.js';
+import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
@@ -69,8 +70,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: 'x-request-id',
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
   installValidators(app);
+  installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
   installRequestLog(app);

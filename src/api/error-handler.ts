@@ -2,8 +2,10 @@
  * Every error leaves in the envelope of the route's family: domain errors with their status,
  * Fastify's own client errors (schema validation, malformed JSON, body too large, 429) as 4xx,
  * chain failures that retrying can cure (rate limit, node down, timeout, expired blockhash) as
- * 503 NODE_UNAVAILABLE and parameters the node refused as 400, unknown routes as 404, and
- * other chain errors as 502 NODE_ERROR, anything unexpected as a masked 500 logged with the request id.
+ * 503 NODE_UNAVAILABLE, parameters the node refused as 400, the chain's non-retryable verdicts on
+ * the request (account not found, program or transaction refusals) as 4xx `CHAIN_<code>`, unknown
+ * routes as 404, other chain errors as 502 NODE_ERROR, anything unexpected as a masked 500 logged
+ * with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChainError } from '../chain/chain-errors.js';
@@ -48,6 +50,16 @@ function validationMessage(error: FastifyError): string {
   return missing ? `${context}.${missing} is required` : `${where} ${first.message ?? 'is invalid'}`;
 }
 
+/** Non-retryable chain verdicts about the request itself, answered as 4xx (the rest of the non-retryable ones: 502). */
+const CHAIN_REFUSALS: Partial<Record<ChainError['code'], { status: number; what: string }>> = {
+  ACCOUNT_NOT_FOUND: { status: 404, what: 'an account it needs does not exist' },
+  PROGRAM_ERROR: { status: 400, what: 'a program refused the transaction' },
+  INVALID_TRANSACTION: { status: 400, what: 'the transaction is malformed' },
+  SIGNATURE_VERIFICATION_FAILED: { status: 400, what: 'a signature does not verify' },
+  INSUFFICIENT_FUNDS: { status: 400, what: 'an account cannot pay for it' },
+  ALREADY_PROCESSED: { status: 409, what: 'the transaction was processed already' },
+};
+
 /** Seconds a client is told to wait after a chain failure that retrying can cure. */
 const CHAIN_RETRY_AFTER_SEC = 2;
 
@@ -75,6 +87,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return send(request, reply, 503, 'NODE_UNAVAILABLE', `The Solana node is unavailable (${chain.code}); try again shortly`);
     }
     if (chain?.code === 'INVALID_PARAMS') return send(request, reply, 400, 'VALIDATION_ERROR', 'The Solana node refused the request\'s parameters (a malformed address or signature)');
+    const refused = chain && CHAIN_REFUSALS[chain.code];
+    if (chain && refused) {
+      // Not retryable and about this request (an account that is not there, a transaction the
+      // program refuses): a 4xx naming the chain's code; the node's message is logged, not echoed.
+      request.log.info({ err: error }, 'chain refused the request');
+      return send(request, reply, refused.status, `CHAIN_${chain.code}`, `The Solana cluster refused this request: ${refused.what} (${chain.code})`);
+    }
     if (chain) {
       // The node answered, with an error this service does not expect on that path: the
       // upstream's failure (502), not ours; its message is logged, never echoed.
@@ -90,6 +109,18 @@ export function installErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return send(request, reply, 500, 'INTERNAL_ERROR', `Internal server error (request ${request.id})`);
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a path that is not valid UTF-8 once percent-decoded,
+ * `%ED%A0%80` a lone surrogate; a path parameter past its length limit): 400 in the family's
+ * envelope, as the error handler would answer them after routing.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const why = error.code === 'FST_ERR_BAD_URL'
+    ? 'is not valid UTF-8 once percent-decoded (a broken escape or a lone surrogate)'
+    : `is not valid (${error.code ?? error.message})`;
+  void send(request, reply, 400, 'VALIDATION_ERROR', `The request path ${why}`);
 }
 
 /** Unknown routes: 404 in the envelope of the family the path's prefix belongs to. */

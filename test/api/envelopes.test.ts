@@ -141,10 +141,13 @@ describe('error envelopes by family', () => {
     ['TIMEOUT', 503, 'NODE_UNAVAILABLE'],
     ['BLOCKHASH_NOT_FOUND', 503, 'NODE_UNAVAILABLE'],
     ['INVALID_PARAMS', 400, 'VALIDATION_ERROR'],
-    ['PROGRAM_ERROR', 502, 'NODE_ERROR'],
+    ['PROGRAM_ERROR', 400, 'CHAIN_PROGRAM_ERROR'],
+    ['ACCOUNT_NOT_FOUND', 404, 'CHAIN_ACCOUNT_NOT_FOUND'],
+    ['INVALID_TRANSACTION', 400, 'CHAIN_INVALID_TRANSACTION'],
+    ['ALREADY_PROCESSED', 409, 'CHAIN_ALREADY_PROCESSED'],
     ['UNKNOWN', 502, 'NODE_ERROR'],
   ];
-  it.each(FAMILIES)('family %s: chain failures are 503 when retrying can help, 400 for refused parameters, else 502 (never a 500)', async (family) => {
+  it.each(FAMILIES)('family %s: chain failures are 503 when retrying can help, 4xx naming the chain verdict on the request, else 502 (never a 500)', async (family) => {
     for (const [code, status, apiCode] of CHAIN) {
       const response = await post(`${PATHS[family]}?throw=chain:${code}`, JSON.stringify({ wallet: 'w1', amount: 100_000 }));
       expect(response.statusCode, code).toBe(status);

@@ -39,8 +39,8 @@ export async function sqliteDatabase(): Promise<DatabaseHandle> {
   return handle;
 }
 
-/** A migrated, empty schema of its own; dropped on close. */
-export async function postgresDatabase(): Promise<DatabaseHandle> {
+/** An empty schema of its own and a URL whose search_path is that schema (a daemon's DATABASE_URL). */
+export async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
@@ -48,16 +48,27 @@ export async function postgresDatabase(): Promise<DatabaseHandle> {
   await admin.end();
   const url = new URL(POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const handle = openPostgres(url.toString(), 4);
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** A migrated, empty schema of its own; dropped on close. */
+export async function postgresDatabase(): Promise<DatabaseHandle> {
+  const schema = await postgresSchema();
+  const handle = openPostgres(schema.url, 4);
   await migrateToLatest(handle.db);
   return {
     ...handle,
     async close() {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop schema ${schema} cascade`);
-      await cleanup.end();
+      await schema.drop();
     },
   };
 }

@@ -12,14 +12,25 @@ export interface RetryPolicy {
 }
 
 const INVALID_PARAMS = -32602;
+const INVALID_REQUEST = -32600;
+/**
+ * Solana's server errors that mean "this node has not got it yet" (block or status not available,
+ * slot skipped, ledger jump, minimum context slot not reached): another try, or another node, can
+ * answer. -32004, -32007, -32009, -32014, -32016.
+ */
+const NODE_NOT_READY = new Set([-32004, -32007, -32009, -32014, -32016]);
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4000 };
 
 export function classifyError(e: unknown): ChainError {
   if (e instanceof ChainError) return e;
   // web3.js keeps the JSON-RPC error code (SolanaJSONRPCError.code); -32602 is "Invalid params".
-  if ((e as { code?: unknown })?.code === INVALID_PARAMS) return new ChainError('INVALID_PARAMS', (e as Error).message, e);
+  const rpcCode = (e as { code?: unknown })?.code;
+  if (rpcCode === INVALID_PARAMS || rpcCode === INVALID_REQUEST) return new ChainError('INVALID_PARAMS', (e as Error).message, e);
+  if (typeof rpcCode === 'number' && NODE_NOT_READY.has(rpcCode)) return new ChainError('NODE_UNAVAILABLE', (e as Error).message, e);
   const msg = (e as Error)?.message ?? String(e);
+  // web3.js refuses a malformed address before asking the node: the caller's input, not the node's failure.
+  if (/Invalid public key input|Non-base58 character/i.test(msg)) return new ChainError('INVALID_PARAMS', msg, e);
   const cause = String((e as { cause?: { code?: string } })?.cause?.code ?? '');
   if (/\b429\b|Too Many Requests|rate limit/i.test(msg)) return new ChainError('RATE_LIMITED', msg, e);
   if (/\b50[0-4]\b|Service Unavailable|Bad Gateway|Node is (unhealthy|behind)/i.test(msg)) return new ChainError('NODE_UNAVAILABLE', msg, e);

@@ -70,8 +70,11 @@ export class RpcChainClient implements ChainClient {
   }
 
   async getTokenAccountsByOwner(owner: string, filter: { mint?: string } = {}): Promise<TokenAccountSnapshot[]> {
-    const f = filter.mint ? { mint: new PublicKey(filter.mint) } : { programId: TOKEN_PROGRAM };
-    const r = await this.call(() => this.connection.getParsedTokenAccountsByOwner(new PublicKey(owner), f, this.commitment));
+    // The filter is built inside the call, so a malformed mint is classified (INVALID_PARAMS) like any other refusal.
+    const r = await this.call(() => {
+      const f = filter.mint ? { mint: new PublicKey(filter.mint) } : { programId: TOKEN_PROGRAM };
+      return this.connection.getParsedTokenAccountsByOwner(new PublicKey(owner), f, this.commitment);
+    });
     return r.value.map((a) => {
       const info = (a.account.data as { parsed: { info: { mint: string; owner: string; tokenAmount: { amount: string } } } }).parsed.info;
       return { address: a.pubkey.toBase58(), mint: info.mint, owner: info.owner, amount: BigInt(info.tokenAmount.amount), slot: r.context.slot };

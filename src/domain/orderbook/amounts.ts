@@ -72,9 +72,14 @@ export interface OrderNeed {
  * short), and the taker fee on that: ceil((P + 1) × takerFeeBps / 10000). A sell: its tokens;
  * the taker fee of a sell comes out of its proceeds (ceil(u × fee) ≤ u for u ≥ 1), so it holds
  * no USDC.
+ * A postOnly buy never takes (the engine refuses it when it would cross), so it never pays a
+ * taker fee nor the taker's slack unit: it needs exactly what it commits once resting,
+ * ceil(quantity × priceBps / 10000). Example: 10 YES at 6000 commits 6_000_000; as postOnly it
+ * needs 6_000_000, as a plain limit order 6_000_001 + ceil(6_000_001 × 25 / 10000) = 6_015_002.
  */
-export function orderNeed(side: Side, priceBps: number, quantity: bigint, fees: FeeConfig): OrderNeed {
+export function orderNeed(side: Side, priceBps: number, quantity: bigint, fees: FeeConfig, postOnly = false): OrderNeed {
   if (side === 'sell') return { usdc: 0n, tokens: quantity };
+  if (postOnly) return { usdc: buyCommitment(quantity, priceBps), tokens: 0n };
   const principal = buyCommitment(quantity, priceBps) + 1n;
   return { usdc: principal + ceilDiv(principal * fees.takerFeeBps, BPS), tokens: 0n };
 }

@@ -34,6 +34,8 @@ export interface PlaceCheck {
   nonce: string;
   /** GTC limit orders can rest, so they count against the resting limits. */
   canRest: boolean;
+  /** A postOnly order never takes, so it needs only its maker commitment (no taker fee, `orderNeed`). */
+  postOnly?: boolean;
 }
 
 interface Delta {
@@ -80,10 +82,11 @@ export class BatchLedger {
       checkRestingLimits({ total: start.restingTotal + (d?.restingTotal ?? 0), inMarket: (start.restingByMarket.get(o.marketId) ?? 0) + (d?.restingByMarket.get(o.marketId) ?? 0) });
     }
     const available = this.available(o.owner, o.marketId, o.side, o.outcome);
-    const need = orderNeed(o.side, o.priceBps, o.quantity, this.fees);
+    const need = orderNeed(o.side, o.priceBps, o.quantity, this.fees, o.postOnly === true);
     const required = o.side === 'buy' ? need.usdc : need.tokens;
     if (required > available) {
-      const what = o.side === 'buy' ? 'USDC (the order at its limit price plus the taker fee it could pay)' : `${o.outcome.toUpperCase()} tokens`;
+      const buyWhat = o.postOnly ? 'USDC (the postOnly order at its limit price)' : 'USDC (the order at its limit price plus the taker fee it could pay)';
+      const what = o.side === 'buy' ? buyWhat : `${o.outcome.toUpperCase()} tokens`;
       const free = available > 0n ? available : 0n;
       throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `The smart wallet's free balance of ${free} does not cover the ${required} raw ${what} this order needs`, {
         available: free.toString(), required: required.toString(),

@@ -39,3 +39,23 @@ describe('BatchLedger', () => {
     expect(() => ledger.check(check('a', 'buy', 5000, 20_000_000n, '4'))).toThrow(expect.objectContaining({ extra: { available: '8000000', required: '10025002' } }));
   });
 });
+
+describe('BatchLedger: a postOnly buy holds only its maker amount (issue 25 part 5)', () => {
+  it('worked example: 10 YES at 6000 commits 6_000_000; postOnly needs exactly that, a plain limit order 6_015_002', () => {
+    const ledger = new BatchLedger(DEFAULT_FEES, new Map([['a', start(6_000_000n)]]), new Set());
+    const book = new OrderBook({ marketId: M });
+    // Plain limit: P + 1 = 6_000_001, taker fee ceil(6_000_001 × 25 / 10000) = 15_001 → 6_015_002 > 6_000_000.
+    expect(() => ledger.check(check('a', 'buy', 6000, 10_000_000n, '1'))).toThrow(expect.objectContaining({ code: 'INSUFFICIENT_BALANCE', extra: { available: '6000000', required: '6015002' } }));
+    // postOnly: it can only ever fill as maker (no fee, no slack unit): ceil(10_000_000 × 6000 / 10000) = 6_000_000.
+    const postOnly = { ...check('a', 'buy', 6000, 10_000_000n, '2'), postOnly: true };
+    ledger.check(postOnly);
+    ledger.placed(postOnly, book.place({ id: 'p', owner: 'a', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10_000_000n, expiry: 0, postOnly: true }));
+    // It rests committing all 6_000_000: not one raw unit more is free.
+    expect(() => ledger.check({ ...check('a', 'buy', 6000, 1n, '3'), postOnly: true })).toThrow(expect.objectContaining({ extra: { available: '0', required: '1' } }));
+  });
+
+  it('a postOnly buy one raw unit short of its commitment is refused', () => {
+    const ledger = new BatchLedger(DEFAULT_FEES, new Map([['a', start(5_999_999n)]]), new Set());
+    expect(() => ledger.check({ ...check('a', 'buy', 6000, 10_000_000n, '1'), postOnly: true })).toThrow(expect.objectContaining({ extra: { available: '5999999', required: '6000000' } }));
+  });
+});

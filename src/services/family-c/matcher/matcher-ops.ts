@@ -27,7 +27,7 @@ export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): 
   const quantity = BigInt(order.quantity);
   const check = {
     owner: order.owner, marketId: order.marketId, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity, nonce: order.nonce,
-    canRest: order.orderType === 'limit' && order.timeInForce === 'gtc',
+    canRest: order.orderType === 'limit' && order.timeInForce === 'gtc', postOnly: order.postOnly,
   };
   c.ledger.check(check);
   const result = m.book.place({

@@ -1,0 +1,54 @@
+/**
+ * One guard for every route: text that cannot be stored is refused with 400 before any handler
+ * runs. PostgreSQL refuses a NUL byte in `text` (the query failed and the route answered 500) and
+ * a lone UTF-16 surrogate has no UTF-8 encoding (drivers replace it with U+FFFD, so what is stored
+ * is not what was asked). Every string of the path parameters, the query string and the parsed
+ * body, object keys included, is checked here, so no route's schema has to remember it.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `text` cannot be stored, or undefined when it can. */
+export function unstorable(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'contains a NUL byte (\\u0000)';
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate';
+  return undefined;
+}
+
+/**
+ * The first unstorable string in `root` with its path (`body.orders.2.marketId`). Iterative, so a
+ * deeply nested JSON body (256 KiB of `[`) cannot overflow the stack.
+ */
+export function findUnstorable(root: unknown, rootPath: string): string | undefined {
+  const pending: Array<[unknown, string]> = [[root, rootPath]];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop()!;
+    if (typeof value === 'string') {
+      const why = unstorable(value);
+      if (why) return `${path} ${why}`;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => pending.push([item, `${path}.${index}`]));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        const why = unstorable(key);
+        if (why) return `${path} has a key that ${why}`;
+        pending.push([item, `${path}.${key}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function refuseUnstorable(request: FastifyRequest): void {
+  const problem =
+    findUnstorable(request.params, 'params') ?? findUnstorable(request.query, 'querystring') ?? findUnstorable(request.body, 'body');
+  if (problem) throw new DomainError('invalid', 'VALIDATION_ERROR', `${problem}, which cannot be stored`);
+}
+
+/** Installs the guard on the root instance, so it runs for every route registered after it. */
+export function installStorableTextGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => refuseUnstorable(request));
+}
