@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { BookView } from './book-snapshot.js';
 import type { MarketEvent, UserEvent } from './clob-events.js';
 
 /** KEYS: seq, snapshot. ARGV: channel, marketId, snapshot json ('' = keep), events json... */
@@ -80,8 +81,19 @@ export class ClobEventBus {
     }
   }
 
-  async readSnapshot(marketId: string): Promise<(BookSnapshotPayload & { seq: number }) | null> {
-    const raw = await this.redis.get(this.snapshotKey(marketId));
-    return raw ? (JSON.parse(raw) as BookSnapshotPayload & { seq: number }) : null;
+  /**
+   * The stored snapshot and the market's sequence counter in one MGET, as the WebSocket `book`
+   * reads them (ws/book-frame.ts): the snapshot is the book at max(its seq, counter), because
+   * events published without a snapshot (the keeper's settled trades, a resolution) leave the book as it was.
+   */
+  async readSnapshotAtCounter(marketId: string): Promise<{ snapshot: (BookView & { seq: number }) | null; counter: number | null }> {
+    const [raw, counter] = await this.redis.mget(this.snapshotKey(marketId), this.seqKey(marketId));
+    return { snapshot: raw ? (JSON.parse(raw) as BookView & { seq: number }) : null, counter: counter && /^\d+$/.test(counter) ? Number(counter) : null };
+  }
+
+  /** The market's last assigned sequence number, null before its first event. */
+  async readSeq(marketId: string): Promise<number | null> {
+    const raw = await this.redis.get(this.seqKey(marketId));
+    return raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
   }
 }
