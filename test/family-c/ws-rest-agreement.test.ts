@@ -1,36 +1,62 @@
 /**
  * What the WebSocket channels say agrees with what REST says, on a real stack (embedded cluster,
- * SQLite, Redis bus, matcher, keeper) with real sockets (issue 25, part 4):
+ * SQLite or PostgreSQL, Redis bus, matcher, keeper) with real sockets (issue 25, part 4):
  * - every user event carries the REST object of its order or fill as REST shows it at that
  *   moment (plus the fill's documented `createdAt`), under the public event names (`fill:failed`,
  *   and the old `fill:failed_insufficient_balance` beside it);
  * - the REST orderbook's `seq` is the last `seq` a market subscriber saw, also after the keeper's
  *   settled trades (which move the market's counter without changing the book).
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_AVAILABLE, POSTGRES_URL } from '../helpers/databases.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { createClobMarket, depositedTrader, get, openClobHarness, place, post, signAndSendV0, USDC, type CHarness } from './family-c.harness.js';
 import { WsClient, wsUrl, type Frame } from './ws-client.js';
 
 let h: CHarness;
 let redis: Redis;
-beforeAll(async () => {
-  h = await openClobHarness();
-  redis = new Redis(TEST_REDIS_URL);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  await h?.close();
-});
+
+/** The daemon on SQLite (its default), or on a PostgreSQL schema of its own, dropped afterwards. */
+const DATABASES = [
+  { name: 'SQLite', available: true, schema: null },
+  { name: 'PostgreSQL', available: PG_AVAILABLE, schema: `t_${randomBytes(6).toString('hex')}` },
+];
+
+async function onPostgres(statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(statement);
+  await admin.end();
+}
 
 const restOrder = async (id: string) => (await get(h, `/v2/clob/orders/${id}`)).json().order as Frame;
 const restFill = async (id: string) => (await get(h, `/v2/clob/fills/${id}`)).json().fill as Frame;
 const userEvent = (client: WsClient, event: string, owner: string, id: string) =>
   client.waitFor((f) => typeof f === 'object' && f.event === event && f.owner === owner && (f.order ?? f.fill)?.id === id, 10_000);
 
-describe('WebSocket payloads and REST', () => {
-  it('every user event carries the order or fill exactly as REST shows it at that moment', async () => {
+describe.each(DATABASES)('WebSocket payloads and REST on $name', ({ available, schema }) => {
+  beforeAll(async () => {
+    if (!available) return;
+    const env: Record<string, string> = {};
+    if (schema) {
+      await onPostgres(`create schema ${schema}`);
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      env.DATABASE_URL = url.toString();
+    }
+    h = await openClobHarness(env);
+    redis = new Redis(TEST_REDIS_URL);
+  }, 60_000);
+  afterAll(async () => {
+    redis?.disconnect();
+    await h?.close();
+    if (available && schema) await onPostgres(`drop schema if exists ${schema} cascade`);
+  });
+
+  it.skipIf(!available)('every user event carries the order or fill exactly as REST shows it at that moment', async () => {
     const market = await createClobMarket(h);
     const maker = await depositedTrader(h, 100n * USDC);
     const taker = await depositedTrader(h, 100n * USDC);
@@ -94,7 +120,7 @@ describe('WebSocket payloads and REST', () => {
     user.close();
   }, 60_000);
 
-  it('the REST orderbook shows the seq of the last market event, the keeper’s settled trades included', async () => {
+  it.skipIf(!available)('the REST orderbook shows the seq of the last market event, the keeper’s settled trades included', async () => {
     const market = await createClobMarket(h);
     const maker = await depositedTrader(h, 100n * USDC);
     const taker = await depositedTrader(h, 100n * USDC);
