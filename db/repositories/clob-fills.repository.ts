@@ -72,13 +72,16 @@ export function normalizeFill(row: FillRow): FillRow {
 export async function unsettledCountByOrder(db: Db, orderIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (orderIds.length === 0) return counts;
-  const unsettled = sql<number | bigint | string>`sum(case when status in ('matched', 'settling', 'retrying') then 1 else 0 end)`;
+  const unsettled = sql<number | bigint | string>`
+    sum(case when status in ('matched', 'settling', 'retrying') then 1 else 0 end)`;
   const rows = await db
     .selectFrom('clob_fills')
     .select(['maker_order_id as order_id', unsettled.as('n')])
     .where('maker_order_id', 'in', orderIds)
     .groupBy('maker_order_id')
-    .unionAll(db.selectFrom('clob_fills').select(['taker_order_id as order_id', unsettled.as('n')]).where('taker_order_id', 'in', orderIds).groupBy('taker_order_id'))
+    .unionAll(
+      db.selectFrom('clob_fills').select(['taker_order_id as order_id', unsettled.as('n')]).where('taker_order_id', 'in', orderIds).groupBy('taker_order_id'),
+    )
     .execute();
   for (const r of rows) if (num(r.n) > 0) counts.set(r.order_id, (counts.get(r.order_id) ?? 0) + num(r.n));
   return counts;

@@ -26,6 +26,8 @@ redis.call('PUBLISH', ARGV[1], '{"marketId":' .. cjson.encode(ARGV[2]) .. ',"eve
 return last
 `;
 
+type SequencedBook = BookView & { seq: number };
+
 export interface BookSnapshotPayload {
   marketId: string;
   timestamp: number;
@@ -86,9 +88,12 @@ export class ClobEventBus {
    * reads them (ws/book-frame.ts): the snapshot is the book at max(its seq, counter), because
    * events published without a snapshot (the keeper's settled trades, a resolution) leave the book as it was.
    */
-  async readSnapshotAtCounter(marketId: string): Promise<{ snapshot: (BookView & { seq: number }) | null; counter: number | null }> {
+  async readSnapshotAtCounter(marketId: string): Promise<{ snapshot: SequencedBook | null; counter: number | null }> {
     const [raw, counter] = await this.redis.mget(this.snapshotKey(marketId), this.seqKey(marketId));
-    return { snapshot: raw ? (JSON.parse(raw) as BookView & { seq: number }) : null, counter: counter && /^\d+$/.test(counter) ? Number(counter) : null };
+    return {
+      snapshot: raw ? (JSON.parse(raw) as SequencedBook) : null,
+      counter: counter && /^\d+$/.test(counter) ? Number(counter) : null,
+    };
   }
 
   /** The market's last assigned sequence number, null before its first event. */

@@ -33,7 +33,8 @@ export function fillEventNames(status: string): string[] {
 export function fillEvents(fill: FillView, now: number): UserEvent[] {
   const payload = fillEventView(fill);
   const owners = [...new Set([fill.makerPubkey, fill.takerPubkey])];
-  return fillEventNames(fill.status).flatMap((event) => owners.map((owner) => ({ event, owner, marketId: fill.marketId, fill: payload, timestamp: now })));
+  return fillEventNames(fill.status).flatMap((event) =>
+    owners.map((owner) => ({ event, owner, marketId: fill.marketId, fill: payload, timestamp: now })));
 }
 
 export function userEventsOf(outcomes: readonly OpOutcome[], views: BatchViews, now: number): UserEvent[] {
@@ -48,14 +49,18 @@ export function userEventsOf(outcomes: readonly OpOutcome[], views: BatchViews, 
       const marketId = o.order.marketId;
       order('order:placed', o.order.owner, marketId, o.order.id);
       if (o.outcome.status !== 'open') order(`order:${o.outcome.status}`, o.order.owner, marketId, o.order.id);
-      for (const m of o.makersChanged) order(`order:${m.remaining === 0n ? 'filled' : 'partially_filled'}`, m.owner, marketId, m.id);
+      for (const m of o.makersChanged) {
+        order(`order:${m.remaining === 0n ? 'filled' : 'partially_filled'}`, m.owner, marketId, m.id);
+      }
       for (const c of o.cancelled) order('order:cancelled', c.order.owner, marketId, c.order.id);
       for (const f of o.fills) {
         const view = views.fills.get(f.id);
         if (!view) continue;
         const fill = fillViews.get(f.id) ?? fillEventView(view);
         fillViews.set(f.id, fill);
-        for (const owner of new Set([f.makerOwner, f.takerOwner])) events.push({ event: 'fill:matched', owner, marketId, fill, timestamp: now });
+        for (const owner of new Set([f.makerOwner, f.takerOwner])) {
+          events.push({ event: 'fill:matched', owner, marketId, fill, timestamp: now });
+        }
       }
     } else {
       for (const c of o.cancelled) order('order:cancelled', c.order.owner, o.marketId, c.order.id);

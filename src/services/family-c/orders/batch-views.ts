@@ -25,7 +25,10 @@ function chunks<T>(list: readonly T[]): T[][] {
   return out;
 }
 
-export async function presentBatch(db: Kysely<Database> | Transaction<Database>, ids: { orderIds: readonly string[]; fillIds: readonly string[] }): Promise<BatchViews> {
+export async function presentBatch(
+  db: Kysely<Database> | Transaction<Database>,
+  ids: { orderIds: readonly string[]; fillIds: readonly string[] },
+): Promise<BatchViews> {
   const orders = new Map<string, OrderView>();
   const fills = new Map<string, FillView>();
   for (const part of chunks(ids.orderIds)) {
