@@ -1,5 +1,5 @@
 /** Orderbook fills (one query per function): written `matched` by the matcher, moved on by the keeper. */
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { big, num } from '../codec.js';
 import type { ClobFillsTable, ClobGiveBack, Database } from '../schema.js';
 
@@ -63,23 +63,30 @@ export function normalizeFill(row: FillRow): FillRow {
   };
 }
 
-/** How many fills of each order are still on their way to the chain (the order reads `settling`). */
+/**
+ * How many fills of each order are still on their way to the chain (the order reads `settling`).
+ * Found through the order-id indexes, one grouped select per role: with the status in the WHERE,
+ * SQLite planned a scan of every unsettled fill by status instead (8 ms for 16 orders among 10,000
+ * matched fills; this runs in every matcher batch, orders/batch-views.ts).
+ */
 export async function unsettledCountByOrder(db: Db, orderIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (orderIds.length === 0) return counts;
+  const unsettled = sql<number | bigint | string>`
+    sum(case when status in ('matched', 'settling', 'retrying') then 1 else 0 end)`;
   const rows = await db
     .selectFrom('clob_fills')
-    .select(['maker_order_id', 'taker_order_id'])
-    .where((eb) => eb.or([eb('maker_order_id', 'in', orderIds), eb('taker_order_id', 'in', orderIds)]))
-    .where('status', 'in', ['matched', 'settling', 'retrying'])
+    .select(['maker_order_id as order_id', unsettled.as('n')])
+    .where('maker_order_id', 'in', orderIds)
+    .groupBy('maker_order_id')
+    .unionAll(
+      db.selectFrom('clob_fills').select(['taker_order_id as order_id', unsettled.as('n')]).where('taker_order_id', 'in', orderIds).groupBy('taker_order_id'),
+    )
     .execute();
-  for (const r of rows) {
-    for (const id of [r.maker_order_id, r.taker_order_id]) if (orderIds.includes(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
+  for (const r of rows) if (num(r.n) > 0) counts.set(r.order_id, (counts.get(r.order_id) ?? 0) + num(r.n));
   return counts;
 }
 
-/** What the chain computed for a fill (its receipt), when it differs from the engine's numbers. */
 export async function setFillAmounts(
   db: Db,
   id: string,

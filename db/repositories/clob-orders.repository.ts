@@ -51,6 +51,12 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
   return db.selectFrom('clob_orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Orders by id, in no particular order (callers keep lists below both dialects' parameter limits). */
+export async function ordersByIds(db: Db, ids: readonly string[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('clob_orders').selectAll().where('id', 'in', [...ids]).execute();
+}
+
 export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<boolean> {
   return (await db.selectFrom('clob_orders').select('id').where('owner', '=', owner).where('nonce', '=', nonce).executeTakeFirst()) !== undefined;
 }

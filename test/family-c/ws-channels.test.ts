@@ -97,13 +97,15 @@ describe('WebSocket channels', () => {
     expect(matcherFrames[6]).toMatchObject({ status: 'resolved', outcome: 'yes' });
 
     // The user channel: each wallet's events, in the order they happened (the keeper's fill events
-    // run beside the cancel; per wallet they are in order).
+    // run beside the cancel; per wallet they are in order). Every event of one batch carries the
+    // order as REST shows it once the batch committed: the taker filled at once reads `settling`
+    // (filled, its fill on its way to the chain) in both its events.
     const all = user.events.filter((f) => f.event !== 'balance:update' && f.event !== 'subscribed');
     const orderEvents = all.filter((f) => !['fill:settling', 'fill:settled'].includes(f.event));
     expect(orderEvents.map((f) => [f.event, f.owner === mk ? 'maker' : 'taker', f.order?.status ?? f.fill?.status])).toEqual([
       ['order:placed', 'maker', 'open'],
-      ['order:placed', 'taker', 'open'],
-      ['order:filled', 'taker', 'filled'],
+      ['order:placed', 'taker', 'settling'],
+      ['order:filled', 'taker', 'settling'],
       ['order:partially_filled', 'maker', 'partially_filled'],
       ['fill:matched', 'maker', 'matched'],
       ['fill:matched', 'taker', 'matched'],

@@ -6,8 +6,7 @@
  * settled|retrying|failed`, `balance:update`. Every market event carries the market's sequence
  * number `seq`: one more than the previous event of that market, so a gap means a lost event.
  */
-import type { LevelDelta, Outcome, RestingOrder } from '../../../domain/orderbook/index.js';
-import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { LevelDelta, Outcome } from '../../../domain/orderbook/index.js';
 import type { BookTopView } from '../market.presenter.js';
 
 export interface BookLevelView {
@@ -59,13 +58,4 @@ export interface EventBatch {
 
 export function levelEvent(marketId: string, l: LevelDelta): MarketEvent {
   return { event: 'price_change', marketId, outcome: l.outcome, side: l.side, price: l.priceBps, size: l.size.toString() };
-}
-
-/** The order shape of user events, from what the book knows (no database read on the hot path). */
-export function orderEventView(o: Pick<RestingOrder, 'id' | 'owner' | 'side' | 'outcome' | 'priceBps' | 'quantity' | 'remaining'>, marketId: string, status: string, extra: Partial<AcceptedOrder> = {}) {
-  return {
-    id: o.id, marketId, ownerPubkey: o.owner, side: o.side, outcome: o.outcome, priceBps: o.priceBps,
-    originalQuantity: o.quantity.toString(), remainingQuantity: o.remaining.toString(), status,
-    ...(extra.orderType ? { orderType: extra.orderType, timeInForce: extra.timeInForce } : {}),
-  };
 }

@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { BookView } from './book-snapshot.js';
 import type { MarketEvent, UserEvent } from './clob-events.js';
 
 /** KEYS: seq, snapshot. ARGV: channel, marketId, snapshot json ('' = keep), events json... */
@@ -24,6 +25,8 @@ end
 redis.call('PUBLISH', ARGV[1], '{"marketId":' .. cjson.encode(ARGV[2]) .. ',"events":[' .. table.concat(parts, ',') .. ']}')
 return last
 `;
+
+type SequencedBook = BookView & { seq: number };
 
 export interface BookSnapshotPayload {
   marketId: string;
@@ -80,8 +83,22 @@ export class ClobEventBus {
     }
   }
 
-  async readSnapshot(marketId: string): Promise<(BookSnapshotPayload & { seq: number }) | null> {
-    const raw = await this.redis.get(this.snapshotKey(marketId));
-    return raw ? (JSON.parse(raw) as BookSnapshotPayload & { seq: number }) : null;
+  /**
+   * The stored snapshot and the market's sequence counter in one MGET, as the WebSocket `book`
+   * reads them (ws/book-frame.ts): the snapshot is the book at max(its seq, counter), because
+   * events published without a snapshot (the keeper's settled trades, a resolution) leave the book as it was.
+   */
+  async readSnapshotAtCounter(marketId: string): Promise<{ snapshot: SequencedBook | null; counter: number | null }> {
+    const [raw, counter] = await this.redis.mget(this.snapshotKey(marketId), this.seqKey(marketId));
+    return {
+      snapshot: raw ? (JSON.parse(raw) as SequencedBook) : null,
+      counter: counter && /^\d+$/.test(counter) ? Number(counter) : null,
+    };
+  }
+
+  /** The market's last assigned sequence number, null before its first event. */
+  async readSeq(marketId: string): Promise<number | null> {
+    const raw = await this.redis.get(this.seqKey(marketId));
+    return raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
   }
 }

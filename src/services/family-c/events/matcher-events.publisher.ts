@@ -6,8 +6,10 @@
 import type { Logger } from 'pino';
 import type { MatcherEventSink, OpOutcome, OwnedMarket } from '../matcher/matcher-types.js';
 import { bookView, type BookView } from './book-snapshot.js';
-import { levelEvent, orderEventView, type MarketEvent, type UserEvent } from './clob-events.js';
+import type { BatchViews } from '../orders/batch-views.js';
+import { levelEvent, type MarketEvent } from './clob-events.js';
 import type { ClobEventBus } from './event-bus.js';
+import { userEventsOf } from './user-events.js';
 
 type Top = { bestBid: unknown; bestAsk: unknown };
 const sameTop = (a: Top | undefined, b: Top) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -16,6 +18,8 @@ export class MatcherEventPublisher implements MatcherEventSink {
   private readonly lastTop = new Map<string, Top>();
   /** The newest committed view of each book this node owns (reads never see an uncommitted batch). */
   private readonly views = new Map<string, BookView>();
+  /** Each view's publish, for REST reads that need its seq (book-reads.ts). */
+  private readonly numbering = new WeakMap<BookView, Promise<number | null>>();
 
   constructor(
     private readonly bus: ClobEventBus,
@@ -24,10 +28,9 @@ export class MatcherEventPublisher implements MatcherEventSink {
     private readonly filled?: (marketIds: string[]) => void,
   ) {}
 
-  committed(outcomes: readonly OpOutcome[], books: ReadonlyMap<string, OwnedMarket>): void {
+  committed(outcomes: readonly OpOutcome[], books: ReadonlyMap<string, OwnedMarket>, views: BatchViews): void {
     const market = new Map<string, MarketEvent[]>();
-    const user: UserEvent[] = [];
-    const now = Date.now();
+    const user = userEventsOf(outcomes, views, Date.now());
     const push = (marketId: string, e: MarketEvent) => {
       const list = market.get(marketId) ?? [];
       list.push(e);
@@ -37,32 +40,11 @@ export class MatcherEventPublisher implements MatcherEventSink {
       const marketId = o.kind === 'place' ? o.order.marketId : o.marketId;
       if (!market.has(marketId)) market.set(marketId, []);
       if (o.kind === 'place') {
-        const taker = { id: o.order.id, owner: o.order.owner, side: o.order.side, outcome: o.order.outcome, priceBps: o.order.priceBps, quantity: BigInt(o.order.quantity), remaining: o.outcome.remaining };
-        user.push({ event: 'order:placed', owner: o.order.owner, marketId, order: orderEventView(taker, marketId, 'open', o.order), timestamp: now });
-        if (o.outcome.status !== 'open') user.push({ event: `order:${o.outcome.status}`, owner: o.order.owner, marketId, order: orderEventView(taker, marketId, o.outcome.status, o.order), timestamp: now });
-        for (const m of o.makersChanged) {
-          const status = m.remaining === 0n ? 'filled' : 'partially_filled';
-          user.push({ event: `order:${status}`, owner: m.owner, marketId, order: orderEventView(m, marketId, status), timestamp: now });
-        }
-        for (const c of o.cancelled) user.push({ event: 'order:cancelled', owner: c.order.owner, marketId, order: orderEventView(c.order, marketId, 'cancelled'), timestamp: now });
         for (const f of o.fills) {
-          const fill = {
-            id: f.id, marketId, makerOrderId: f.makerOrderId, takerOrderId: f.takerOrderId, makerPubkey: f.makerOwner, takerPubkey: f.takerOwner,
-            takerSide: f.takerSide, outcome: f.outcome, priceBps: f.priceBps, quantity: f.quantity.toString(), usdcAmount: f.usdcAmount.toString(),
-            takerFee: f.takerFee.toString(), makerRebate: f.makerRebate.toString(), protocolFee: f.protocolFee.toString(), fillType: f.fillType,
-            status: 'matched', retryCount: 0, batchId: null, matchedAt: f.matchedAt, createdAt: f.matchedAt,
-          };
-          for (const owner of new Set([f.makerOwner, f.takerOwner])) user.push({ event: 'fill:matched', owner, marketId, fill, timestamp: now });
           push(marketId, {
             event: 'trade', marketId,
             trade: { id: f.id, marketId, outcome: f.outcome, priceBps: f.priceBps, quantity: f.quantity.toString(), takerSide: f.takerSide, fillType: f.fillType, status: 'matched', matchedAt: f.matchedAt },
           });
-        }
-      } else {
-        for (const c of o.cancelled) user.push({ event: 'order:cancelled', owner: c.order.owner, marketId, order: orderEventView(c.order, marketId, 'cancelled'), timestamp: now });
-        for (const r of o.restored ?? []) {
-          const status = r.remaining === r.quantity ? 'open' : 'partially_filled';
-          user.push({ event: 'order:restored', owner: r.owner, marketId, order: orderEventView(r, marketId, status), timestamp: now });
         }
       }
       for (const l of o.levels) push(marketId, levelEvent(marketId, l));
@@ -94,13 +76,20 @@ export class MatcherEventPublisher implements MatcherEventSink {
 
   /** Publishes, then stamps the local view with the sequence number Redis gave its last event. */
   private publish(marketId: string, events: MarketEvent[], view: BookView): void {
-    void this.bus.publishMarket(marketId, events, { ...view }).then((seq) => {
+    const numbered = this.bus.publishMarket(marketId, events, { ...view }).then((seq) => {
       if (seq !== null && this.views.get(marketId) === view) view.seq = seq;
+      return seq;
     });
+    this.numbering.set(view, numbered);
   }
 
   latest(marketId: string): BookView | undefined {
     return this.views.get(marketId);
+  }
+
+  /** The seq Redis gave the last event of `view` (null: its publish failed), once its publish is done. */
+  numbered(view: BookView): Promise<number | null> {
+    return this.numbering.get(view) ?? Promise.resolve(view.seq ?? null);
   }
 
   forget(marketId: string): void {

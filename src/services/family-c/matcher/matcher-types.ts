@@ -1,5 +1,6 @@
 /** The operations the matcher runs on the books it owns, and what each answers. */
 import type { OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome } from '../../../domain/orderbook/index.js';
+import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';
 
@@ -61,5 +62,6 @@ export interface OwnedMarket {
 
 /** What the matcher tells the world after each committed batch (book, trade, order and fill events). */
 export interface MatcherEventSink {
-  committed(outcomes: readonly OpOutcome[], books: ReadonlyMap<string, OwnedMarket>): void;
+  /** `views`: the batch's orders and fills as REST presents them once it committed. */
+  committed(outcomes: readonly OpOutcome[], books: ReadonlyMap<string, OwnedMarket>, views: BatchViews): void;
 }

@@ -14,6 +14,7 @@ import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherE
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
+import { presentBatch, type BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
@@ -115,6 +116,7 @@ export class Matcher {
     const results: Array<{ ok: OpOutcome } | { err: unknown }> = [];
     const touched = new Set<string>();
     const nowMs = this.now();
+    let views: BatchViews = { orders: new Map(), fills: new Map() };
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         // The fence first: on SQLite its write also takes the database's write lock for the batch.
@@ -149,6 +151,8 @@ export class Matcher {
           }
         }
         await c.writes.flush(trx);
+        // Read in the transaction: the events then carry exactly what REST shows once it commits.
+        if (this.deps.events) views = await presentBatch(trx, c.writes.touched());
       });
     } catch (error) {
       await this.recover(error, touched);
@@ -168,7 +172,7 @@ export class Matcher {
     }
     if (outcomes.length > 0) {
       try {
-        this.deps.events?.committed(outcomes, this.markets);
+        this.deps.events?.committed(outcomes, this.markets, views);
       } catch (err) {
         this.deps.log.error({ err }, 'matcher event sink failed');
       }

@@ -98,6 +98,11 @@ export class BatchWrites {
     return fills;
   }
 
+  /** Every order and fill this batch wrote (the events of the batch present them: orders/batch-views.ts). */
+  touched(): { orderIds: string[]; fillIds: string[] } {
+    return { orderIds: [...this.inserted.keys(), ...this.updated.keys()], fillIds: this.fills.map((f) => f.id!) };
+  }
+
   async flush(db: Db): Promise<void> {
     await insertOrders(db, [...this.inserted.values()]);
     await updateOrderStates(db, [...this.updated].map(([id, s]) => ({ id, ...s })), this.now);

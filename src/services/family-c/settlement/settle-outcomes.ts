@@ -23,6 +23,7 @@ import type { ClobFillStatus, Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
 import type { SettleRefusal } from '../../../chain/programs/exchange/index.js';
 import { fillHolds } from '../../../domain/orderbook/index.js';
+import { fillEvents } from '../events/user-events.js';
 import { presentFill } from '../orders/order.presenter.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
@@ -36,12 +37,9 @@ export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await fillsByIds(k.c.db, ids);
   const now = Date.now();
-  const events = rows.flatMap((r) => {
-    const fill = presentFill(r);
-    return [...new Set([fill.makerPubkey, fill.takerPubkey])].map((owner) => ({ event: `fill:${fill.status}`, owner, marketId: fill.marketId, fill: { ...fill, createdAt: fill.matchedAt }, timestamp: now }));
-  });
-  await k.bus.publishUser(events);
-  const settled = rows.map(presentFill).filter((f) => f.status === 'settled');
+  const fills = rows.map(presentFill);
+  await k.bus.publishUser(fills.flatMap((fill) => fillEvents(fill, now)));
+  const settled = fills.filter((f) => f.status === 'settled');
   const byMarket = new Map<string, typeof settled>();
   for (const f of settled) byMarket.set(f.marketId, [...(byMarket.get(f.marketId) ?? []), f]);
   for (const [marketId, fills] of byMarket) {

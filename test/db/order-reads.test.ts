@@ -1,0 +1,54 @@
+/**
+ * The reads behind the orders and fills a matcher batch presents (orders/batch-views.ts), on both
+ * dialects: orders by id, and how many unsettled fills each order has, counted by the order-id
+ * indexes (maker and taker roles both) whatever else the table holds.
+ */
+import { describe, expect, it } from 'vitest';
+import { insertFills, unsettledCountByOrder } from '../../db/repositories/clob-fills.repository.js';
+import { insertOrders, ordersByIds } from '../../db/repositories/clob-orders.repository.js';
+import type { ClobFillStatus } from '../../db/schema.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+const NOW = '2026-11-24T00:00:00.000Z';
+
+function order(id: string, nonce: string) {
+  return {
+    id, market_id: 'm1', owner: 'o1', side: 'buy' as const, outcome: 'yes' as const, price_bps: 5000, quantity: 100n, remaining: 100n,
+    status: 'open' as const, order_type: 'limit' as const, time_in_force: 'gtc' as const, post_only: 0, nonce, expiry: 0n, message: '', signature: '',
+    seq: 1n, notional: 0n, usdc: 0n, committed: 50n, cancel_reason: null, created_at: NOW, updated_at: NOW,
+  };
+}
+
+function fill(id: string, seq: number, maker: string, taker: string, status: ClobFillStatus) {
+  return {
+    id, market_id: 'm1', seq: BigInt(seq), maker_order_id: maker, taker_order_id: taker, maker_owner: 'a', taker_owner: 'b', taker_side: 'buy' as const,
+    outcome: 'yes' as const, price_bps: 5000, maker_side: 'sell' as const, maker_outcome: 'yes' as const, maker_price_bps: 5000, fill_type: 'direct' as const,
+    quantity: 1n, usdc_amount: 1n, maker_usdc: 1n, taker_fee: 0n, maker_rebate: 0n, protocol_fee: 0n, rounding_dust: 0n, status, retry_count: 0,
+    failure_reason: null, batch_id: null, settle_tx: null, positions_applied: 0, matched_at: NOW, settled_at: null, updated_at: NOW,
+  };
+}
+
+describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
+  it.skipIf(!available)('reads orders by id and counts each order’s unsettled fills in both roles', async () => {
+    const db = await open();
+    try {
+      await insertOrders(db.db, ['a', 'b', 'c', 'd'].map((id, i) => order(id, String(i))));
+      await insertFills(db.db, [
+        fill('f1', 1, 'a', 'b', 'matched'),
+        fill('f2', 2, 'a', 'c', 'settling'),
+        fill('f3', 3, 'c', 'a', 'retrying'),
+        fill('f4', 4, 'a', 'b', 'settled'), // settled and failed fills do not count
+        fill('f5', 5, 'b', 'a', 'failed'),
+        fill('f6', 6, 'd', 'c', 'failed_insufficient_balance'),
+        ...Array.from({ length: 50 }, (_, i) => fill(`other-${i}`, 10 + i, `x${i}`, `y${i}`, 'matched')),
+      ]);
+      expect((await ordersByIds(db.db, ['a', 'c', 'missing'])).map((r) => r.id).sort()).toEqual(['a', 'c']);
+      expect(await ordersByIds(db.db, [])).toEqual([]);
+      // a: maker of f1, f2 and taker of f3 → 3; b: taker of f1 → 1; c: taker of f2, maker of f3 → 2; d: only a failed fill → absent.
+      expect(await unsettledCountByOrder(db.db, ['a', 'b', 'c', 'd'])).toEqual(new Map([['a', 3], ['b', 1], ['c', 2]]));
+      expect(await unsettledCountByOrder(db.db, [])).toEqual(new Map());
+    } finally {
+      await db.close();
+    }
+  });
+});
