@@ -9,3 +9,4 @@ export { fillHolds, ownerHolds, type HoldDelta, type OwnerHolds, type MarketHold
 export * from './order-rules.js';
 export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './batch-ledger.js';
 export * from './positions.js';
+export * from './wallet-moves.js';
