@@ -79,6 +79,37 @@ export async function unsettledCountByOrder(db: Db, orderIds: string[]): Promise
   return counts;
 }
 
+/** What an order's fills mean for how it reads (order.presenter.ts). */
+export interface OrderFillTally {
+  /** Fills still on their way to the chain. */
+  unsettled: number;
+  /** Quantity of failed fills not given back to this order (a give-back restores `remaining`). */
+  failedQuantity: bigint;
+}
+
+/** Each order's unsettled fills and failed quantity (its fills that did not end settled only). */
+export async function fillTallyByOrder(db: Db, orderIds: string[]): Promise<Map<string, OrderFillTally>> {
+  const tallies = new Map<string, OrderFillTally>();
+  if (orderIds.length === 0) return tallies;
+  const rows = await db
+    .selectFrom('clob_fills')
+    .select(['maker_order_id', 'taker_order_id', 'status', 'quantity', 'give_back', 'give_back_order_id'])
+    .where((eb) => eb.or([eb('maker_order_id', 'in', orderIds), eb('taker_order_id', 'in', orderIds)]))
+    .where('status', 'in', ['matched', 'settling', 'retrying', 'failed', 'failed_insufficient_balance'])
+    .execute();
+  const wanted = new Set(orderIds);
+  for (const r of rows) {
+    for (const id of new Set([r.maker_order_id, r.taker_order_id])) {
+      if (!wanted.has(id)) continue;
+      const t = tallies.get(id) ?? { unsettled: 0, failedQuantity: 0n };
+      if (r.status === 'matched' || r.status === 'settling' || r.status === 'retrying') t.unsettled++;
+      else if (!(r.give_back === 'restored' && r.give_back_order_id === id)) t.failedQuantity += big(r.quantity);
+      tallies.set(id, t);
+    }
+  }
+  return tallies;
+}
+
 /** What the chain computed for a fill (its receipt), when it differs from the engine's numbers. */
 export async function setFillAmounts(
   db: Db,
