@@ -8,18 +8,33 @@
  *   rests with every fill failed reads cancelled / fill_failed;
  * - a market order asked to rest (gtc) is refused.
  */
+import { randomBytes } from 'node:crypto';
 import { Transaction, type Keypair } from '@solana/web3.js';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithdrawInstruction } from '../../src/chain/programs/exchange/index.js';
+import { PG_AVAILABLE, POSTGRES_URL } from '../helpers/databases.js';
 import {
   admin, clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, post, signedOrder, USDC, waitFor, type CHarness,
 } from './family-c.harness.js';
 
+/** A fresh PostgreSQL schema for the daemon (dropped after), or SQLite (the default). */
+async function databaseEnv(dialect: 'sqlite' | 'postgres'): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') return { env: {}, drop: async () => {} };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const run = async (text: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(text);
+    await client.end();
+  };
+  await run(`create schema ${schema}`);
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { env: { DATABASE_URL: url.toString() }, drop: () => run(`drop schema ${schema} cascade`) };
+}
+
 let h: CHarness;
-beforeAll(async () => {
-  h = await openClobHarness({ CLOB_SETTLE_SWEEP_INTERVAL_MS: '500' });
-});
-afterAll(async () => h?.close());
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const balances = async (pubkey: string): Promise<Json> => (await get(h, `/v2/clob/account/balances?pubkey=${pubkey}`)).json();
@@ -42,8 +57,22 @@ async function fillEnds(id: string, status: string): Promise<Json> {
   }, 20_000);
 }
 
-describe('what traders read', () => {
-  it('split 20, sell 8 YES, YES wins, redeem 12: PnL equals the cash result; no price reads null, not 0', async () => {
+describe.each([
+  { dialect: 'sqlite' as const, available: true },
+  { dialect: 'postgres' as const, available: PG_AVAILABLE },
+])('what traders read on $dialect', ({ dialect, available }) => {
+  let database: Awaited<ReturnType<typeof databaseEnv>> | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    database = await databaseEnv(dialect);
+    h = await openClobHarness({ CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', ...database.env });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.drop();
+  });
+
+  it.skipIf(!available)('split 20, sell 8 YES, YES wins, redeem 12: PnL equals the cash result; no price reads null, not 0', async () => {
     const market = await createClobMarket(h);
     const seller = await depositedTrader(h, 30n * USDC);
     const buyer = await depositedTrader(h, 20n * USDC);
@@ -88,7 +117,7 @@ describe('what traders read', () => {
     expect(summary.unpricedPositions).toBe(0);
   }, 90_000);
 
-  it('an order whose fills failed reads what stands: cancelled fill_failed, or its quantity given back', async () => {
+  it.skipIf(!available)('an order whose fills failed reads what stands: cancelled fill_failed, or its quantity given back', async () => {
     const market = await createClobMarket(h);
     const m = market.marketPubkey;
     const payer = await depositedTrader(h, 10n * USDC); // pays for nothing: its wallet is emptied behind the API
@@ -134,7 +163,7 @@ describe('what traders read', () => {
     expect(((await get(h, `/v2/clob/orders?pubkey=${sk}&status=filled`)).json().orders as Json[])).toEqual([]);
   }, 90_000);
 
-  it('refuses a market order with timeInForce gtc (400 INVALID_ORDER) and stores nothing', async () => {
+  it.skipIf(!available)('refuses a market order with timeInForce gtc (400 INVALID_ORDER) and stores nothing', async () => {
     const market = await createClobMarket(h);
     const t = await depositedTrader(h, 5n * USDC);
     const body = signedOrder(t, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: USDC, orderType: 'market', timeInForce: 'gtc' });
