@@ -88,10 +88,11 @@ export async function hasUnappliedSettledFill(db: Db, owner: string, marketId: s
  * Smart wallets (owner, market) whose indexed outcome-token balance differs from what the
  * owner's position counts: the splits, merges and redemptions the job has not seen yet (and fills
  * still on their way, which the job skips). A wallet with no indexed token account of a mint is
- * not compared for that mint.
+ * not compared for that mint. Keyset pages by (owner, market): a wallet left unexplained (tokens
+ * sent from outside) never keeps the next ones out of a run.
  */
-export async function walletPositionGaps(db: Db, limit: number): Promise<Array<{ owner: string; marketId: string }>> {
-  const rows = await db
+export async function walletPositionGaps(db: Db, after: { owner: string; marketId: string } | null, limit: number): Promise<Array<{ owner: string; marketId: string }>> {
+  let q = db
     .selectFrom('token_accounts as t')
     .innerJoin('clob_wallets as w', 'w.escrow', 't.owner')
     .innerJoin('markets as m', (join) => join.on((eb) => eb.and([eb('m.kind', '=', 'clob'), eb.or([eb('m.yes_mint', '=', eb.ref('t.mint')), eb('m.no_mint', '=', eb.ref('t.mint'))])])))
@@ -104,11 +105,8 @@ export async function walletPositionGaps(db: Db, limit: number): Promise<Array<{
           eb.and([eb('p.outcome', '=', 'no'), eb('m.no_mint', '=', eb.ref('t.mint'))]),
         ])))
     .select(['w.owner', 'm.id as market_id'])
-    .where((eb) => eb(eb.fn.coalesce('p.net_quantity', eb.lit(0)), '!=', eb.ref('t.amount')))
-    .distinct()
-    .orderBy('w.owner')
-    .orderBy('m.id')
-    .limit(limit)
-    .execute();
+    .where((eb) => eb(eb.fn.coalesce('p.net_quantity', eb.lit(0)), '!=', eb.ref('t.amount')));
+  if (after) q = q.where((eb) => eb(eb.refTuple('w.owner', 'm.id'), '>', eb.tuple(after.owner, after.marketId)));
+  const rows = await q.distinct().orderBy('w.owner').orderBy('m.id').limit(limit).execute();
   return rows.map((r) => ({ owner: r.owner, marketId: r.market_id }));
 }

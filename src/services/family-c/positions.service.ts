@@ -73,33 +73,39 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
 }
 
 /**
- * Counts the splits, merges and redemptions found in up to `limit` smart wallets (see the module
- * comment); returns how many wallets moved. A wallet with fills on their way is left for a later run.
+ * Counts the splits, merges and redemptions found in smart wallets (see the module comment), all
+ * of them, page by page; returns how many wallets moved. A wallet with fills on their way is left
+ * for a later run.
  */
-export async function applyWalletMoves(ctx: Pick<FamilyCContext, 'db'>, limit = 500): Promise<number> {
+export async function applyWalletMoves(ctx: Pick<FamilyCContext, 'db'>, pageSize = 500): Promise<number> {
   let applied = 0;
-  for (const gap of await walletPositionGaps(ctx.db, limit)) {
-    const moved = await ctx.db.transaction().execute(async (trx) => {
-      const [wallet, market] = await Promise.all([findClobWallet(trx, gap.owner), findClobMarketById(trx, gap.marketId)]);
-      if (!wallet || !market?.yes_mint || !market.no_mint) return false;
-      // Positions and balances first, the fills after: a fill that lands in between is seen waiting.
-      const before = await loadPair(trx, gap.owner, gap.marketId);
-      const accounts = await tokenAccountsOf(trx, wallet.escrow, [market.yes_mint, market.no_mint]);
-      const heldOf = (mint: string) => accounts.filter((a) => a.mint === mint).reduce((sum, a) => sum + a.amount, 0n);
-      const held = { yes: heldOf(market.yes_mint), no: heldOf(market.no_mint) };
-      if ((await unsettledFillsOf(trx, gap.owner)).some((f) => f.market_id === gap.marketId)) return false;
-      if (await hasUnappliedSettledFill(trx, gap.owner, gap.marketId)) return false;
-      const winner = market.status === 'resolved' ? market.outcome === 'YES' ? 'yes' : market.outcome === 'NO' ? 'no' : null : null;
-      if (market.status === 'resolved' && !winner) return false;
-      const moves = walletMoves({ yes: before.yes.netQuantity, no: before.no.netQuantity }, held, winner);
-      if (moves.length === 0) return false;
-      const after = moves.reduce(applyWalletMove, before);
-      await savePair(trx, gap.owner, gap.marketId, before, after, new Date().toISOString());
-      return true;
-    });
-    if (moved) applied++;
+  for (let after: { owner: string; marketId: string } | null = null; ; ) {
+    const page = await walletPositionGaps(ctx.db, after, pageSize);
+    for (const gap of page) if (await applyWalletGap(ctx, gap)) applied++;
+    if (page.length < pageSize) return applied;
+    after = page[page.length - 1]!;
   }
-  return applied;
+}
+
+/** Explains one wallet's gap in one transaction; false when it waits for fills or explains nothing. */
+async function applyWalletGap(ctx: Pick<FamilyCContext, 'db'>, gap: { owner: string; marketId: string }): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const [wallet, market] = await Promise.all([findClobWallet(trx, gap.owner), findClobMarketById(trx, gap.marketId)]);
+    if (!wallet || !market?.yes_mint || !market.no_mint) return false;
+    const winner = market.outcome === 'YES' ? 'yes' : market.outcome === 'NO' ? 'no' : null;
+    if (market.status === 'resolved' && !winner) return false;
+    // Positions and balances first, the fills after: a fill that lands in between is seen waiting.
+    const before = await loadPair(trx, gap.owner, gap.marketId);
+    const accounts = await tokenAccountsOf(trx, wallet.escrow, [market.yes_mint, market.no_mint]);
+    const heldOf = (mint: string) => accounts.filter((a) => a.mint === mint).reduce((sum, a) => sum + a.amount, 0n);
+    const held = { yes: heldOf(market.yes_mint), no: heldOf(market.no_mint) };
+    if ((await unsettledFillsOf(trx, gap.owner)).some((f) => f.market_id === gap.marketId)) return false;
+    if (await hasUnappliedSettledFill(trx, gap.owner, gap.marketId)) return false;
+    const moves = walletMoves({ yes: before.yes.netQuantity, no: before.no.netQuantity }, held, market.status === 'resolved' ? winner : null);
+    if (moves.length === 0) return false;
+    await savePair(trx, gap.owner, gap.marketId, before, moves.reduce(applyWalletMove, before), new Date().toISOString());
+    return true;
+  });
 }
 
 function priceOf(status: string, marketOutcome: string | null, outcome: 'yes' | 'no', top: { bestBid: Record<string, number | null>; bestAsk: Record<string, number | null> }): number | null {
