@@ -39,7 +39,7 @@ export function clobFillRoutes(ctx: FamilyCContext, tops: BookTops) {
 
     app.get('/v2/clob/positions', {
       schema: {
-        tags: ['C'], summary: 'Positions per market and outcome with PnL, from settled fills and redemptions (holdings or realised PnL only)',
+        tags: ['C'], summary: 'Positions per market and outcome with PnL, from settled fills, splits, merges and redemptions (holdings or realised PnL only)',
         querystring: Type.Object({ pubkey: Pubkey, marketId: Type.Optional(MarketRef) }),
         response: { 200: Type.Object({ positions: Type.Array(Position) }), ...errorResponses },
       },
