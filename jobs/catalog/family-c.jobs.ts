@@ -62,7 +62,7 @@ export const familyCJobs = {
     keepCompleted: 20,
     keepFailed: 100,
   }),
-  /** Positions and PnL from settled fills and redemptions (deduplicated). */
+  /** Positions and PnL from settled fills, and the splits, merges and redemptions found in smart wallets (deduplicated). */
   'clob.positions.apply': defineJob({
     queue: 'index',
     payload: Type.Object({ reason: Type.String() }),

@@ -1,10 +1,10 @@
 /**
  * The reads behind the orders and fills a matcher batch presents (orders/batch-views.ts), on both
- * dialects: orders by id, and how many unsettled fills each order has, counted by the order-id
+ * dialects: orders by id, and each order's unsettled fills and failed quantity, counted by the order-id
  * indexes (maker and taker roles both) whatever else the table holds.
  */
 import { describe, expect, it } from 'vitest';
-import { insertFills, unsettledCountByOrder } from '../../db/repositories/clob-fills.repository.js';
+import { fillTallyByOrder, insertFills } from '../../db/repositories/clob-fills.repository.js';
 import { insertOrders, ordersByIds } from '../../db/repositories/clob-orders.repository.js';
 import type { ClobFillStatus } from '../../db/schema.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -19,11 +19,12 @@ function order(id: string, nonce: string) {
   };
 }
 
-function fill(id: string, seq: number, maker: string, taker: string, status: ClobFillStatus) {
+function fill(id: string, seq: number, maker: string, taker: string, status: ClobFillStatus, quantity = 1n, restoredTo: string | null = null) {
   return {
+    give_back: restoredTo ? ('restored' as const) : null, give_back_order_id: restoredTo,
     id, market_id: 'm1', seq: BigInt(seq), maker_order_id: maker, taker_order_id: taker, maker_owner: 'a', taker_owner: 'b', taker_side: 'buy' as const,
     outcome: 'yes' as const, price_bps: 5000, maker_side: 'sell' as const, maker_outcome: 'yes' as const, maker_price_bps: 5000, fill_type: 'direct' as const,
-    quantity: 1n, usdc_amount: 1n, maker_usdc: 1n, taker_fee: 0n, maker_rebate: 0n, protocol_fee: 0n, rounding_dust: 0n, status, retry_count: 0,
+    quantity, usdc_amount: 1n, maker_usdc: 1n, taker_fee: 0n, maker_rebate: 0n, protocol_fee: 0n, rounding_dust: 0n, status, retry_count: 0,
     failure_reason: null, batch_id: null, settle_tx: null, positions_applied: 0, matched_at: NOW, settled_at: null, updated_at: NOW,
   };
 }
@@ -38,15 +39,23 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
         fill('f2', 2, 'a', 'c', 'settling'),
         fill('f3', 3, 'c', 'a', 'retrying'),
         fill('f4', 4, 'a', 'b', 'settled'), // settled and failed fills do not count
-        fill('f5', 5, 'b', 'a', 'failed'),
-        fill('f6', 6, 'd', 'c', 'failed_insufficient_balance'),
+        fill('f5', 5, 'b', 'a', 'failed', 7n),
+        fill('f6', 6, 'd', 'c', 'failed_insufficient_balance', 11n, 'c'), // given back to c: counts against d only
         ...Array.from({ length: 50 }, (_, i) => fill(`other-${i}`, 10 + i, `x${i}`, `y${i}`, 'matched')),
       ]);
       expect((await ordersByIds(db.db, ['a', 'c', 'missing'])).map((r) => r.id).sort()).toEqual(['a', 'c']);
       expect(await ordersByIds(db.db, [])).toEqual([]);
-      // a: maker of f1, f2 and taker of f3 → 3; b: taker of f1 → 1; c: taker of f2, maker of f3 → 2; d: only a failed fill → absent.
-      expect(await unsettledCountByOrder(db.db, ['a', 'b', 'c', 'd'])).toEqual(new Map([['a', 3], ['b', 1], ['c', 2]]));
-      expect(await unsettledCountByOrder(db.db, [])).toEqual(new Map());
+      // Unsettled — a: maker of f1, f2 and taker of f3 → 3; b: taker of f1 → 1; c: taker of f2, maker of f3 → 2; d: 0.
+      // Failed quantity — a and b: f5 (7) in either role; c: f6 was given back to c → 0; d: f6 (11).
+      expect(await fillTallyByOrder(db.db, ['a', 'b', 'c', 'd'])).toEqual(
+        new Map([
+          ['a', { unsettled: 3, failedQuantity: 7n }],
+          ['b', { unsettled: 1, failedQuantity: 7n }],
+          ['c', { unsettled: 2, failedQuantity: 0n }],
+          ['d', { unsettled: 0, failedQuantity: 11n }],
+        ]),
+      );
+      expect(await fillTallyByOrder(db.db, [])).toEqual(new Map());
     } finally {
       await db.close();
     }

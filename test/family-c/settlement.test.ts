@@ -90,13 +90,15 @@ describe('settlement', () => {
     const redrive = await post(h, `/v2/admin/clob/fills/${fills[0]!.id}/retry`, {}, { authorization: 'Bearer test-admin-token-0123456789' });
     expect(redrive.statusCode).toBe(409);
 
-    // Positions: the taker bought 10 YES at 6000 and 5 at 7000 (complementary), fees in the basis.
+    // Positions: the taker bought 10 YES at 6000 and 5 at 7000 (complementary), fees in the basis,
+    // and split 4 (4 YES + 4 NO at 5000 each: 2 USDC per side) whose 4 NO it sold.
     const pos = await waitFor('positions', async () => {
       const p = (await get(h, `/v2/clob/positions?pubkey=${tk}`)).json().positions as Json[];
-      return p.find((x) => x.outcome === 'yes' && x.netQuantity === '15000000') ? p : undefined;
-    });
+      return p.find((x) => x.outcome === 'yes' && x.netQuantity === '19000000') ? p : undefined;
+    }, 20_000);
     const yes = pos.find((x) => x.outcome === 'yes')!;
-    expect(yes).toMatchObject({ totalCost: String(6_015_000 + 3_508_750), totalFees: String(15_000 + 8_750) });
+    expect(yes).toMatchObject({ totalCost: String(6_015_000 + 3_508_750 + 2_000_000), totalFees: String(15_000 + 8_750) });
+    expect(pos.find((x) => x.outcome === 'no')).toMatchObject({ netQuantity: '0', totalCost: '0' });
     const summary = (await get(h, `/v2/clob/positions/summary?pubkey=${tk}`)).json();
     expect(summary.activePositions).toBeGreaterThan(0);
   }, 90_000);

@@ -3,7 +3,7 @@ import type { KeeperDeps } from '../../../src/services/family-c/settlement/keepe
 import { planMarket } from '../../../src/services/family-c/settlement/settle-planner.js';
 import { haltStoppedMarket } from '../../../src/services/family-c/settlement/settle-halt.js';
 import { sweepSettlement } from '../../../src/services/family-c/settlement/settle-sweep.js';
-import { applyRedemptions, applySettledFills } from '../../../src/services/family-c/positions.service.js';
+import { applySettledFills, applyWalletMoves } from '../../../src/services/family-c/positions.service.js';
 import type { FamilyCContext } from '../../../src/services/family-c/context.js';
 import type { Processor } from '../../processor.js';
 import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
@@ -35,6 +35,6 @@ export function positionsApplyProcessor(c: FamilyCContext): Processor<'clob.posi
       fills += n;
       await yieldToEventLoop();
     }
-    return { fills, redemptions: await applyRedemptions(c) };
+    return { fills, wallets: await applyWalletMoves(c) };
   };
 }

@@ -10,3 +10,4 @@ export * from './order-rules.js';
 export { uncoveredOrders, type CommittedOrder, type WalletCover } from './coverage.js';
 export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './batch-ledger.js';
 export * from './positions.js';
+export * from './wallet-moves.js';

@@ -6,10 +6,10 @@
  * - a sell of q for proceeds p with fee f realises `p − costPortion − f`, where
  *   `costPortion = floor(totalCost × q / netQuantity)` (the weighted-average cost of what is
  *   sold), then `totalCost −= costPortion`, `netQuantity −= q`, `totalProceeds += p`;
- *   tokens sold beyond what fills bought came from a split (1 USDC → 1 YES + 1 NO), valued at par:
- *   half a USDC each (5000 bps);
+ *   a split buys both outcomes at 5000 bps, a merge sells both at 5000 (wallet-moves.ts);
  * - a maker's rebate is a negative fee; a complementary fill is a buy for both owners, a
- *   sell_complementary fill a sale for both; a redemption is a sale at 10000 without fee;
+ *   sell_complementary fill a sale for both; a redemption is a sale without fee at 10000 (won)
+ *   or 0 (lost);
  * - `currentPrice` is the mid of best bid and ask, one side when only one exists, null when none;
  *   10000 / 0 once resolved; `unrealizedPnl = floor(netQuantity × currentPrice / 10000) −
  *   totalCost`, null without a price; `avgEntryPrice = totalCost × 10000 / netQuantity` (bps).
@@ -31,26 +31,23 @@ export function applyBuy(p: PositionState, quantity: bigint, usdc: bigint, fee: 
   return { ...p, netQuantity: p.netQuantity + quantity, totalCost: p.totalCost + usdc + fee, totalFees: p.totalFees + fee };
 }
 
+/** Needs `quantity ≤ netQuantity`: a sale beyond what the position counts is split first (applyOwnerMove). */
 export function applySell(p: PositionState, quantity: bigint, proceeds: bigint, fee: bigint): PositionState {
-  let base = p;
-  if (quantity > p.netQuantity) {
-    // Sold beyond what fills bought: the excess came from a split, at par (5000 bps each side).
-    const excess = quantity - (p.netQuantity > 0n ? p.netQuantity : 0n);
-    base = { ...p, netQuantity: (p.netQuantity > 0n ? p.netQuantity : 0n) + excess, totalCost: (p.netQuantity > 0n ? p.totalCost : 0n) + excess / 2n };
-  }
-  const costPortion = base.netQuantity === 0n ? 0n : (base.totalCost * quantity) / base.netQuantity;
+  // The weighted-average cost of what is sold, floored: the remaining cost keeps the raw unit, so
+  // realised + remaining cost always add up to what was paid.
+  const costPortion = p.netQuantity === 0n ? 0n : (p.totalCost * quantity) / p.netQuantity;
   return {
-    netQuantity: base.netQuantity - quantity,
-    totalCost: base.totalCost - costPortion,
-    totalProceeds: base.totalProceeds + proceeds,
-    totalFees: base.totalFees + fee,
-    realizedPnl: base.realizedPnl + proceeds - costPortion - fee,
+    netQuantity: p.netQuantity - quantity,
+    totalCost: p.totalCost - costPortion,
+    totalProceeds: p.totalProceeds + proceeds,
+    totalFees: p.totalFees + fee,
+    realizedPnl: p.realizedPnl + proceeds - costPortion - fee,
   };
 }
 
-/** A redemption of winning tokens: a sale at 1 USDC each, without fee. */
-export function applyRedemption(p: PositionState, quantity: bigint): PositionState {
-  return applySell(p, quantity, quantity, 0n);
+/** A redemption: a sale without fee at 10000 bps for the winning outcome, 0 for the losing one. */
+export function applyRedemption(p: PositionState, quantity: bigint, won = true): PositionState {
+  return applySell(p, quantity, won ? quantity : 0n, 0n);
 }
 
 export function currentPrice(bestBid: number | null, bestAsk: number | null): number | null {
@@ -89,4 +86,37 @@ export function fillMoves(f: {
 
 export function applyMove(p: PositionState, m: PositionMove): PositionState {
   return m.side === 'buy' ? applyBuy(p, m.quantity, m.usdc, m.fee) : applySell(p, m.quantity, m.usdc, m.fee);
+}
+
+/** One owner's two positions in one market. */
+export interface MarketPositions {
+  yes: PositionState;
+  no: PositionState;
+}
+
+/**
+ * A split of q USDC buys q of each outcome at 5000 bps: YES costs q − floor(q/2), NO floor(q/2),
+ * so that the two costs add up to the q raw units paid (YES carries the odd unit). A merge sells
+ * both at 5000 the same way. Neither pays a fee.
+ */
+export function applySplit(pair: MarketPositions, quantity: bigint): MarketPositions {
+  const half = quantity / 2n;
+  return { yes: applyBuy(pair.yes, quantity, quantity - half, 0n), no: applyBuy(pair.no, quantity, half, 0n) };
+}
+
+export function applyMerge(pair: MarketPositions, quantity: bigint): MarketPositions {
+  const half = quantity / 2n;
+  return { yes: applySell(pair.yes, quantity, quantity - half, 0n), no: applySell(pair.no, quantity, half, 0n) };
+}
+
+/**
+ * Applies one settled fill's move to its owner's positions in the market. A sale of more tokens
+ * than the position counts sold tokens of a split the positions job has not seen yet (the only
+ * other way in: a smart wallet's outcome tokens come from fills and splits): that split is
+ * counted first, on both outcomes, and the wallet reconciliation later finds only the rest of it.
+ */
+export function applyOwnerMove(pair: MarketPositions, m: PositionMove): MarketPositions {
+  const held = pair[m.outcome].netQuantity > 0n ? pair[m.outcome].netQuantity : 0n;
+  const covered = m.side === 'sell' && m.quantity > held ? applySplit(pair, m.quantity - held) : pair;
+  return { ...covered, [m.outcome]: applyMove(covered[m.outcome], m) };
 }

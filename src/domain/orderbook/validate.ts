@@ -7,6 +7,7 @@ import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderRequest, type TimeInForce 
 export function validateOrder(request: OrderRequest, exists: { has(id: string): boolean }): TimeInForce {
   const orderType = request.orderType ?? 'limit';
   if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(INVALID_ORDER, `unknown orderType ${String(orderType)}`);
+  if (orderType === 'market' && request.timeInForce === 'gtc') throw invalidOrder(INVALID_ORDER, 'a market order cannot be gtc (it never rests)');
   const timeInForce = orderType === 'market' ? 'ioc' : (request.timeInForce ?? 'gtc');
   if (timeInForce !== 'gtc' && timeInForce !== 'ioc' && timeInForce !== 'fok') throw invalidOrder(INVALID_ORDER, `unknown timeInForce ${String(timeInForce)}`);
   if (request.side !== 'buy' && request.side !== 'sell') throw invalidOrder(INVALID_ORDER, 'side must be buy or sell');

@@ -1,25 +1,46 @@
 /**
- * Positions and PnL (domain/orderbook/positions.ts) kept by a job from what settled: each
- * settled fill is applied once (claimed with its `positions_applied` flag in the same
- * transaction), and a winning position of a resolved market whose smart wallet now holds fewer
- * tokens than it bought was redeemed for the difference (after resolution nothing else moves
- * those tokens). Reads never recompute from the fill history.
+ * Positions and PnL (domain/orderbook/positions.ts) kept by a job from what moved a smart
+ * wallet's outcome tokens:
+ * - each settled fill is applied once (claimed with its `positions_applied` flag in the same
+ *   transaction); a sale of tokens not counted yet counts their split first (applyOwnerMove);
+ * - then each wallet whose indexed outcome tokens differ from its positions, with no fill of its
+ *   owner in that market still unsettled or unapplied, is explained by the splits, merges and
+ *   redemptions its owner sent to the chain (domain/orderbook/wallet-moves.ts). The keeper writes
+ *   a settled fill's balances in the transaction that marks it settled, so a fill that is counted
+ *   is also in the balances compared.
+ * Reads never recompute from the fill history.
  */
-import { PublicKey } from '@solana/web3.js';
-import { normalizeFill } from '../../../db/repositories/clob-fills.repository.js';
 import {
-  findPosition, listPositions, markFillsApplied, openWinningPositions, savePosition, settledFillsToApply,
+  findPosition, hasUnappliedSettledFill, listPositions, markFillsApplied, savePosition, settledFillsToApply, walletPositionGaps,
 } from '../../../db/repositories/clob-positions.repository.js';
+import { normalizeFill } from '../../../db/repositories/clob-fills.repository.js';
+import { findClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
+import { unsettledFillsOf } from '../../../db/repositories/clob-commitments.repository.js';
+import { findClobMarketById } from '../../../db/repositories/clob-markets.repository.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
-import { findUserEscrowPda } from '../../chain/programs/exchange/index.js';
 import {
-  applyMove, applyRedemption, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl, type PositionState,
+  applyOwnerMove, applyWalletMove, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl, walletMoves, type MarketPositions,
 } from '../../domain/orderbook/index.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../../db/schema.js';
 import type { BookTops } from './book-tops.js';
 import { parsePubkey, type FamilyCContext } from './context.js';
 import { requireClobMarket } from './market-catalog.service.js';
 
+type Db = Kysely<Database> | Transaction<Database>;
+
 class ClaimedElsewhere extends Error {}
+
+async function loadPair(db: Db, owner: string, marketId: string): Promise<MarketPositions> {
+  const [yes, no] = await Promise.all([findPosition(db, owner, marketId, 'yes'), findPosition(db, owner, marketId, 'no')]);
+  return { yes: yes ?? EMPTY_POSITION, no: no ?? EMPTY_POSITION };
+}
+
+async function savePair(db: Db, owner: string, marketId: string, before: MarketPositions, after: MarketPositions, now: string): Promise<void> {
+  for (const outcome of ['yes', 'no'] as const) {
+    if (after[outcome] !== before[outcome]) await savePosition(db, { owner, marketId, outcome, ...after[outcome], updatedAt: now });
+  }
+}
 
 /** Applies up to `limit` settled fills; returns how many (0: nothing left). */
 export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit = 500): Promise<number> {
@@ -29,20 +50,20 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
       if (fills.length === 0) return 0;
       if ((await markFillsApplied(trx, fills.map((f) => f.id))) !== fills.length) throw new ClaimedElsewhere();
       const now = new Date().toISOString();
-      const states = new Map<string, { owner: string; marketId: string; outcome: 'yes' | 'no'; state: PositionState }>();
+      const pairs = new Map<string, { owner: string; marketId: string; before: MarketPositions; after: MarketPositions }>();
       for (const f of fills) {
         for (const move of fillMoves(f)) {
-          const key = `${move.owner}|${f.market_id}|${move.outcome}`;
-          let entry = states.get(key);
+          const key = `${move.owner}|${f.market_id}`;
+          let entry = pairs.get(key);
           if (!entry) {
-            const saved = await findPosition(trx, move.owner, f.market_id, move.outcome);
-            entry = { owner: move.owner, marketId: f.market_id, outcome: move.outcome, state: saved ?? EMPTY_POSITION };
-            states.set(key, entry);
+            const saved = await loadPair(trx, move.owner, f.market_id);
+            entry = { owner: move.owner, marketId: f.market_id, before: saved, after: saved };
+            pairs.set(key, entry);
           }
-          entry.state = applyMove(entry.state, move);
+          entry.after = applyOwnerMove(entry.after, move);
         }
       }
-      for (const e of states.values()) await savePosition(trx, { owner: e.owner, marketId: e.marketId, outcome: e.outcome, ...e.state, updatedAt: now });
+      for (const e of pairs.values()) await savePair(trx, e.owner, e.marketId, e.before, e.after, now);
       return fills.length;
     });
   } catch (error) {
@@ -51,22 +72,40 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
   }
 }
 
-/** Realises redemptions: winning positions whose smart wallet holds fewer tokens than they count. */
-export async function applyRedemptions(ctx: Pick<FamilyCContext, 'db' | 'programId'>, limit = 500): Promise<number> {
+/**
+ * Counts the splits, merges and redemptions found in smart wallets (see the module comment), all
+ * of them, page by page; returns how many wallets moved. A wallet with fills on their way is left
+ * for a later run.
+ */
+export async function applyWalletMoves(ctx: Pick<FamilyCContext, 'db'>, pageSize = 500): Promise<number> {
   let applied = 0;
-  for (const p of await openWinningPositions(ctx.db, limit)) {
-    const escrow = findUserEscrowPda(new PublicKey(p.owner), ctx.programId)[0].toBase58();
-    const held = (await tokenAccountsOf(ctx.db, escrow, [p.mint])).reduce((s, a) => s + a.amount, 0n);
-    if (held >= p.netQuantity) continue;
-    await ctx.db.transaction().execute(async (trx) => {
-      const saved = await findPosition(trx, p.owner, p.marketId, p.outcome);
-      if (!saved || saved.netQuantity <= held) return;
-      const next = applyRedemption(saved, saved.netQuantity - held);
-      await savePosition(trx, { ...saved, ...next, updatedAt: new Date().toISOString() });
-      applied++;
-    });
+  for (let after: { owner: string; marketId: string } | null = null; ; ) {
+    const page = await walletPositionGaps(ctx.db, after, pageSize);
+    for (const gap of page) if (await applyWalletGap(ctx, gap)) applied++;
+    if (page.length < pageSize) return applied;
+    after = page[page.length - 1]!;
   }
-  return applied;
+}
+
+/** Explains one wallet's gap in one transaction; false when it waits for fills or explains nothing. */
+async function applyWalletGap(ctx: Pick<FamilyCContext, 'db'>, gap: { owner: string; marketId: string }): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const [wallet, market] = await Promise.all([findClobWallet(trx, gap.owner), findClobMarketById(trx, gap.marketId)]);
+    if (!wallet || !market?.yes_mint || !market.no_mint) return false;
+    const winner = market.outcome === 'YES' ? 'yes' : market.outcome === 'NO' ? 'no' : null;
+    if (market.status === 'resolved' && !winner) return false;
+    // Positions and balances first, the fills after: a fill that lands in between is seen waiting.
+    const before = await loadPair(trx, gap.owner, gap.marketId);
+    const accounts = await tokenAccountsOf(trx, wallet.escrow, [market.yes_mint, market.no_mint]);
+    const heldOf = (mint: string) => accounts.filter((a) => a.mint === mint).reduce((sum, a) => sum + a.amount, 0n);
+    const held = { yes: heldOf(market.yes_mint), no: heldOf(market.no_mint) };
+    if ((await unsettledFillsOf(trx, gap.owner)).some((f) => f.market_id === gap.marketId)) return false;
+    if (await hasUnappliedSettledFill(trx, gap.owner, gap.marketId)) return false;
+    const moves = walletMoves({ yes: before.yes.netQuantity, no: before.no.netQuantity }, held, market.status === 'resolved' ? winner : null);
+    if (moves.length === 0) return false;
+    await savePair(trx, gap.owner, gap.marketId, before, moves.reduce(applyWalletMove, before), new Date().toISOString());
+    return true;
+  });
 }
 
 function priceOf(status: string, marketOutcome: string | null, outcome: 'yes' | 'no', top: { bestBid: Record<string, number | null>; bestAsk: Record<string, number | null> }): number | null {
@@ -94,29 +133,39 @@ export async function positionsView(ctx: FamilyCContext, tops: BookTops, pubkey:
   return { positions };
 }
 
+/**
+ * Totals over the owner's positions. A position without a price has no unrealised PnL (null),
+ * which is not zero: the totals add the priced ones, count the others apart (`unpricedPositions`),
+ * and stay null when none is priced, so a client tells "no price" from "zero".
+ */
 export async function positionsSummary(ctx: FamilyCContext, tops: BookTops, pubkey: string) {
   const { positions } = await positionsView(ctx, tops, pubkey);
-  const markets = new Map<string, { marketId: string; marketSlug: string; realizedPnl: bigint; unrealizedPnl: bigint }>();
-  let realized = 0n;
-  let unrealized = 0n;
-  let fees = 0n;
-  let active = 0;
-  let resolved = 0;
+  const total = { realized: 0n, unrealized: null as bigint | null, fees: 0n, unpriced: 0, active: 0, resolved: 0 };
+  const markets = new Map<string, { marketId: string; marketSlug: string; realizedPnl: bigint; unrealizedPnl: bigint | null; unpricedPositions: number }>();
   for (const p of positions) {
-    realized += BigInt(p.realizedPnl);
-    unrealized += BigInt(p.unrealizedPnl ?? '0');
-    fees += BigInt(p.totalFees);
-    if (p.marketStatus === 'resolved') resolved++;
-    else if (p.netQuantity !== '0') active++;
-    const m = markets.get(p.marketId) ?? { marketId: p.marketId, marketSlug: p.marketSlug, realizedPnl: 0n, unrealizedPnl: 0n };
+    const m = markets.get(p.marketId) ?? { marketId: p.marketId, marketSlug: p.marketSlug, realizedPnl: 0n, unrealizedPnl: null, unpricedPositions: 0 };
+    total.realized += BigInt(p.realizedPnl);
+    total.fees += BigInt(p.totalFees);
     m.realizedPnl += BigInt(p.realizedPnl);
-    m.unrealizedPnl += BigInt(p.unrealizedPnl ?? '0');
+    if (p.unrealizedPnl === null) {
+      total.unpriced++;
+      m.unpricedPositions++;
+    } else {
+      total.unrealized = (total.unrealized ?? 0n) + BigInt(p.unrealizedPnl);
+      m.unrealizedPnl = (m.unrealizedPnl ?? 0n) + BigInt(p.unrealizedPnl);
+    }
+    if (p.marketStatus === 'resolved') total.resolved++;
+    else if (p.netQuantity !== '0') total.active++;
     markets.set(p.marketId, m);
   }
+  // No position at all: nothing is unpriced, and nothing held is worth 0.
+  const unrealized = positions.length === 0 ? 0n : total.unrealized;
   return {
     pubkey: parsePubkey(pubkey).toBase58(),
-    totalRealizedPnl: realized.toString(), totalUnrealizedPnl: unrealized.toString(), totalFees: fees.toString(),
-    activePositions: active, resolvedPositions: resolved,
-    markets: [...markets.values()].map((m) => ({ ...m, realizedPnl: m.realizedPnl.toString(), unrealizedPnl: m.unrealizedPnl.toString() })),
+    totalRealizedPnl: total.realized.toString(), totalUnrealizedPnl: unrealized === null ? null : unrealized.toString(), totalFees: total.fees.toString(),
+    activePositions: total.active, resolvedPositions: total.resolved, unpricedPositions: total.unpriced,
+    markets: [...markets.values()].map((m) => ({
+      ...m, realizedPnl: m.realizedPnl.toString(), unrealizedPnl: m.unrealizedPnl === null ? null : m.unrealizedPnl.toString(),
+    })),
   };
 }

@@ -34,7 +34,11 @@ describe('time in force and order types', () => {
     const book = newBook();
     book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9000, quantity: 1_000_000n }));
     book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9500, quantity: 1_000_000n }));
-    const capped = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'gtc' }));
+    // Asked to rest (gtc), a market order is refused rather than silently stored as ioc.
+    expect(() => book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 1n, orderType: 'market', timeInForce: 'gtc' }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_ORDER' }),
+    );
+    const capped = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'ioc' }));
     expect(capped.order).toMatchObject({ status: 'cancelled', filled: 1_000_000n, resting: false });
     const sweep = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 10_000, quantity: 5_000_000n, orderType: 'market' }));
     expect(sweep.fills.map((f) => f.priceBps)).toEqual([9500]);

@@ -1,7 +1,7 @@
 /** Positions and PnL, worked examples with every number written out (raw units, 6 decimals). */
 import { describe, expect, it } from 'vitest';
 import {
-  applyBuy, applyMove, applyRedemption, applySell, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl,
+  applyBuy, applyMerge, applyMove, applyOwnerMove, applyRedemption, applySell, applySplit, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl,
 } from '../../../src/domain/orderbook/index.js';
 
 describe('positions', () => {
@@ -40,10 +40,26 @@ describe('positions', () => {
     expect(applyMove(EMPTY_POSITION, moves[1]!)).toMatchObject({ totalCost: 2_996_500n, totalFees: -3_500n });
   });
 
-  it('selling tokens that came from a split costs them at par (5000)', () => {
-    // Split 10 USDC → 10 YES + 10 NO (no fill), then sell 10 YES at 6000 (6 USDC, fee 0.015).
-    const p = applySell(EMPTY_POSITION, 10_000_000n, 6_000_000n, 15_000n);
-    // Cost of the split YES: 10 × 0.5 = 5 USDC → realised 6 − 5 − 0.015 = 0.985.
-    expect(p).toEqual({ netQuantity: 0n, totalCost: 0n, totalProceeds: 6_000_000n, totalFees: 15_000n, realizedPnl: 985_000n });
+  it('a sale of tokens the positions job has not seen arrive counts their split first, on both outcomes', () => {
+    // Split 10 USDC → 10 YES + 10 NO (not seen yet), then sell 10 YES at 6000 (6 USDC, fee 0.015).
+    const pair = { yes: EMPTY_POSITION, no: EMPTY_POSITION };
+    const sold = applyOwnerMove(pair, { owner: 'o', outcome: 'yes', side: 'sell', quantity: 10_000_000n, usdc: 6_000_000n, fee: 15_000n });
+    // The split: 5 USDC for the YES, 5 for the NO. Realised on YES: 6 − 5 − 0.015 = 0.985.
+    expect(sold.yes).toEqual({ netQuantity: 0n, totalCost: 0n, totalProceeds: 6_000_000n, totalFees: 15_000n, realizedPnl: 985_000n });
+    expect(sold.no).toEqual({ netQuantity: 10_000_000n, totalCost: 5_000_000n, totalProceeds: 0n, totalFees: 0n, realizedPnl: 0n });
+    // Cash: −10 (split) + 6 − 0.015 = −4.015; PnL at NO = 3000: 0.985 + (3 − 5) = −1.015 = −4.015 + 10 NO × 0.3.
+  });
+
+  it('a split costs 5000 each side (YES carries the odd raw unit); a merge sells both at 5000', () => {
+    const split = applySplit({ yes: EMPTY_POSITION, no: EMPTY_POSITION }, 7n);
+    expect([split.yes.totalCost, split.no.totalCost]).toEqual([4n, 3n]);
+    const merged = applyMerge(split, 7n);
+    expect([merged.yes.realizedPnl, merged.no.realizedPnl, merged.yes.netQuantity, merged.no.netQuantity]).toEqual([0n, 0n, 0n, 0n]);
+  });
+
+  it('a redemption is a sale without fee at 10000 (won) or 0 (lost)', () => {
+    const p = applyBuy(EMPTY_POSITION, 4_000_000n, 1_000_000n, 0n); // 4 at 2500
+    expect(applyRedemption(p, 4_000_000n, false)).toMatchObject({ netQuantity: 0n, totalCost: 0n, realizedPnl: -1_000_000n });
+    expect(applyRedemption(p, 4_000_000n, true)).toMatchObject({ netQuantity: 0n, realizedPnl: 3_000_000n });
   });
 });

@@ -45,6 +45,7 @@ function apply(book: OrderBook, op: Op, n: number): PlaceResult | null {
   }
   const req: OrderRequest = { ...op.req, id: `q${n}` };
   if (req.postOnly && (req.orderType === 'market' || req.timeInForce !== 'gtc')) req.postOnly = false;
+  if (req.orderType === 'market' && req.timeInForce === 'gtc') req.timeInForce = 'ioc'; // refused (validate.ts)
   try {
     return book.place(req);
   } catch (error) {

@@ -39,7 +39,7 @@ export function clobFillRoutes(ctx: FamilyCContext, tops: BookTops) {
 
     app.get('/v2/clob/positions', {
       schema: {
-        tags: ['C'], summary: 'Positions per market and outcome with PnL, from settled fills and redemptions (holdings or realised PnL only)',
+        tags: ['C'], summary: 'Positions per market and outcome with PnL, from settled fills, splits, merges and redemptions (holdings or realised PnL only)',
         querystring: Type.Object({ pubkey: Pubkey, marketId: Type.Optional(MarketRef) }),
         response: { 200: Type.Object({ positions: Type.Array(Position) }), ...errorResponses },
       },
@@ -51,8 +51,10 @@ export function clobFillRoutes(ctx: FamilyCContext, tops: BookTops) {
         querystring: Type.Object({ pubkey: Pubkey }),
         response: {
           200: Type.Object({
-            pubkey: S, totalRealizedPnl: S, totalUnrealizedPnl: S, totalFees: S, activePositions: Type.Integer(), resolvedPositions: Type.Integer(),
-            markets: Type.Array(Type.Object({ marketId: S, marketSlug: S, realizedPnl: S, unrealizedPnl: S })),
+            // null: no position has a price (not zero); unpricedPositions: positions left out of the sum.
+            pubkey: S, totalRealizedPnl: S, totalUnrealizedPnl: NS, totalFees: S, activePositions: Type.Integer(), resolvedPositions: Type.Integer(),
+            unpricedPositions: Type.Integer(),
+            markets: Type.Array(Type.Object({ marketId: S, marketSlug: S, realizedPnl: S, unrealizedPnl: NS, unpricedPositions: Type.Integer() })),
           }),
           ...errorResponses,
         },

@@ -6,7 +6,7 @@
  * recipients carry it.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { fillsByIds, unsettledCountByOrder } from '../../../../db/repositories/clob-fills.repository.js';
+import { fillsByIds, fillTallyByOrder } from '../../../../db/repositories/clob-fills.repository.js';
 import { ordersByIds } from '../../../../db/repositories/clob-orders.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { presentFill, presentOrder, type FillView, type OrderView } from './order.presenter.js';
@@ -16,7 +16,7 @@ export interface BatchViews {
   fills: ReadonlyMap<string, FillView>;
 }
 
-/** Ids per query: unsettledCountByOrder binds each twice, under SQLite's 32,766 parameters with room to spare. */
+/** Ids per query: fillTallyByOrder binds each twice, under SQLite's 32,766 parameters with room to spare. */
 const CHUNK = 500;
 
 function chunks<T>(list: readonly T[]): T[][] {
@@ -32,8 +32,8 @@ export async function presentBatch(
   const orders = new Map<string, OrderView>();
   const fills = new Map<string, FillView>();
   for (const part of chunks(ids.orderIds)) {
-    const [rows, unsettled] = await Promise.all([ordersByIds(db, part), unsettledCountByOrder(db, part)]);
-    for (const row of rows) orders.set(row.id, presentOrder(row, unsettled.get(row.id) ?? 0));
+    const [rows, tallies] = await Promise.all([ordersByIds(db, part), fillTallyByOrder(db, part)]);
+    for (const row of rows) orders.set(row.id, presentOrder(row, tallies.get(row.id)));
   }
   for (const part of chunks(ids.fillIds)) {
     for (const row of await fillsByIds(db, part)) fills.set(row.id, presentFill(row));

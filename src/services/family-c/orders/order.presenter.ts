@@ -1,18 +1,36 @@
 /**
  * The public shapes of orders and fills (public facts: quantities and USDC as strings of raw
- * units, prices in bps). An order's stored status is the book's; it reads `settling` while the
- * book is done with it (filled, or cancelled after partial fills) but fills of it are still on
- * their way to the chain.
+ * units, prices in bps). An order's stored status is the book's; how it reads also follows its
+ * fills (docs/family-c.md, "What an order reads"):
+ * - `filledQuantity` counts only fills that did not fail: quantity − remaining − the failed fills'
+ *   quantity, except a fill given back to this order (the give-back already restored `remaining`);
+ * - an order that no longer rests and whose fills all failed reads `cancelled` with
+ *   `cancelReason` `fill_failed`; so does a `filled` order some of whose fills failed (the book is
+ *   done with it and not all of it traded); a resting order reads `open` again when none of its
+ *   fills stands;
+ * - it reads `settling` while the book is done with it (filled) but fills of it are still on
+ *   their way to the chain.
+ * Computed when read, not stored: an operator may re-drive a failed fill.
  */
-import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import type { FillRow, OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
 import { normalizeFill } from '../../../../db/repositories/clob-fills.repository.js';
 import { normalizeOrder, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import type { OrderOutcome } from '../../../domain/orderbook/index.js';
 import type { StoredFill } from '../matcher/placement-writer.js';
 
-export function presentOrder(row: OrderRow, unsettledFills = 0) {
+const NO_FILLS_WAITING: OrderFillTally = { unsettled: 0, failedQuantity: 0n };
+
+export function presentOrder(row: OrderRow, fills: OrderFillTally = NO_FILLS_WAITING) {
   const o = normalizeOrder(row);
-  const status = o.status === 'filled' && unsettledFills > 0 ? 'settling' : o.status;
+  const matched = o.quantity - o.remaining - fills.failedQuantity;
+  const filled = matched > 0n ? matched : 0n;
+  let status: string = o.status;
+  let cancelReason = o.cancel_reason;
+  if (fills.failedQuantity > 0n) {
+    if (o.status === 'open' || o.status === 'partially_filled') status = filled > 0n ? 'partially_filled' : 'open';
+    else if (o.status === 'filled' || filled === 0n) [status, cancelReason] = ['cancelled', 'fill_failed'];
+  }
+  if (status === 'filled' && fills.unsettled > 0) status = 'settling';
   return {
     id: o.id,
     marketId: o.market_id,
@@ -22,7 +40,7 @@ export function presentOrder(row: OrderRow, unsettledFills = 0) {
     priceBps: o.price_bps,
     originalQuantity: o.quantity.toString(),
     remainingQuantity: o.remaining.toString(),
-    filledQuantity: (o.quantity - o.remaining).toString(),
+    filledQuantity: filled.toString(),
     committedAmount: o.committed.toString(),
     status,
     orderType: o.order_type,
@@ -30,7 +48,7 @@ export function presentOrder(row: OrderRow, unsettledFills = 0) {
     postOnly: o.post_only === 1,
     nonce: o.nonce,
     expiry: Number(o.expiry),
-    cancelReason: o.cancel_reason,
+    cancelReason,
     createdAt: o.created_at,
     updatedAt: o.updated_at,
   };

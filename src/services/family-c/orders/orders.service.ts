@@ -5,7 +5,7 @@
  * `cancelled: []`).
  */
 import { findOrder, listOrders, marketsWithRestingOrders, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
-import { unsettledCountByOrder } from '../../../../db/repositories/clob-fills.repository.js';
+import { fillTallyByOrder } from '../../../../db/repositories/clob-fills.repository.js';
 import { claimCancelAllProof, pruneCancelAllProofs, releaseCancelAllProof } from '../../../../db/repositories/clob-cancel-all.repository.js';
 import { DomainError } from '../../../domain/errors.js';
 import { CANCEL_ALL_WINDOW_SEC, cancelAllText, cancelOrderText, isFresh, verifySignedMessage } from '../../../domain/signed-message.js';
@@ -31,8 +31,7 @@ async function requireOrder(ctx: FamilyCContext, id: string): Promise<OrderRow> 
 
 export async function getOrder(ctx: FamilyCContext, id: string) {
   const row = await requireOrder(ctx, id);
-  const unsettled = await unsettledCountByOrder(ctx.db, [row.id]);
-  return presentOrder(row, unsettled.get(row.id) ?? 0);
+  return presentOrder(row, (await fillTallyByOrder(ctx.db, [row.id])).get(row.id));
 }
 
 export interface OrderListQuery {
@@ -43,6 +42,14 @@ export interface OrderListQuery {
   cursor?: string;
 }
 
+const STORED_AS: Record<NonNullable<OrderListQuery['status']>, Array<'open' | 'partially_filled' | 'filled' | 'cancelled'>> = {
+  open: ['open', 'partially_filled'],
+  partially_filled: ['partially_filled'],
+  filled: ['filled'],
+  settling: ['filled'],
+  cancelled: ['cancelled', 'filled'],
+};
+
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !UUID.test(id)) throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
@@ -52,13 +59,15 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 export async function listOwnerOrders(ctx: FamilyCContext, q: OrderListQuery) {
   const owner = parsePubkey(q.pubkey).toBase58();
   const marketId = q.marketId ? (await requireClobMarket(ctx, q.marketId)).id : undefined;
-  // `settling` is a presentation of `filled` (fills still settling): select filled, then keep those.
-  const statuses = q.status === 'settling' ? (['filled'] as const) : q.status ? [q.status] : undefined;
+  // How an order reads also follows its fills (order.presenter.ts): `settling` and a `cancelled`
+  // fill_failed order are stored `filled`, an `open` one may be stored `partially_filled`; select
+  // what may read as asked, then keep what does.
+  const statuses = q.status ? STORED_AS[q.status] : undefined;
   const rows = await listOrders(ctx.db, { owner, marketId, statuses: statuses ? [...statuses] : undefined, after: q.cursor ? decodeCursor(q.cursor) : undefined }, q.limit + 1);
   const page = rows.slice(0, q.limit);
-  const unsettled = await unsettledCountByOrder(ctx.db, page.map((r) => r.id));
-  let orders = page.map((r) => presentOrder(r, unsettled.get(r.id) ?? 0));
-  if (q.status === 'settling' || q.status === 'filled') orders = orders.filter((o) => o.status === q.status);
+  const tallies = await fillTallyByOrder(ctx.db, page.map((r) => r.id));
+  let orders = page.map((r) => presentOrder(r, tallies.get(r.id)));
+  if (q.status) orders = orders.filter((o) => o.status === q.status);
   const last = page[page.length - 1];
   return { orders, nextCursor: rows.length > q.limit && last ? Buffer.from(`${last.created_at}|${last.id}`, 'utf8').toString('base64url') : null };
 }
