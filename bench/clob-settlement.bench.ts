@@ -53,7 +53,7 @@ export async function run(): Promise<void> {
     const transfersBefore = await rawTransfersPerSec();
 
     // Fills: makers rest asks, one taker sweeps them with IOC buys.
-    const market = await createClobMarket(h as never);
+    const market = await createClobMarket(h as never, { minOrderSize: '100000' }); // 0.1-0.2 token orders: many fills per round
     const makers: Keypair[] = [];
     for (let i = 0; i < 8; i++) {
       const m = await depositedTrader(h as never, 100n * USDC);

@@ -16,6 +16,8 @@ export interface ClobMarketsTable {
   /** Fencing token of the matcher that owns the book: bumped on every takeover, checked by every write. */
   matcher_epoch: ColumnType<bigint, bigint | number | undefined, bigint | number>;
   matcher_node: string | null;
+  /** Migration 0012: the smallest order quantity accepted, outcome-token raw units (default one token). */
+  min_order_size: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
 export interface ClobWalletsTable {

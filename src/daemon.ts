@@ -53,7 +53,10 @@ export interface Daemon {
 
 export async function startDaemon(config: Config, log: Logger): Promise<Daemon> {
   const cleanups: Array<[string, () => Promise<unknown>]> = [];
+  // Aborted first: waits inside jobs (a transaction's confirmation) end, so the workers' close is quick.
+  const stopping = new AbortController();
   const stop = async () => {
+    stopping.abort();
     for (const [name, cleanup] of cleanups.reverse()) {
       try {
         await cleanup();
@@ -120,6 +123,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const ctx: FeatureContext = {
       config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token, instanceId, redis: connect, metrics,
+      stopping: stopping.signal,
     };
     const features: Feature[] = [];
     for (const factory of FEATURE_FACTORIES) {

@@ -11,6 +11,7 @@ import * as m0005 from './0005_family_c.js';
 import * as m0009 from './0009_catalog_perf.js';
 import * as m0010 from './0010_clob_give_back.js';
 import * as m0011 from './0011_clob_settlement_indexes.js';
+import * as m0012 from './0012_clob_min_order_size.js';
 import * as m0013 from './0013_clob_cancel_all_uses.js';
 
 export const migrations: Record<string, Migration> = {
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0009_catalog_perf': m0009,
   '0010_clob_give_back': m0010,
   '0011_clob_settlement_indexes': m0011,
+  '0012_clob_min_order_size': m0012,
   '0013_clob_cancel_all_uses': m0013,
 };

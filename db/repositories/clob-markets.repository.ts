@@ -11,7 +11,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 const COLUMNS = [
   'm.id', 'm.slug', 'm.name', 'm.description', 'm.category', 'm.image_urls', 'm.status', 'm.outcome', 'm.creator',
   'm.yes_ticker', 'm.no_ticker', 'm.yes_mint', 'm.no_mint', 'm.end_date', 'm.resolved_at', 'm.created_at', 'm.updated_at',
-  'c.market_pubkey', 'c.vault', 'c.resolution_rules', 'c.image_url', 'c.lookup_table', 'c.setup_outbound_id', 'c.slot',
+  'c.market_pubkey', 'c.vault', 'c.resolution_rules', 'c.image_url', 'c.lookup_table', 'c.setup_outbound_id', 'c.slot', 'c.min_order_size',
 ] as const;
 
 function select(db: Db) {

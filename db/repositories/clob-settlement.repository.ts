@@ -9,9 +9,15 @@ import type { ClobFillStatus, Database } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Matched fills not in a batch, oldest first (a market's settlement order is its match order). */
-export async function matchedFillsOfMarket(db: Db, marketId: string, limit: number) {
-  return db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId).where('status', '=', 'matched').orderBy('seq').limit(limit).execute();
+/**
+ * Matched fills not in a batch, oldest first (a market's settlement order is its match order),
+ * leaving out the fills of `exceptOrders` (as maker or taker): the planner passes the orders whose
+ * proof is in flight, so fills that wait for them never take a place among the `limit` read.
+ */
+export async function matchedFillsOfMarket(db: Db, marketId: string, limit: number, exceptOrders: readonly string[] = []) {
+  let query = db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId).where('status', '=', 'matched');
+  if (exceptOrders.length > 0) query = query.where('maker_order_id', 'not in', exceptOrders).where('taker_order_id', 'not in', exceptOrders);
+  return query.orderBy('seq').limit(limit).execute();
 }
 
 /** Markets with matched fills waiting for a batch. */

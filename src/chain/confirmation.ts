@@ -18,7 +18,7 @@ export function statusFate(status: SignatureStatus | null | undefined): 'ok' | '
 export async function awaitSignature(
   chain: ChainClient,
   signature: string,
-  opts: { timeoutMs: number; pollMs?: number; lastValidBlockHeight?: number },
+  opts: { timeoutMs: number; pollMs?: number; lastValidBlockHeight?: number; signal?: AbortSignal },
 ): Promise<SignatureFate> {
   const fate = await pollUntil<SignatureFate>(
     async () => {
@@ -28,7 +28,7 @@ export async function awaitSignature(
       if (opts.lastValidBlockHeight !== undefined && (await chain.getBlockHeight()) > opts.lastValidBlockHeight) return 'expired';
       return undefined;
     },
-    { timeoutMs: opts.timeoutMs, initialMs: opts.pollMs ?? 20, maxMs: opts.pollMs ?? 200 },
+    { timeoutMs: opts.timeoutMs, initialMs: opts.pollMs ?? 20, maxMs: opts.pollMs ?? 200, signal: opts.signal },
   );
   return fate ?? 'timeout';
 }

@@ -35,6 +35,8 @@ export interface FeatureContext {
   instanceId: string;
   /** The process's Prometheus metrics. */
   metrics: DaemonMetrics;
+  /** Aborted as the daemon starts to stop (before any part closes): long waits end at once. */
+  stopping?: AbortSignal;
 }
 
 export interface Feature {

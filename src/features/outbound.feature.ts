@@ -20,7 +20,7 @@ export function outboundFeature(ctx: FeatureContext, features: Feature[]): Featu
       builders[purpose] = builder;
     }
   }
-  const sender = new OutboundSender(ctx.db, ctx.chain.client, builders, ctx.log.child({ feature: 'outbound' }));
+  const sender = new OutboundSender(ctx.db, ctx.chain.client, builders, ctx.log.child({ feature: 'outbound' }), { stopping: ctx.stopping });
   return {
     name: 'outbound',
     processors: {

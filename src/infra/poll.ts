@@ -7,16 +7,26 @@ export interface PollOptions {
   timeoutMs: number;
   initialMs?: number;
   maxMs?: number;
+  /** Ends the wait at once (undefined, as a timeout) when aborted: a daemon stopping does not sit out a long wait. */
+  signal?: AbortSignal;
 }
 
-export async function pollUntil<T>(probe: () => Promise<T | undefined>, { timeoutMs, initialMs = 3, maxMs = 50 }: PollOptions): Promise<T | undefined> {
+export async function pollUntil<T>(probe: () => Promise<T | undefined>, { timeoutMs, initialMs = 3, maxMs = 50, signal }: PollOptions): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
   let waitMs = initialMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() >= deadline) return undefined;
-    await new Promise((r) => setTimeout(r, Math.min(waitMs, Math.max(0, deadline - Date.now()))));
+    if (Date.now() >= deadline || signal?.aborted) return undefined;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(waitMs, Math.max(0, deadline - Date.now())));
+      signal?.addEventListener('abort', done, { once: true });
+    });
     waitMs = Math.min(maxMs, Math.ceil(waitMs * 1.5));
   }
 }

@@ -12,10 +12,15 @@ export interface FaultConfig {
   expireBlockhashesEarly?: boolean;
   /** The next N sends fail with a retryable NODE_UNAVAILABLE error. */
   failNextSends?: number;
+  /**
+   * Accepted transactions whose wire bytes contain any of these byte strings (e.g. a signer's
+   * public key, which an Ed25519 proof carries inline) are dropped: a proof that never lands.
+   */
+  dropContaining?: readonly Uint8Array[];
 }
 
 export class LedgerFaults {
-  private cfg: Required<FaultConfig> = { dropRate: 0, confirmDelayMs: 0, expireBlockhashesEarly: false, failNextSends: 0 };
+  private cfg: Required<FaultConfig> = { dropRate: 0, confirmDelayMs: 0, expireBlockhashesEarly: false, failNextSends: 0, dropContaining: [] };
 
   constructor(private readonly onChange: (cfg: Readonly<Required<FaultConfig>>) => void = () => {}) {}
 
@@ -28,7 +33,7 @@ export class LedgerFaults {
   }
 
   reset(): void {
-    this.set({ dropRate: 0, confirmDelayMs: 0, expireBlockhashesEarly: false, failNextSends: 0 });
+    this.set({ dropRate: 0, confirmDelayMs: 0, expireBlockhashesEarly: false, failNextSends: 0, dropContaining: [] });
   }
 
   get config(): Readonly<Required<FaultConfig>> {
@@ -41,7 +46,8 @@ export class LedgerFaults {
     return true;
   }
 
-  shouldDrop(): boolean {
+  shouldDrop(raw: Uint8Array): boolean {
+    if (this.cfg.dropContaining.some((pattern) => Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).indexOf(pattern) >= 0)) return true;
     return this.cfg.dropRate > 0 && Math.random() < this.cfg.dropRate;
   }
 }

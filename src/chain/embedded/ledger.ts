@@ -97,7 +97,7 @@ export class EmbeddedLedger extends LedgerQueries {
     if (!signaturesValid(p)) throw new ChainError('SIGNATURE_VERIFICATION_FAILED', 'Transaction signature verification failure');
     const stale = this.freshnessErr(p);
     if (stale) throw preflightError(stale, [], describeErr(stale));
-    if (this.faults.shouldDrop()) return { signature: p.signature, err: null, slot: null };
+    if (this.faults.shouldDrop(raw)) return { signature: p.signature, err: null, slot: null };
     const delay = this.faults.config.confirmDelayMs;
     if (delay > 0) {
       this.pending.add(p.signature);

@@ -49,3 +49,18 @@ export function checkRestingLimits(counts: { total: number; inMarket: number }):
     throw new DomainError('invalid', 'TOO_MANY_ORDERS', `at most ${RESTING_LIMIT_PER_OWNER} resting orders per owner; cancel some first`);
   }
 }
+
+/** A market's minimum order size when its creator names none: one token (outcome-token raw units). */
+export const DEFAULT_MIN_ORDER_SIZE = 1_000_000n;
+
+/**
+ * Refuses an order below its market's minimum size (issue 25, "Dust"). A fill uses up the
+ * smaller remainder of its two orders, so a market's fills never outnumber its orders, and every
+ * order now commits at least minOrderSize: one small deposit cannot queue hundreds of fills. A
+ * fill may still be smaller than the minimum (the last part of a partly filled order).
+ */
+export function checkMinOrderSize(quantity: bigint, minOrderSize: bigint): void {
+  if (quantity < minOrderSize) {
+    throw new DomainError('invalid', 'INVALID_ORDER', `quantity ${quantity} is below this market's minOrderSize of ${minOrderSize} raw units`);
+  }
+}

@@ -13,6 +13,7 @@ import {
   decodeClobMarket, findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, getClobMarketStatusInstruction, type MarketStatusAction,
 } from '../../chain/programs/exchange/index.js';
 import { DomainError } from '../../domain/errors.js';
+import { DEFAULT_MIN_ORDER_SIZE, MAX_ORDER_QUANTITY } from '../../domain/orderbook/index.js';
 import { assertTickers } from '../../domain/family-a/side.js';
 import { isValidSlug, slugify } from '../../domain/family-a/slug.js';
 import { pollUntil } from '../../infra/poll.js';
@@ -34,6 +35,8 @@ export interface CreateClobMarketInput {
   yesTicker: string;
   noTicker: string;
   slug?: string;
+  /** Smallest order quantity, outcome-token raw units as a decimal string; default one token. */
+  minOrderSize?: string;
 }
 
 async function freeSlug(ctx: FamilyCContext, input: CreateClobMarketInput): Promise<string> {
@@ -50,19 +53,29 @@ async function freeSlug(ctx: FamilyCContext, input: CreateClobMarketInput): Prom
   return `${base}-${randomUUID().slice(0, 8)}`;
 }
 
-function validate(input: CreateClobMarketInput): { endDate: string; tickers: { yes: string; no: string } } {
+function validate(input: CreateClobMarketInput): { endDate: string; tickers: { yes: string; no: string }; minOrderSize: bigint } {
   const end = Date.parse(input.endDate);
   if (Number.isNaN(end)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be an ISO 8601 date');
   if (end <= Date.now()) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be in the future');
   if (input.imageUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(input.imageUrl)) {
     throw new DomainError('invalid', 'VALIDATION_ERROR', 'imageUrl must be an http(s) URL');
   }
-  return { endDate: new Date(end).toISOString(), tickers: assertTickers(input.yesTicker, input.noTicker) };
+  return { endDate: new Date(end).toISOString(), tickers: assertTickers(input.yesTicker, input.noTicker), minOrderSize: minOrderSizeOf(input.minOrderSize) };
+}
+
+/** The market's minimum order size: one token unless named; at most the largest order quantity. */
+function minOrderSizeOf(text: string | undefined): bigint {
+  if (text === undefined) return DEFAULT_MIN_ORDER_SIZE;
+  const size = /^[0-9]{1,20}$/.test(text) ? BigInt(text) : 0n;
+  if (size < 1n || size > MAX_ORDER_QUANTITY) {
+    throw new DomainError('invalid', 'VALIDATION_ERROR', `minOrderSize must be a whole number of raw units from 1 to ${MAX_ORDER_QUANTITY}`);
+  }
+  return size;
 }
 
 /** Records the market and its creation intent, lands it (bounded wait), answers the row. */
 export async function createClobMarket(ctx: FamilyCContext, input: CreateClobMarketInput, waitMs: number) {
-  const { endDate, tickers } = validate(input);
+  const { endDate, tickers, minOrderSize } = validate(input);
   const slug = await freeSlug(ctx, input);
   const id = randomUUID();
   const now = new Date().toISOString();
@@ -79,7 +92,7 @@ export async function createClobMarket(ctx: FamilyCContext, input: CreateClobMar
       });
       await insertClobTerms(trx, {
         market_id: id, market_pubkey: findClobMarketPda(id, p)[0].toBase58(), vault: findClobVaultAddress(id, ctx.usdcMint, p).toBase58(),
-        resolution_rules: input.resolutionRules, image_url: input.imageUrl ?? '', slot: 0n,
+        resolution_rules: input.resolutionRules, image_url: input.imageUrl ?? '', slot: 0n, min_order_size: minOrderSize,
       });
       const params: ClobMarketSetupParams = { marketId: id };
       return recordOutboundIntent(trx, { idempotencyKey: `c-market-create-${id}`, purpose: CLOB_MARKET_SETUP, params });

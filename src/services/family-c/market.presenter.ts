@@ -37,6 +37,7 @@ export function presentMarketFields(m: ClobMarketRow) {
     yesMint: m.yes_mint ?? '',
     noMint: m.no_mint ?? '',
     vault: m.vault,
+    minOrderSize: m.min_order_size.toString(),
     resolvedAt: m.resolved_at,
     createdAt: m.created_at,
     updatedAt: m.updated_at,

@@ -36,6 +36,12 @@ export interface OutboundSenderOptions {
   maxAttempts?: number;
   /** Delay before the n-th funding check (default: 5 s doubling to 5 min). */
   fundingBackoffMs?: (checks: number) => number;
+  /**
+   * Aborted when the daemon stops: a confirmation wait ends at once and the attempt is left to a
+   * later job (the row keeps its bytes; the resume scan picks it up after a restart), so the
+   * workers' close does not wait out confirmTimeoutMs, which is longer than the shutdown budget.
+   */
+  stopping?: AbortSignal;
 }
 
 export class OutboundSender {
@@ -43,6 +49,7 @@ export class OutboundSender {
   private readonly pollMs: number;
   private readonly maxAttempts: number;
   private readonly fundingBackoffMs: (checks: number) => number;
+  private readonly stopping?: AbortSignal;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -55,6 +62,7 @@ export class OutboundSender {
     this.pollMs = opts.pollMs ?? 100;
     this.maxAttempts = opts.maxAttempts ?? 25;
     this.fundingBackoffMs = opts.fundingBackoffMs ?? fundingBackoffMs;
+    this.stopping = opts.stopping;
   }
 
   async process(id: string): Promise<OutboundResult> {
@@ -108,7 +116,9 @@ export class OutboundSender {
     const built = await findOutbound(this.db, id);
     const outcome = await this.waitForConfirmation(signature, built?.signature === signature ? Number(built.last_valid_block_height ?? 0) || undefined : undefined);
     if (outcome === 'ok') return this.confirm({ ...row, signature }, params, builder);
-    const reason = outcome === 'err' ? 'transaction failed on chain' : outcome === 'expired' ? 'blockhash expired before it landed' : 'not confirmed in time';
+    const reason = outcome === 'err' ? 'transaction failed on chain'
+      : outcome === 'expired' ? 'blockhash expired before it landed'
+      : this.stopping?.aborted ? 'the daemon stopped before it was confirmed' : 'not confirmed in time';
     await markOutbound(this.db, id, 'sent', { now: now(), lastError: reason });
     throw new Error(`outbound ${id} (${row.purpose}): ${reason}; will retry`);
   }
@@ -182,7 +192,7 @@ export class OutboundSender {
   }
 
   private async waitForConfirmation(signature: string, lastValidBlockHeight?: number): Promise<'ok' | 'err' | 'timeout' | 'expired'> {
-    return awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs, lastValidBlockHeight });
+    return awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs, lastValidBlockHeight, signal: this.stopping });
   }
 
   private async confirm(row: OutboundRow, params: unknown, builder: OutboundBuilders[string]): Promise<OutboundResult> {

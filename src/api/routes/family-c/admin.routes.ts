@@ -51,6 +51,9 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
           yesTicker: Ticker,
           noTicker: Ticker,
           slug: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+          minOrderSize: Type.Optional(Type.String({
+            pattern: '^[0-9]{1,20}$', description: 'Smallest order quantity in outcome-token raw units (default 1000000, one token); orders below it are refused',
+          })),
         }),
         response: { 200: MarketView, 202: MarketView, ...errorResponses },
       },

@@ -1,14 +1,15 @@
 /**
  * Turns a POST /v2/clob/orders body into an order the matcher can take: the 92-byte message is
  * rebuilt from the JSON fields, its signing text (`PMX Order:\n` + hex) verified against the
- * owner's key, and the public order rules checked (market active, prices, expiry, quantity).
+ * owner's key, and the public order rules checked (market active, prices, expiry,
+ * quantity, the market's minOrderSize).
  * Everything here is cheap and needs no lock, so API nodes do it before handing the order over.
  */
 import { randomUUID } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../../domain/errors.js';
 import {
-  checkExpiry, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
+  checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
   type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
@@ -116,6 +117,7 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
   const market = await markets.byPubkey(input.orderMessage.market);
   if (!market || market.status === 'creating') throw new DomainError('not_found', 'MARKET_NOT_FOUND', `No orderbook market with pubkey ${input.orderMessage.market}`);
   if (market.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${market.id} is ${market.status}`, { marketStatus: market.status });
+  checkMinOrderSize(message.quantity, market.min_order_size);
 
   return {
     id: randomUUID(),

@@ -5,7 +5,9 @@
  * may carry fills of the same order: the program computes each fill from the order's totals that
  * have landed, so the last raw unit of rounding may move between two fills of one order when they
  * land out of match order — the receipt is the record, and the fill row takes its amounts. A fill
- * whose order's proof is in a batch in flight waits for it (settle-choice.ts). Each pass plans a
+ * whose order's proof is in a batch in flight waits for it (settle-choice.ts), and is left out of
+ * the pass's read of waiting fills, so no number of waiting fills keeps a settleable one out of
+ * the window (docs/family-c.md, "Fair settlement planning"). Each pass plans a
  * group of batches (up to the room left in flight) and sends it (settle-group.ts: recorded in one
  * transaction, sent, and those that landed confirmed in one transaction).
  */
@@ -17,7 +19,7 @@ import { SettlementAssemblyError } from '../../../chain/programs/exchange/index.
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { ensureLookupTables } from './lookup-tables.service.js';
-import { readOrderStates, settlementFills } from './settle-inputs.js';
+import { orderStateAddress, readOrderStates, settlementFills } from './settle-inputs.js';
 import { failUnbatched } from './settle-outcomes.js';
 import { sendPlannedBatches, type PlannedBatch } from './settle-group.js';
 import { chooseBatch, type BatchChoice } from './settle-choice.js';
@@ -48,19 +50,39 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
     const room = k.maxBatchesInFlight - (await countBatchesInFlight(k.c.db, marketId));
     if (room <= 0) break;
     // One read of the waiting fills and their chain state serves every batch planned from it.
-    const candidates = await matchedFillsOfMarket(k.c.db, marketId, PLAN_WINDOW);
+    // Fills of orders whose proof is in flight are left out of the read: however many there are,
+    // they never take the place of a fill that can settle now (fair by construction).
+    const candidates = await matchedFillsOfMarket(k.c.db, marketId, PLAN_WINDOW, k.proofsInFlight.waitingOrderIds(marketId));
     if (candidates.length === 0) break;
-    const planned = await planGroup(k, marketId, candidates, room);
-    if (planned.length === 0) break; // every waiting fill waits for a proof in flight
-    if (!(await sendPlannedBatches(k, marketId, planned))) break; // a concurrent planner took them
+    const { planned, orderAt } = await planGroup(k, marketId, candidates, room);
+    if (planned.length === 0) break; // nothing a transaction can carry (every candidate failed on the way)
+    try {
+      if (!(await sendPlannedBatches(k, marketId, planned))) break; // a concurrent planner took them
+    } finally {
+      // The proofs now in flight, named by order: the next read leaves their fills out.
+      for (const address of planned.flatMap((p) => p.choice.proves)) {
+        const orderId = orderAt.get(address);
+        if (orderId !== undefined) k.proofsInFlight.name(address, { id: orderId, marketId });
+      }
+    }
     made += planned.length;
   }
   return made;
 }
 
-/** Up to `room` batches from these waiting fills, in match order; a fill no transaction can carry is failed on the way. */
-async function planGroup(k: KeeperDeps, marketId: string, candidates: FillRow[], room: number): Promise<PlannedBatch[]> {
+/**
+ * Up to `room` batches from these waiting fills, in match order; a fill no transaction can carry
+ * is failed on the way. Also returns the order id at each OrderState address of these fills.
+ */
+async function planGroup(
+  k: KeeperDeps, marketId: string, candidates: FillRow[], room: number,
+): Promise<{ planned: PlannedBatch[]; orderAt: Map<string, string> }> {
   const inputs = await settlementFills(k.c, candidates);
+  const orderAt = new Map<string, string>();
+  inputs.forEach((f, i) => {
+    orderAt.set(orderStateAddress(f.takerOrder.message, k.c.programId), candidates[i]!.taker_order_id);
+    orderAt.set(orderStateAddress(f.makerOrder.message, k.c.programId), candidates[i]!.maker_order_id);
+  });
   const base = {
     operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash: ANY_BLOCKHASH,
     lookupTables: await ensureLookupTables(k, marketId, inputs), orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId,
@@ -87,5 +109,5 @@ async function planGroup(k: KeeperDeps, marketId: string, candidates: FillRow[],
     const batched = new Set(choice.fillIds);
     waiting = waiting.filter((f) => !batched.has(f.fillId));
   }
-  return planned;
+  return { planned, orderAt };
 }
