@@ -4,18 +4,15 @@
  * cancels (`PMX Cancel:<orderId>`) and cancel-all (`PMX Cancel All:<market|*>:<unix seconds>`).
  *
  * Wallets sign the UTF-8 bytes of the text with Ed25519 (Solana's `signMessage`). Verification
- * runs on node's built-in Ed25519 (about 10× faster than pure-JS implementations): computation
- * only, no I/O, so it belongs to the domain. Signatures are accepted in base58 (what Solana
+ * is the chain's strict rule (ed25519-strict.ts, on node's built-in Ed25519): computation only,
+ * no I/O, so it belongs to the domain. Signatures are accepted in base58 (what Solana
  * wallets show) or padded base64; public keys in base58.
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import bs58 from 'bs58';
+import { verifyStrict } from './ed25519-strict.js';
 
 export type SignatureRefusal = 'MALFORMED_PUBKEY' | 'MALFORMED_SIGNATURE' | 'BAD_SIGNATURE';
 export type SignatureCheck = { ok: true } | { ok: false; reason: SignatureRefusal; message: string };
-
-/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 function decodeBase58(text: string): Uint8Array | undefined {
   try {
@@ -44,41 +41,36 @@ export function decodeTransactionSignature(text: string): Uint8Array | undefined
 }
 
 /**
- * Parsed keys by base58 text, bounded (oldest dropped first): a trader's every order and cancel is
- * checked with the same key, and parsing it is a third of a verification's cost.
+ * Decoded keys by base58 text, bounded (oldest dropped first): a trader's every order and cancel
+ * is checked with the same key (the parsed KeyObjects are cached by ed25519-strict.ts).
  */
-const KEYS = new Map<string, KeyObject>();
+const KEYS = new Map<string, Uint8Array>();
 const KEYS_MAX = 10_000;
 
-export function ed25519PublicKey(pubkey: string): KeyObject | undefined {
+/** The 32 bytes of a base58 public key, or undefined when it is not one. */
+export function ed25519PublicKeyBytes(pubkey: string): Uint8Array | undefined {
   const cached = KEYS.get(pubkey);
   if (cached) return cached;
-  const key = parseKey(pubkey);
-  if (key) {
-    if (KEYS.size >= KEYS_MAX) KEYS.delete(KEYS.keys().next().value!);
-    KEYS.set(pubkey, key);
-  }
-  return key;
-}
-
-function parseKey(pubkey: string): KeyObject | undefined {
   const bytes = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(pubkey) ? decodeBase58(pubkey) : undefined;
   if (bytes?.length !== 32) return undefined;
-  try {
-    return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, bytes]), format: 'der', type: 'spki' });
-  } catch {
-    return undefined;
-  }
+  if (KEYS.size >= KEYS_MAX) KEYS.delete(KEYS.keys().next().value!);
+  KEYS.set(pubkey, bytes);
+  return bytes;
 }
 
-/** Did the holder of `pubkey` sign exactly `message` (a text, or raw bytes)? */
+/**
+ * Did the holder of `pubkey` sign exactly `message` (a text, or raw bytes)? The rule is the
+ * chain's (verifyStrict): a signature accepted here is accepted by the Ed25519 precompile.
+ */
 export function verifySignedMessage(message: string | Uint8Array, pubkey: string, signature: string): SignatureCheck {
-  const key = ed25519PublicKey(pubkey);
+  const key = ed25519PublicKeyBytes(pubkey);
   if (!key) return { ok: false, reason: 'MALFORMED_PUBKEY', message: 'the public key is not a base58 Ed25519 key' };
   const sig = decodeSignature(signature);
   if (!sig) return { ok: false, reason: 'MALFORMED_SIGNATURE', message: 'the signature is not 64 bytes in base58 or base64' };
   const bytes = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
-  return verify(null, bytes, key, sig) ? { ok: true } : { ok: false, reason: 'BAD_SIGNATURE', message: 'the signature does not match the message and public key' };
+  return verifyStrict(bytes, sig, key)
+    ? { ok: true }
+    : { ok: false, reason: 'BAD_SIGNATURE', message: 'the signature does not match the message and public key (strict Ed25519: no small-order key or R, S below the group order)' };
 }
 
 /**

@@ -97,6 +97,10 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       const cancelled = await cancelOwnerInAllMarkets(c, runtime.port, owner);
       c.log.warn({ owner, cancelled: cancelled.length }, 'owner could not pay a fill: resting orders cancelled');
     },
+    cancelOrder: async (marketId, orderId) => {
+      const { cancelled } = await runtime.port.cancel(marketId, orderId);
+      c.log.warn({ market: marketId, order: orderId, cancelled: cancelled.length }, 'order with a refused proof cancelled');
+    },
   };
   const tops = new ClobBookReads(bus, runtime.publisher);
   const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;

@@ -70,7 +70,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {
     c, bus, log: pino({ level: 'silent' }), fees: { takerFeeBps: 25n, makerRebateBps: 5n }, maxBatchesInFlight: 8, proofsInFlight: new ProofsInFlight(), planRequests: new PlanRequests(unusedRedis, 'unused'),
-    afterSettlement: async () => undefined, cancelOwnerEverywhere: async () => undefined,
+    afterSettlement: async () => undefined, cancelOwnerEverywhere: async () => undefined, cancelOrder: async () => undefined,
   };
 }
 

@@ -19,7 +19,8 @@ export interface OrderSpec {
 
 let nonceCounter = BigInt(Date.now()) * 1000n + BigInt(process.pid % 1000);
 
-export function signedOrder(owner: Keypair, o: OrderSpec): Record<string, unknown> {
+/** `sign` makes the signature (a forger's in the strict-signature tests); a wallet's by default. */
+export function signedOrder(owner: Keypair, o: OrderSpec, sign: (owner: Keypair, text: string) => Uint8Array = signText): Record<string, unknown> {
   const orderMessage = {
     market: o.market,
     owner: owner.publicKey.toBase58(),
@@ -34,7 +35,7 @@ export function signedOrder(owner: Keypair, o: OrderSpec): Record<string, unknow
     market: new PublicKey(o.market).toBytes(), owner: owner.publicKey.toBytes(), side: o.side, outcome: o.outcome, priceBps: o.priceBps,
     quantity: o.quantity, nonce: BigInt(orderMessage.nonce), expiry: BigInt(orderMessage.expiry),
   });
-  const signature = Buffer.from(signText(owner, orderSigningText(bytes))).toString('base64');
+  const signature = Buffer.from(sign(owner, orderSigningText(bytes))).toString('base64');
   return {
     orderMessage, signature,
     ...(o.orderType ? { orderType: o.orderType } : {}), ...(o.timeInForce ? { timeInForce: o.timeInForce } : {}), ...(o.postOnly ? { postOnly: true } : {}),

@@ -16,7 +16,7 @@ import {
   readEd25519Offsets,
 } from '../ed25519-instruction.js';
 import type { ParsedTransaction } from './parsed-transaction.js';
-import { verifyEd25519 } from './signature-verifier.js';
+import { isSmallOrderEncoding, verifyEd25519 } from './signature-verifier.js';
 
 export const ED25519_PROGRAM = ED25519_PROGRAM_ID.toBase58();
 
@@ -50,7 +50,9 @@ export function verifyEd25519Data(data: Uint8Array, instructionDatas: readonly U
     if (typeof signature === 'number') return signature;
     const pubkey = dataSlice(data, instructionDatas, o.publicKeyInstructionIndex, o.publicKeyOffset, ED25519_PUBKEY_SIZE);
     if (typeof pubkey === 'number') return pubkey;
-    if (!isOnCurveCached(pubkey)) return PRECOMPILE_ERROR.InvalidPublicKey;
+    // ed25519-dalek decodes every small-order encoding (negative zero, y ≥ p included), so Agave
+    // refuses such a key at verification (InvalidSignature), not at decoding: so do we.
+    if (!isSmallOrderEncoding(pubkey) && !isOnCurveCached(pubkey)) return PRECOMPILE_ERROR.InvalidPublicKey;
     const message = dataSlice(data, instructionDatas, o.messageInstructionIndex, o.messageDataOffset, o.messageDataSize);
     if (typeof message === 'number') return message;
     if (!verifyEd25519(message, signature, pubkey)) return PRECOMPILE_ERROR.InvalidSignature;

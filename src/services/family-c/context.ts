@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
+import { isStrictPublicKey } from '../../domain/ed25519-strict.js';
 import { DomainError } from '../../domain/errors.js';
 
 export interface FamilyCContext {
@@ -34,6 +35,19 @@ export function parsePubkey(value: string, field = 'pubkey'): PublicKey {
     }
   }
   throw new DomainError('invalid', 'INVALID_PUBKEY', `${field} must be a base58 Solana public key`);
+}
+
+/**
+ * A smart wallet's owner, or 400 INVALID_PUBKEY: besides being a public key, it must be one that
+ * only its holder can sign for under the chain's rule (isStrictPublicKey). A small-order key such
+ * as the identity "signs" every message with R = identity, S = 0 for lax verifiers.
+ */
+export function parseOwnerPubkey(value: string, field = 'pubkey'): PublicKey {
+  const key = parsePubkey(value, field);
+  if (!isStrictPublicKey(key.toBytes())) {
+    throw new DomainError('invalid', 'INVALID_PUBKEY', `${field} is a small-order (or non-canonical) Ed25519 key: nobody holds it, anyone can "sign" for it, it cannot own a smart wallet`);
+  }
+  return key;
 }
 
 const U64_MAX = (1n << 64n) - 1n;

@@ -14,7 +14,7 @@ import { assembleUnsignedV0Transaction } from '../../chain/transaction-assembly.
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
 import { ataBalance } from '../family-b/token-balances.js';
-import { parsePubkey, parseRawAmount, type FamilyCContext } from './context.js';
+import { parseOwnerPubkey, parsePubkey, parseRawAmount, type FamilyCContext } from './context.js';
 import { requireClobMarket } from './market-catalog.service.js';
 import { readSmartWallet, smartWalletAddresses } from './smart-wallet.service.js';
 
@@ -35,7 +35,7 @@ async function unsigned(ctx: FamilyCContext, owner: PublicKey, instructions: Tra
 }
 
 export async function buildDeposit(ctx: FamilyCContext, p: WalletAmountParams) {
-  const owner = parsePubkey(p.pubkey);
+  const owner = parseOwnerPubkey(p.pubkey);
   const amount = parseRawAmount(p.amount);
   const balance = await ataBalance(ctx.chain, ctx.usdcMint, owner);
   if (balance < amount) {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DomainError } from '../../../domain/errors.js';
-import { parsePubkey, type FamilyCContext } from '../../../services/family-c/context.js';
+import { parseOwnerPubkey, parsePubkey, type FamilyCContext } from '../../../services/family-c/context.js';
 import { balancesView, setupView } from '../../../services/family-c/smart-wallet.service.js';
 import type { TxBuildPort } from '../../../services/tx-build/tx-build.port.js';
 import { errorResponses, MarketRef, Pubkey, RawAmountText, TxResponse } from './schemas.js';
@@ -47,7 +47,7 @@ export function clobAccountRoutes(ctx: FamilyCContext, txBuild: TxBuildPort | un
 
     app.get('/v2/clob/account/setup', {
       schema: { tags: ['C'], summary: 'Smart wallet readiness: ready once it holds USDC (deposit first)', querystring: PubkeyQuery, response: { 200: Setup, ...errorResponses } },
-    }, async ({ query }) => setupView(ctx, parsePubkey(query.pubkey)));
+    }, async ({ query }) => setupView(ctx, parseOwnerPubkey(query.pubkey)));
 
     app.get('/v2/clob/account/balances', {
       schema: {

@@ -21,4 +21,6 @@ export interface KeeperDeps {
   afterSettlement(marketId: string | undefined): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */
   cancelOwnerEverywhere(owner: string): Promise<void>;
+  /** One order the chain can never settle (its proof is refused): cancel it through its market's matcher. */
+  cancelOrder(marketId: string, orderId: string): Promise<void>;
 }

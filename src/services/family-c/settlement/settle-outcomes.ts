@@ -28,7 +28,7 @@ import { presentFill } from '../orders/order.presenter.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
 
-async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
+export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
   await addOwnerHolds(trx, rows.flatMap((r) => fillHolds(normalizeFill(r))), -1n);
 }
 

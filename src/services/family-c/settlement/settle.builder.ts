@@ -17,6 +17,7 @@ import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
 import { confirmBatch, refuseFill } from './settle-outcomes.js';
+import { isPrecompileRefusal, refuseBadProofs } from './settle-proof-refusal.js';
 import type { SettleParams } from './settle-group.js';
 import { signTransaction } from '../../../chain/signing.js';
 
@@ -44,7 +45,13 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
     },
     async onRejected(params, error) {
       const { batchId } = params as SettleParams;
-      const parsed = parseSettleRefusal((error.detail as { logs?: string[] } | undefined)?.logs ?? []);
+      const detail = error.detail as { logs?: string[]; err?: unknown } | undefined;
+      const parsed = parseSettleRefusal(detail?.logs ?? []);
+      if (!parsed && isPrecompileRefusal(detail?.err)) {
+        // The Ed25519 program refused a proof: the order whose signature fails is named and set aside (settle-proof-refusal.ts).
+        const failed = await refuseBadProofs(k, batchId);
+        if (failed.length > 0) throw new TerminalOutboundError(`fills ${failed.join(',')} failed: an order proof is refused by the Ed25519 program`);
+      }
       if (!parsed) return; // not the program's refusal of a fill or an order: an ordinary retry
       // A registration carries no fills, so an order it cannot register (e.g. expired) is named
       // without fill ids: the batch's fills of that order can never settle either, and retrying
