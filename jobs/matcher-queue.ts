@@ -15,6 +15,7 @@ import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-ma
 import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
 import type { AcceptedOrder } from '../src/services/family-c/orders/order-intake.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
+import type { SystemCancelReason } from '../src/domain/orderbook/index.js';
 
 export function matcherQueueName(node: string): string {
   return `matcher-${createHash('sha256').update(node).digest('hex').slice(0, 16)}`;
@@ -25,7 +26,10 @@ export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: Type.Record(Type.String(), Type.Unknown()) }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
-  Type.Object({ op: Type.Literal('cancelUncovered'), marketId: Id, orderIds: Type.Array(Id, { maxItems: 500 }) }),
+  Type.Object({
+    op: Type.Literal('cancelOrders'), marketId: Id, orderIds: Type.Array(Id, { maxItems: 500 }),
+    reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature')]),
+  }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
 type MatcherJobData = Static<typeof MatcherJob>;
@@ -44,8 +48,8 @@ export function startMatcherQueueWorker(o: { node: string; connection: Redis; pr
           return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
         case 'cancelOwner':
           return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
-        case 'cancelUncovered':
-          return { ok: true, value: await o.port.cancelUncovered(data.marketId, data.orderIds) };
+        case 'cancelOrders':
+          return { ok: true, value: await o.port.cancelOrders(data.marketId, data.orderIds, data.reason) };
         case 'status':
           await o.port.marketStatus(data.marketId, data.status);
           return { ok: true, value: null };
@@ -106,8 +110,8 @@ export class QueueMatcherPort implements MatcherPort {
     return this.call({ op: 'cancelOwner', marketId, owner });
   }
 
-  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
-    return this.call({ op: 'cancelUncovered', marketId, orderIds });
+  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+    return this.call({ op: 'cancelOrders', marketId, orderIds, reason });
   }
 
   async marketStatus(marketId: string, status: string): Promise<void> {

@@ -98,7 +98,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       c.log.warn({ owner, cancelled: cancelled.length }, 'owner could not pay a fill: resting orders cancelled');
     },
     cancelOrder: async (marketId, orderId) => {
-      const { cancelled } = await runtime.port.cancel(marketId, orderId);
+      const { cancelled } = await runtime.port.cancelOrders(marketId, [orderId], 'invalid_signature');
       c.log.warn({ market: marketId, order: orderId, cancelled: cancelled.length }, 'order with a refused proof cancelled');
     },
   };

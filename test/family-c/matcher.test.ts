@@ -293,7 +293,7 @@ describe('matcher', () => {
     const worker = startMatcherQueueWorker({ node: 'owner-node', connection: redis[0]!, prefix, port: new LocalMatcherPort(m), log });
     const remote = new QueueMatcherPort('owner-node', redis[1]!, redis[2]!, prefix, 5_000);
     try {
-      expect(await remote.cancelUncovered(marketId, [newest, middle])).toEqual({ cancelled: [newest] });
+      expect(await remote.cancelOrders(marketId, [newest, middle], 'insufficient_balance')).toEqual({ cancelled: [newest] });
       const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
       expect(byId.get(newest)).toMatchObject({ status: 'cancelled', cancel_reason: 'insufficient_balance' });

@@ -38,6 +38,11 @@ describe('what an order reads once fills fail', () => {
     expect(read(stored('cancelled', 7_000_000n, 'user'), 0, 1_000_000n)).toEqual({ status: 'cancelled', filledQuantity: '2000000', cancelReason: 'user' });
   });
 
+  it('cancelled by the service for its own reason (invalid_signature, insufficient_balance): that reason is kept', () => {
+    expect(read(stored('cancelled', 5_000_000n, 'invalid_signature'), 0, 5_000_000n)).toEqual({ status: 'cancelled', filledQuantity: '0', cancelReason: 'invalid_signature' });
+    expect(read(stored('cancelled', 5_000_000n, 'insufficient_balance'), 0, 5_000_000n)).toEqual({ status: 'cancelled', filledQuantity: '0', cancelReason: 'insufficient_balance' });
+  });
+
   it('resting: a failed fill waiting for its give-back reads open; once given back it no longer counts', () => {
     // 4 matched, failed, give-back pending: remaining still 6.
     expect(read(stored('partially_filled', 6_000_000n), 0, 4_000_000n)).toEqual({ status: 'open', filledQuantity: '0', cancelReason: null });

@@ -83,6 +83,7 @@ describe('a proof the Ed25519 program refuses', () => {
     expect((await order(bad2.orderId)).remainingQuantity).toBe(String(5n * USDC));
     await waitFor('second bad fill failed', async () => ((await fill(badFill2)).status === 'failed' ? true : undefined), 30_000);
     await waitFor('bad resting order cancelled', async () => ((await order(bad2.orderId)).status === 'cancelled' ? true : undefined));
+    expect((await order(bad2.orderId)).cancelReason).toBe('invalid_signature');
     expect((await get(h, `/v2/clob/markets/${market.id}/orderbook`)).json().yes.bids).toEqual([]);
     await waitFor('attacker holds released again', async () => ((await balances(attacker.publicKey.toBase58())).withdrawable === String(20n * USDC) ? true : undefined));
   }, 120_000);

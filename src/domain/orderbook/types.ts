@@ -89,7 +89,12 @@ export interface LevelDelta {
   size: bigint;
 }
 
-export type CancelReason = 'self_trade' | 'user' | 'expired' | 'insufficient_balance';
+export type CancelReason = 'self_trade' | 'user' | 'expired' | SystemCancelReason;
+/**
+ * Cancels the service makes on its own finding: the owner's smart wallet no longer covers the
+ * order (`insufficient_balance`), or the chain refused the order's proof (`invalid_signature`).
+ */
+export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature';
 
 export interface CancelledOrder {
   order: RestingOrder;

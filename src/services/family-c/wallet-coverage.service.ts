@@ -66,7 +66,7 @@ export async function coverWallet(ctx: FamilyCContext, matcher: MatcherPort, own
     for (const o of uncovered) byMarket.set(o.marketId, [...(byMarket.get(o.marketId) ?? []), o.id]);
     let progressed = false;
     for (const [marketId, ids] of byMarket) {
-      const out = await matcher.cancelUncovered(marketId, ids);
+      const out = await matcher.cancelOrders(marketId, ids, 'insufficient_balance');
       cancelled.push(...out.cancelled);
       progressed ||= out.cancelled.length > 0;
     }

@@ -5,6 +5,7 @@ import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
+import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export class LocalMatcherPort implements MatcherPort {
   constructor(private readonly matcher: Matcher) {}
@@ -27,9 +28,9 @@ export class LocalMatcherPort implements MatcherPort {
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
-  async cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
+  async cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
     this.assertOwned(marketId);
-    const out = (await this.matcher.submit({ kind: 'cancelUncovered', marketId, orderIds })) as CancelOutcome;
+    const out = (await this.matcher.submit({ kind: 'cancelOrders', marketId, orderIds, reason })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 

@@ -5,7 +5,7 @@
  * the batch's writes and ledger, for the operations after it and for the commit.
  */
 import { DomainError } from '../../../domain/errors.js';
-import { EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type CancelledOrder, type LevelDelta, type RestingOrder } from '../../../domain/orderbook/index.js';
+import { EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type CancelledOrder, type LevelDelta, type RestingOrder, type SystemCancelReason } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
@@ -59,17 +59,17 @@ export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): Cancel
   return cancelled(c, m, done.cancelled, done.levels);
 }
 
-/** Cancels the named orders still resting, reason `insufficient_balance` (their smart wallet no longer covers them). */
-export function cancelUncovered(c: OpContext, m: OwnedMarket, orderIds: readonly string[]): CancelOutcome {
+/** Cancels the named orders still resting, for a reason the service found (types.ts `SystemCancelReason`). */
+export function cancelOrders(c: OpContext, m: OwnedMarket, orderIds: readonly string[], reason: SystemCancelReason): CancelOutcome {
   const list: CancelledOrder[] = [];
   const levels = new Map<string, LevelDelta>();
   for (const id of orderIds) {
-    const done = m.book.cancel(id, 'insufficient_balance');
+    const done = m.book.cancel(id, reason);
     if (!done) continue; // filled or cancelled since the index read it
     list.push(done);
     levels.set(`${done.level.outcome}:${done.level.side}:${done.level.priceBps}`, done.level); // the last state of each level
   }
-  return cancelled(c, m, list, [...levels.values()], 'insufficient_balance');
+  return cancelled(c, m, list, [...levels.values()], reason);
 }
 
 /** Cancels what expires within the margin, and recomputes the book's next expiry. */

@@ -1,5 +1,5 @@
 /** The operations the matcher runs on the books it owns, and what each answers. */
-import type { OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome } from '../../../domain/orderbook/index.js';
+import type { OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome, SystemCancelReason } from '../../../domain/orderbook/index.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';
@@ -9,7 +9,7 @@ export type MatcherOp =
   | { kind: 'cancel'; marketId: string; orderId: string }
   | { kind: 'cancelOwner'; marketId: string; owner: string }
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
-  | { kind: 'cancelUncovered'; marketId: string; orderIds: string[] }
+  | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: SystemCancelReason }
   | { kind: 'expire'; marketId: string }
   | { kind: 'status'; marketId: string; status: string }
   /** Apply the status the database holds when the operation runs (catch-up.ts). */

@@ -4,6 +4,7 @@
  */
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { PlacementView } from '../orders/order.presenter.js';
+import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface CancelView {
   cancelled: string[];
@@ -14,7 +15,7 @@ export interface MatcherPort {
   cancel(marketId: string, orderId: string): Promise<CancelView>;
   cancelOwner(marketId: string, owner: string): Promise<CancelView>;
   /** Cancels those of `orderIds` still resting, reason `insufficient_balance` (their wallet no longer covers them). */
-  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView>;
+  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView>;
   /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */
   marketStatus(marketId: string, status: string): Promise<void>;
 }

@@ -18,7 +18,7 @@ import { presentBatch, type BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
-import { applyStatus, cancelOrder, cancelOwner, cancelUncovered, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
+import { applyStatus, cancelOrder, cancelOwner, cancelOrders, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
 
@@ -187,8 +187,8 @@ export class Matcher {
         return cancelOrder(c, m, op.orderId);
       case 'cancelOwner':
         return cancelOwner(c, m, op.owner);
-      case 'cancelUncovered':
-        return cancelUncovered(c, m, op.orderIds);
+      case 'cancelOrders':
+        return cancelOrders(c, m, op.orderIds, op.reason);
       case 'expire':
         return expireOrders(c, m);
       case 'status':

@@ -10,6 +10,7 @@ import type { LocalMatcherPort } from './local-matcher.port.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { PlacementView } from '../orders/order.presenter.js';
+import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface RoutingOptions {
   local?: { matcher: Matcher; port: LocalMatcherPort };
@@ -38,8 +39,8 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(marketId, (p) => p.cancelOwner(marketId, owner));
   }
 
-  cancelUncovered(marketId: string, orderIds: string[]): Promise<CancelView> {
-    return this.route(marketId, (p) => p.cancelUncovered(marketId, orderIds));
+  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+    return this.route(marketId, (p) => p.cancelOrders(marketId, orderIds, reason));
   }
 
   /** Best effort: a market without a matcher loads its status when it is taken over. */

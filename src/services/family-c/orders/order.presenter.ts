@@ -5,7 +5,8 @@
  * - `filledQuantity` counts only fills that did not fail: quantity − remaining − the failed fills'
  *   quantity, except a fill given back to this order (the give-back already restored `remaining`);
  * - an order that no longer rests and whose fills all failed reads `cancelled` with
- *   `cancelReason` `fill_failed`; so does a `filled` order some of whose fills failed (the book is
+ *   `cancelReason` `fill_failed` (unless the service cancelled it for a reason of its own,
+ *   `insufficient_balance` or `invalid_signature`, which is kept); so does a `filled` order some of whose fills failed (the book is
  *   done with it and not all of it traded); a resting order reads `open` again when none of its
  *   fills stands;
  * - it reads `settling` while the book is done with it (filled) but fills of it are still on
@@ -15,10 +16,13 @@
 import type { FillRow, OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
 import { normalizeFill } from '../../../../db/repositories/clob-fills.repository.js';
 import { normalizeOrder, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
-import type { OrderOutcome } from '../../../domain/orderbook/index.js';
+import type { OrderOutcome, SystemCancelReason } from '../../../domain/orderbook/index.js';
 import type { StoredFill } from '../matcher/placement-writer.js';
 
 const NO_FILLS_WAITING: OrderFillTally = { unsettled: 0, failedQuantity: 0n };
+
+/** Reasons the service itself cancelled for: they say more than `fill_failed` and are kept. */
+const SERVICE_REASONS: ReadonlySet<string> = new Set<SystemCancelReason>(['insufficient_balance', 'invalid_signature']);
 
 export function presentOrder(row: OrderRow, fills: OrderFillTally = NO_FILLS_WAITING) {
   const o = normalizeOrder(row);
@@ -28,7 +32,7 @@ export function presentOrder(row: OrderRow, fills: OrderFillTally = NO_FILLS_WAI
   let cancelReason = o.cancel_reason;
   if (fills.failedQuantity > 0n) {
     if (o.status === 'open' || o.status === 'partially_filled') status = filled > 0n ? 'partially_filled' : 'open';
-    else if (o.status === 'filled' || filled === 0n) [status, cancelReason] = ['cancelled', 'fill_failed'];
+    else if (o.status === 'filled' || (filled === 0n && !SERVICE_REASONS.has(o.cancel_reason ?? ''))) [status, cancelReason] = ['cancelled', 'fill_failed'];
   }
   if (status === 'filled' && fills.unsettled > 0) status = 'settling';
   return {
