@@ -16,6 +16,8 @@ import { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
 import { MatcherEventPublisher } from '../../src/services/family-c/events/matcher-events.publisher.js';
 import type { OpOutcome, OwnedMarket } from '../../src/services/family-c/matcher/matcher-types.js';
 import { BOOK_FRAME_BYTES, bookFrame } from '../../src/services/family-c/ws/book-frame.js';
+import type { WsPeer } from '../../src/services/family-c/ws/ws-connection.js';
+import { WsHub } from '../../src/services/family-c/ws/ws-hub.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { ReplayBook, type Frame } from './ws-client.js';
 
@@ -141,5 +143,30 @@ describe('book publication', () => {
     const small = bookFrame('m', { head, counter: '41', levels: ['yes:buy:4000', '10'] }, 'active', 2);
     expect(small.more).toBeUndefined();
     expect(JSON.parse(small.frame.toString())).not.toHaveProperty('parts');
+  });
+
+  it('sends a deep book\'s parts right after its book frame, before the events that followed the read', async () => {
+    const M = '11111111-1111-4111-8111-111111111111';
+    const reads: number[] = [];
+    const hub = new WsHub(
+      { resolveMarkets: async (refs) => refs.map(() => M), readBook: (_m, ticket) => reads.push(ticket), now: () => 0, defer: (run) => run(), warn: () => undefined },
+      { idleTimeoutMs: 30_000, maxBufferedBytes: 65_536 }, // the smallest WS_MAX_BUFFERED_BYTES allowed
+    );
+    const sent: string[] = [];
+    let closed: number | null = null;
+    const peer: WsPeer = { bufferedAmount: 0, send: (f) => void sent.push(f.toString()), close: (code) => void (closed = code) };
+    hub.receive(hub.open('market', peer), JSON.stringify({ type: 'subscribe', markets: [M] }));
+    await new Promise((r) => setImmediate(r));
+    hub.marketMessage(JSON.stringify({ marketId: M, events: [{ seq: 44, event: 'price_change', marketId: M, outcome: 'yes', side: 'buy', price: 1, size: '0' }] }));
+    const levels: string[] = [];
+    for (let p = 1; p <= 9_999; p++) levels.push(`yes:buy:${p}`, '1000000', `no:sell:${p}`, '1000000');
+    hub.bookArrived(M, reads[0]!, bookFrame(M, { head: JSON.stringify({ seq: 43, bestBid: {}, bestAsk: {}, lastPrice: {}, timestamp: 1 }), counter: '43', levels }, 'active', 1));
+    const frames = sent.map((f) => JSON.parse(f) as Frame).filter((f) => f.event !== 'subscribed');
+    expect(closed).toBeNull();
+    expect(frames[0]).toMatchObject({ event: 'book', seq: 43 });
+    const parts = frames[0]!.parts as number;
+    expect(frames.slice(1, parts).every((f) => f.event === 'book_levels' && f.seq === 43)).toBe(true);
+    expect(frames.slice(parts)).toEqual([expect.objectContaining({ event: 'price_change', seq: 44 })]);
+    for (const f of sent) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(BOOK_FRAME_BYTES);
   });
 });
