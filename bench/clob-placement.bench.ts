@@ -86,9 +86,9 @@ async function verifyOnlyRate(bodies: string[]): Promise<number> {
   }
 }
 
-type Api = (method: string, path: string, body?: unknown, admin?: boolean) => Promise<Json>;
+export type Api = (method: string, path: string, body?: unknown, admin?: boolean) => Promise<Json>;
 
-function apiOf(url: string): Api {
+export function apiOf(url: string): Api {
   return async (method, path, body, admin = false) => {
     const res = await fetch(`${url}${path}`, {
       method, body: body ? JSON.stringify(body) : undefined,
@@ -138,7 +138,7 @@ async function waitForBalance(api: Api, owner: Keypair, done: (balances: Json) =
 const waitForYes = (api: Api, owner: Keypair, amount: string) => waitForBalance(api, owner, (b) => b.markets[0]?.yesTokens === amount);
 
 /** A fresh PostgreSQL database for the run (dropped after), or SQLite in the data dir. */
-async function benchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function benchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (process.env.BENCH_CLOB_DB !== 'postgres') return { env: {}, drop: async () => undefined };
   const server = new URL(process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const name = `pmx_bench_${process.pid}`;

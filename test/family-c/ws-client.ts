@@ -104,6 +104,15 @@ export class ReplayBook {
       this.bestAsk = frame.bestAsk;
       return true;
     }
+    if (frame.event === 'book_levels') {
+      // The rest of a deep book, same seq as its `book` (docs/websockets.md): add its levels.
+      if (frame.seq !== this.seq) return true; // of an older book
+      for (const outcome of ['yes', 'no']) {
+        for (const l of frame[outcome].bids as Array<{ price: number; size: string }>) this.levels[`${outcome}:buy`]!.set(l.price, l.size);
+        for (const l of frame[outcome].asks as Array<{ price: number; size: string }>) this.levels[`${outcome}:sell`]!.set(l.price, l.size);
+      }
+      return true;
+    }
     if (typeof frame.seq !== 'number') return true;
     if (frame.seq <= this.seq) return true; // already applied
     if (frame.seq !== this.seq + 1) {

@@ -1,7 +1,7 @@
 /**
  * The WebSocket hub's I/O toward Redis: ONE subscriber connection per API node receives both
- * event channels of the orderbook's bus and hands them to the hub, and book reads (the snapshot
- * and the market's sequence counter in one MGET, then the market's status) answer the hub's
+ * event channels of the orderbook's bus and hands them to the hub, and book reads (the stored book's
+ * head, levels and sequence counter in one script, then the market's status) answer the hub's
  * requests. A re-established subscription tells the hub, which resyncs its clients.
  */
 import type { Redis } from 'ioredis';
@@ -58,12 +58,12 @@ export class BusTap {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('book read timed out')), this.deps.readTimeoutMs ?? 5_000);
     });
-    Promise.race([reader.mget(bus.snapshotKey(marketId), bus.seqKey(marketId)), timeout])
+    Promise.race([bus.readBook(marketId, reader), timeout])
       .finally(() => clearTimeout(timer))
-      .then(async ([snapshot, counter]) => {
+      .then(async (stored) => {
         // The status is read after the book: a resolution published before the read is in it.
         const status = (await findClobMarket(ctx, marketId))?.status ?? null;
-        hub.bookArrived(marketId, ticket, bookFrame(marketId, snapshot ?? null, counter ?? null, status, Date.now()));
+        hub.bookArrived(marketId, ticket, bookFrame(marketId, stored, status, Date.now()));
       })
       .catch((err: Error) => {
         this.deps.log.warn({ err, market: marketId }, 'could not read a book for a WebSocket subscriber');

@@ -1,22 +1,25 @@
 /**
- * Book reads for the API: the committed view this node's matcher keeps for the markets it owns,
- * else the snapshot the owning matcher published to Redis. Never a scan of the orders table.
+ * Book reads for the API: the committed mirror this node's matcher keeps for the markets it
+ * owns (book-mirror.ts: fresh the moment an order is acknowledged), else the book the owning
+ * matcher keeps in Redis (event-bus.ts: updated by each batch's deltas in the script that
+ * publishes its events, so it is as fresh as the events). Never a scan of the orders table.
  *
  * The `seq` a read shows is the one the WebSocket `book` frame would show (docs/websockets.md,
  * "Sequence numbers"): the market's last event the book includes, counting the events that do
  * not change a book (the keeper's settled trades, a resolution). Only the owning matcher changes
- * books, so once the view's own events are numbered, the market's counter is the view's seq as
- * long as no newer batch of the matcher committed meanwhile (checked after reading the counter).
+ * books, so once the mirror's own events are numbered, the market's counter is the mirror's seq
+ * as long as no newer batch of the matcher committed meanwhile (checked after reading the counter).
  */
 import type { BookTops } from './book-tops.js';
 import { EMPTY_TOP, type BookTopView } from './market.presenter.js';
-import type { BookView } from './events/book-snapshot.js';
+import { storedView, type BookView } from './events/book-snapshot.js';
 import type { ClobEventBus } from './events/event-bus.js';
 import type { MatcherEventPublisher } from './events/matcher-events.publisher.js';
 
-/** Newer batches committing during every read: past this many tries the view's own seq is shown. */
+const ALL_LEVELS = 10_000;
+/** Newer batches committing during every read: past this many tries the mirror's own seq is shown. */
 const MAX_TRIES = 3;
-/** How long a REST read waits for Redis to number a view (one publish and one GET, normally under 1 ms). */
+/** How long a REST read waits for Redis to number the mirror's last publish (one script and one GET, normally under 1 ms). */
 const REDIS_WAIT_MS = 1_000;
 
 export class ClobBookReads implements BookTops {
@@ -25,29 +28,34 @@ export class ClobBookReads implements BookTops {
     private readonly local?: MatcherEventPublisher,
   ) {}
 
-  /** The book with its sequence number (the last market event it includes); null before any. */
-  async view(marketId: string): Promise<(BookView & { seq?: number }) | null> {
-    const local = this.local?.latest(marketId);
-    if (local) return this.localView(marketId, local);
-    const { snapshot, counter } = await this.bus.readSnapshotAtCounter(marketId);
-    if (!snapshot) return null;
-    return { ...snapshot, seq: Math.max(snapshot.seq, counter ?? 0) };
+  /** The book (`depth` levels per side) with its sequence number (the last market event it includes); null before any. */
+  async view(marketId: string, depth = ALL_LEVELS): Promise<(BookView & { seq?: number }) | null> {
+    const local = this.local?.latest(marketId, depth);
+    if (local) return this.localView(marketId, depth, local);
+    return storedView(marketId, await this.bus.readBook(marketId));
   }
 
   async top(marketId: string): Promise<BookTopView> {
-    const view = await this.view(marketId);
-    return view ? { bestBid: view.bestBid, bestAsk: view.bestAsk, lastPrice: view.lastPrice } : EMPTY_TOP;
+    const local = this.local?.latestTop(marketId);
+    if (local) return { bestBid: local.bestBid, bestAsk: local.bestAsk, lastPrice: local.lastPrice };
+    const head = await this.bus.readHead(marketId);
+    if (head === null) return EMPTY_TOP;
+    const { bestBid, bestAsk, lastPrice } = JSON.parse(head) as BookTopView;
+    return { bestBid, bestAsk, lastPrice };
   }
 
-  private async localView(marketId: string, first: BookView): Promise<BookView> {
+  /** The mirror's view with the market's counter as its seq, once the mirror's own events are numbered. */
+  private async localView(marketId: string, depth: number, first: BookView): Promise<BookView> {
     const publisher = this.local!;
     let view = first;
     for (let i = 0; i < MAX_TRIES; i++) {
-      const seqs = await withinMs(Promise.all([publisher.numbered(view), this.bus.readSeq(marketId)]), REDIS_WAIT_MS);
+      const version = publisher.version(marketId);
+      const seqs = await withinMs(Promise.all([publisher.numbered(marketId), this.bus.readSeq(marketId)]), REDIS_WAIT_MS);
       // Redis away or slow: the view is still the committed book, shown with the seq it had.
       if (!seqs) return view;
-      const newest = publisher.latest(marketId);
-      if (newest === view || !newest) return { ...view, seq: Math.max(seqs[0] ?? 0, seqs[1] ?? 0) };
+      if (publisher.version(marketId) === version) return { ...view, seq: Math.max(seqs[0] ?? 0, seqs[1] ?? 0, view.seq ?? 0) };
+      const newest = publisher.latest(marketId, depth);
+      if (!newest) return view; // handed over meanwhile
       view = newest;
     }
     return view;

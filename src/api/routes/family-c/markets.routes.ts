@@ -54,7 +54,7 @@ export function clobMarketRoutes(ctx: FamilyCContext, tops: ClobBookReads) {
       },
     }, async ({ params, query }) => {
       const market = await requireClobMarket(ctx, params.id);
-      const view = await tops.view(market.id);
+      const view = await tops.view(market.id, query.depth);
       if (!view) return { marketId: market.id, yes: { bids: [], asks: [] }, no: { bids: [], asks: [] }, ...EMPTY_TOP, seq: null, timestamp: Date.now() };
       return { ...limitDepth(view, query.depth), marketId: market.id, seq: view.seq ?? null };
     });

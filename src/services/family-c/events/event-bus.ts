@@ -1,37 +1,68 @@
 /**
  * The orderbook's event bus on Redis: the matcher and the keeper publish, every API node's
  * WebSocket hub fans out to its own clients. Market events get their per-market sequence number
- * from Redis itself (INCRBY in one script with the PUBLISH and the snapshot write), so events of
+ * from Redis itself (INCRBY in one script with the PUBLISH and the book's update), so events of
  * one market stay gap-free and ordered whoever publishes them (the matcher, the keeper, a new
- * matcher after a takeover), and the stored book snapshot always names the last event it includes.
+ * matcher after a takeover), and the stored book always names the last event it includes.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { BookView } from './book-snapshot.js';
+import type { StoredBook } from './book-snapshot.js';
 import type { MarketEvent, UserEvent } from './clob-events.js';
 
-/** KEYS: seq, snapshot. ARGV: channel, marketId, snapshot json ('' = keep), events json... */
+/**
+ * KEYS: seq, book head, book levels. ARGV: channel, marketId, head json ('' = keep), '1' to
+ * replace every level (a takeover) else '0', L, then L level field/size pairs (size '0' removes
+ * the level), then the events json. The book changes by its deltas, so a batch costs the levels
+ * it changed, not the book's width; the head names the last event the book includes.
+ */
 const PUBLISH_MARKET = `
-local n = #ARGV - 3
+local L = tonumber(ARGV[5])
+local firstEvent = 6 + 2 * L
+local n = #ARGV - firstEvent + 1
 local last = redis.call('INCRBY', KEYS[1], n)
 local first = last - n + 1
+if ARGV[4] == '1' then
+  redis.call('DEL', KEYS[3])
+end
+for i = 0, L - 1 do
+  local field, size = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
+  if size == '0' then
+    redis.call('HDEL', KEYS[3], field)
+  else
+    redis.call('HSET', KEYS[3], field, size)
+  end
+end
 if ARGV[3] ~= '' then
   redis.call('SET', KEYS[2], '{"seq":' .. last .. ',' .. string.sub(ARGV[3], 2))
 end
-local parts = {}
-for i = 1, n do
-  parts[i] = '{"seq":' .. (first + i - 1) .. ',' .. string.sub(ARGV[3 + i], 2)
+if n > 0 then
+  local parts = {}
+  for i = 1, n do
+    parts[i] = '{"seq":' .. (first + i - 1) .. ',' .. string.sub(ARGV[firstEvent + i - 1], 2)
+  end
+  redis.call('PUBLISH', ARGV[1], '{"marketId":' .. cjson.encode(ARGV[2]) .. ',"events":[' .. table.concat(parts, ',') .. ']}')
 end
-redis.call('PUBLISH', ARGV[1], '{"marketId":' .. cjson.encode(ARGV[2]) .. ',"events":[' .. table.concat(parts, ',') .. ']}')
 return last
 `;
 
-type SequencedBook = BookView & { seq: number };
+/** KEYS: book head, seq, book levels: the three read at one point of the market's sequence. */
+const READ_BOOK = `return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3])}`;
 
-export interface BookSnapshotPayload {
+/** The small part of a book published with every matcher batch (its levels go to the hash). */
+export interface BookHeadPayload {
   marketId: string;
+  bestBid: unknown;
+  bestAsk: unknown;
+  lastPrice: unknown;
   timestamp: number;
-  [key: string]: unknown;
+}
+
+/** What a matcher batch changed in its book: the head and the levels it touched (`reset`: these are all of them). */
+export interface BookChange {
+  head: BookHeadPayload;
+  levels: ReadonlyArray<readonly [field: string, size: string]>;
+  reset?: boolean;
 }
 
 export class ClobEventBus {
@@ -40,7 +71,7 @@ export class ClobEventBus {
     private readonly prefix: string,
     private readonly log: Logger,
   ) {
-    this.redis.defineCommand('pmxPublishMarket', { numberOfKeys: 2, lua: PUBLISH_MARKET });
+    this.redis.defineCommand('pmxPublishMarket', { numberOfKeys: 3, lua: PUBLISH_MARKET });
   }
 
   get marketChannel(): string {
@@ -51,24 +82,34 @@ export class ClobEventBus {
     return `${this.prefix}:clob:user-events`;
   }
 
-  snapshotKey(marketId: string): string {
-    return `${this.prefix}:clob:book:${marketId}`;
+  /** The book's head: top, last prices and the seq of the last event the book includes. */
+  headKey(marketId: string): string {
+    return `${this.prefix}:clob:book-head:${marketId}`;
   }
 
-  /** The market's last assigned sequence number (a snapshot may name an older one: see ws/book-reader). */
+  /** The book's levels: a hash `outcome:side:price` → size. */
+  levelsKey(marketId: string): string {
+    return `${this.prefix}:clob:book-levels:${marketId}`;
+  }
+
+  /** The market's last assigned sequence number (the head may name an older one: see ws/book-frame). */
   seqKey(marketId: string): string {
     return `${this.prefix}:clob:seq:${marketId}`;
   }
 
-  /** Publishes a market's events (stamped with seq) and, when given, replaces its book snapshot. */
+  /** Publishes a market's events (stamped with seq) and, when given, applies the batch's change to its stored book. */
   /** Resolves with the market's last sequence number (null when Redis could not be reached). */
-  async publishMarket(marketId: string, events: MarketEvent[], snapshot?: BookSnapshotPayload): Promise<number | null> {
-    if (events.length === 0 && !snapshot) return null;
-    const args = [this.marketChannel, marketId, snapshot ? JSON.stringify(snapshot) : '', ...events.map((e) => JSON.stringify({ ...e, timestamp: Date.now() }))];
+  async publishMarket(marketId: string, events: MarketEvent[], book?: BookChange): Promise<number | null> {
+    if (events.length === 0 && !book) return null;
+    const levels = book?.levels.flatMap(([field, size]) => [field, size]) ?? [];
+    const args = [
+      this.marketChannel, marketId, book ? JSON.stringify(book.head) : '', book?.reset ? '1' : '0', String(levels.length / 2), ...levels,
+      ...events.map((e) => JSON.stringify({ ...e, timestamp: Date.now() })),
+    ];
     try {
-      return await (this.redis as unknown as { pmxPublishMarket(...a: string[]): Promise<number> }).pmxPublishMarket(this.seqKey(marketId), this.snapshotKey(marketId), ...args);
+      return await (this.redis as unknown as { pmxPublishMarket(...a: string[]): Promise<number> }).pmxPublishMarket(this.seqKey(marketId), this.headKey(marketId), this.levelsKey(marketId), ...args);
     } catch (err) {
-      // Clients see a sequence gap and resync from the snapshot; the database is unaffected.
+      // Clients see a sequence gap and resync from the stored book; the database is unaffected.
       this.log.warn({ err, market: marketId }, 'could not publish market events');
       return null;
     }
@@ -83,22 +124,20 @@ export class ClobEventBus {
     }
   }
 
-  /**
-   * The stored snapshot and the market's sequence counter in one MGET, as the WebSocket `book`
-   * reads them (ws/book-frame.ts): the snapshot is the book at max(its seq, counter), because
-   * events published without a snapshot (the keeper's settled trades, a resolution) leave the book as it was.
-   */
-  async readSnapshotAtCounter(marketId: string): Promise<{ snapshot: SequencedBook | null; counter: number | null }> {
-    const [raw, counter] = await this.redis.mget(this.snapshotKey(marketId), this.seqKey(marketId));
-    return {
-      snapshot: raw ? (JSON.parse(raw) as SequencedBook) : null,
-      counter: counter && /^\d+$/.test(counter) ? Number(counter) : null,
-    };
+  /** The stored book, its head and the seq counter read at once (`via`: another connection, e.g. the WebSocket reader's). */
+  async readBook(marketId: string, via: Redis = this.redis): Promise<StoredBook> {
+    const [head, counter, levels] = (await via.eval(READ_BOOK, 3, this.headKey(marketId), this.seqKey(marketId), this.levelsKey(marketId))) as [string | null, string | null, string[]];
+    return { head, counter, levels };
   }
 
   /** The market's last assigned sequence number, null before its first event. */
   async readSeq(marketId: string): Promise<number | null> {
     const raw = await this.redis.get(this.seqKey(marketId));
     return raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
+  }
+
+  /** Only the head (best bid/ask, last prices): what market listings need, without the levels. */
+  async readHead(marketId: string): Promise<string | null> {
+    return this.redis.get(this.headKey(marketId));
   }
 }

@@ -21,6 +21,8 @@ export interface SequencedFrame {
   seq: number;
   /** The event as sent to clients (JSON text, or its bytes). */
   frame: WireFrame;
+  /** A deep book's further frames (`book_levels`, same seq), sent right after `frame` (ws/book-frame.ts). */
+  more?: WireFrame[];
 }
 
 export interface FeedOutput<C> {
@@ -99,6 +101,7 @@ export class MarketFeeds<C> {
       if (sub.afterSeq !== null) continue;
       sub.afterSeq = book.seq;
       this.out.send(conn, book.frame);
+      for (const part of book.more ?? []) this.out.send(conn, part);
       this.deliver(marketId, feed, conn, sub, buffered);
     }
   }
