@@ -61,8 +61,9 @@ describe('Family C end to end (real daemon process, separate client process)', (
     expect(r.tooMuch.json.message).toBe(
       `Requested withdrawal of ${BigInt(r.takerBalances.withdrawable) + 1n} exceeds withdrawable balance of ${r.takerBalances.withdrawable}. Cancel open orders to free committed collateral.`,
     );
-    // The taker holds 12 YES (4 + 6 direct, 2 complementary) and 5 − 2 = 3 NO from its split.
-    expect(r.positions.find((p: Json) => p.outcome === 'yes')).toMatchObject({ netQuantity: String(12 * USDC) });
+    // The taker holds 17 YES (4 + 6 direct, 2 complementary, and 5 from its split: positions count
+    // splits, docs/family-c.md) and 5 − 2 = 3 NO from its split.
+    expect(r.positions.find((p: Json) => p.outcome === 'yes')).toMatchObject({ netQuantity: String(17 * USDC) });
     expect(r.summary.activePositions).toBeGreaterThan(0);
     // Redeemed: the 12 bought and the 5 YES of its split.
     expect(r.redeemed.taker).toBe(String(17 * USDC));

@@ -1,7 +1,6 @@
 /** The settlement keeper's and the positions job's processors: each one call into a service, safe to run twice. */
 import type { KeeperDeps } from '../../../src/services/family-c/settlement/keeper.deps.js';
 import { planMarket } from '../../../src/services/family-c/settlement/settle-planner.js';
-import { haltStoppedMarket } from '../../../src/services/family-c/settlement/settle-halt.js';
 import { sweepSettlement } from '../../../src/services/family-c/settlement/settle-sweep.js';
 import { applySettledFills, applyWalletMoves } from '../../../src/services/family-c/positions.service.js';
 import type { FamilyCContext } from '../../../src/services/family-c/context.js';
@@ -9,13 +8,12 @@ import type { Processor } from '../../processor.js';
 import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
 
 /**
- * Stops the batches in flight of a paused or resolved market (settle-halt.ts), then plans, again
- * while requests for the market arrive during a pass (plan-requests.ts).
+ * Plans the market (which first stops the batches in flight of a paused or resolved market:
+ * settle-halt.ts), again while requests for the market arrive during a pass (plan-requests.ts).
  */
 export function settleMarketProcessor(k: KeeperDeps, plan: (k: KeeperDeps, marketId: string) => Promise<number> = planMarket): Processor<'clob.settle.market'> {
   return async ({ marketId }) => {
     await k.planRequests.take(marketId); // this run answers what came before it
-    await haltStoppedMarket(k, marketId); // paused or resolved: its batches in flight stop retrying now
     let batches = 0;
     do batches += await plan(k, marketId);
     while (await k.planRequests.take(marketId));

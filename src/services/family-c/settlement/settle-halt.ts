@@ -13,7 +13,7 @@
  * that land after a resume leave a receipt, and the next batch carrying that fill is refused with
  * `FillAlreadySettled`, which records it `settled`.
  */
-import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
+import { findClobMarketById, type ClobMarketRow } from '../../../../db/repositories/clob-markets.repository.js';
 import { pendingBatchesOfMarket } from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutbound } from '../../../../db/repositories/outbound-transactions.repository.js';
 import type { KeeperDeps } from './keeper.deps.js';
@@ -22,7 +22,13 @@ import { confirmBatches } from './settle-outcomes.js';
 /** Ends the pending batches of a paused or resolved market; returns how many (0 for an active market). */
 export async function haltStoppedMarket(k: KeeperDeps, marketId: string): Promise<number> {
   const market = await findClobMarketById(k.c.db, marketId);
-  if (market?.status !== 'paused' && market?.status !== 'resolved') return 0;
+  return market ? haltBatches(k, market) : 0;
+}
+
+/** The same for a market already read (the planner's). */
+export async function haltBatches(k: KeeperDeps, market: Pick<ClobMarketRow, 'id' | 'status'>): Promise<number> {
+  if (market.status !== 'paused' && market.status !== 'resolved') return 0;
+  const marketId = market.id;
   // A confirmed row is recorded by its own path (the sweep's confirmBatch); every other one stops here.
   const batches = (await pendingBatchesOfMarket(k.c.db, marketId)).filter((b) => b.outbound_status !== 'confirmed');
   if (batches.length === 0) return 0;

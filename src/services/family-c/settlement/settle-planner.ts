@@ -21,6 +21,7 @@ import type { KeeperDeps } from './keeper.deps.js';
 import { ensureLookupTables } from './lookup-tables.service.js';
 import { orderStateAddress, readOrderStates, settlementFills } from './settle-inputs.js';
 import { failUnbatched } from './settle-outcomes.js';
+import { haltBatches } from './settle-halt.js';
 import { sendPlannedBatches, type PlannedBatch } from './settle-group.js';
 import { chooseBatch, type BatchChoice } from './settle-choice.js';
 
@@ -40,6 +41,8 @@ const ANY_BLOCKHASH = '11111111111111111111111111111111';
 export async function planMarket(k: KeeperDeps, marketId: string): Promise<number> {
   const market = await findClobMarketById(k.c.db, marketId);
   if (!market) return 0;
+  // Paused or resolved: its batches in flight stop retrying now (settle-halt.ts), their fills back to matched.
+  await haltBatches(k, market);
   if (market.status === 'resolved') {
     await failUnbatched(k, await matchedFillsOfMarket(k.c.db, marketId, 10_000), 'MarketResolved: the market resolved before the fill settled');
     return 0;
