@@ -3,12 +3,12 @@ import { DUPLICATE_ORDER, INVALID_ORDER, invalidOrder } from './errors.js';
 import { MAX_ORDER_QUANTITY } from './order-rules.js';
 import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderRequest, type TimeInForce } from './types.js';
 
-/** Validates a request and returns its effective time in force (a market order is always ioc). */
+/** Validates a request and returns its effective time in force (a market order is ioc unless asked fok; it never rests). */
 export function validateOrder(request: OrderRequest, exists: { has(id: string): boolean }): TimeInForce {
   const orderType = request.orderType ?? 'limit';
   if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(INVALID_ORDER, `unknown orderType ${String(orderType)}`);
   if (orderType === 'market' && request.timeInForce === 'gtc') throw invalidOrder(INVALID_ORDER, 'a market order cannot be gtc (it never rests)');
-  const timeInForce = orderType === 'market' ? 'ioc' : (request.timeInForce ?? 'gtc');
+  const timeInForce = orderType === 'market' ? (request.timeInForce === 'fok' ? 'fok' : 'ioc') : (request.timeInForce ?? 'gtc');
   if (timeInForce !== 'gtc' && timeInForce !== 'ioc' && timeInForce !== 'fok') throw invalidOrder(INVALID_ORDER, `unknown timeInForce ${String(timeInForce)}`);
   if (request.side !== 'buy' && request.side !== 'sell') throw invalidOrder(INVALID_ORDER, 'side must be buy or sell');
   if (request.outcome !== 'yes' && request.outcome !== 'no') throw invalidOrder(INVALID_ORDER, 'outcome must be yes or no');

@@ -45,6 +45,20 @@ describe('time in force and order types', () => {
     expect(sweep.order.status).toBe('cancelled');
   });
 
+  it('a market order asked fok fills all of it within its cap or nothing (never downgraded to ioc)', () => {
+    const book = newBook();
+    book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9000, quantity: 1_000_000n }));
+    book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9500, quantity: 1_000_000n }));
+    const before = book.snapshot();
+    // 2 tokens within a 9200 cap: only 1 there, so nothing trades (ioc would have taken the 1).
+    const refused = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }));
+    expect(refused).toMatchObject({ order: { status: 'cancelled', filled: 0n, resting: false }, fills: [] });
+    expect({ ...book.snapshot(), nextSeq: 0 }).toEqual({ ...before, nextSeq: 0 });
+    const done = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9500, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }));
+    expect(done.fills.map((f) => f.priceBps)).toEqual([9000, 9500]);
+    expect(done.order.status).toBe('filled');
+  });
+
   it('refuses bad prices and quantities with INVALID_ORDER and a repeated id with DUPLICATE_ORDER', () => {
     const book = newBook();
     const bad = [

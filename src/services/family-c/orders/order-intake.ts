@@ -107,7 +107,8 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
   const orderType = input.orderType ?? 'limit';
   // A market order never rests: asked to rest (gtc), it is refused, not silently stored as ioc.
   if (orderType === 'market' && input.timeInForce === 'gtc') throw invalid('a market order cannot be gtc (it never rests): use ioc or a limit order');
-  const timeInForce = orderType === 'market' ? 'ioc' : (input.timeInForce ?? 'gtc');
+  // ioc by default; fok (all at once within the price cap, or nothing) is kept, never downgraded.
+  const timeInForce = orderType === 'market' ? (input.timeInForce === 'fok' ? 'fok' : 'ioc') : (input.timeInForce ?? 'gtc');
   const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
   if (!Number.isInteger(message.priceBps) || message.priceBps < 1 || message.priceBps > max) throw invalid(`priceBps must be 1..${max} for a ${orderType} order`);
   if (input.postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalid('postOnly needs a gtc limit order');
