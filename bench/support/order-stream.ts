@@ -1,4 +1,7 @@
 /** The orderbook bench's order stream: deterministic, the same for every engine and every run. */
+import { rng } from '../../test/helpers/rng.js';
+
+export { rng };
 
 export interface StreamOrder {
   id: string;
@@ -10,16 +13,6 @@ export interface StreamOrder {
    * stream, before any timing, as `size` is for the engines that take numbers.
    */
   quantity: bigint;
-}
-
-/** Deterministic PRNG (mulberry32) so every engine and every run sees the same stream. */
-export function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function makeStream(count: number): StreamOrder[] {

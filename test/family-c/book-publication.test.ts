@@ -21,6 +21,7 @@ import type { WsPeer } from '../../src/services/family-c/ws/ws-connection.js';
 import { WsHub } from '../../src/services/family-c/ws/ws-hub.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { ReplayBook, type Frame } from './ws-client.js';
+import { rng } from '../helpers/rng.js';
 
 const prefix = uniquePrefix('book-publication');
 /** These batches carry only level deltas: no order or fill to present on the user channel. */
@@ -36,15 +37,6 @@ afterAll(async () => {
   sub?.disconnect();
   await deleteKeys(prefix);
 });
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The engine's own book in the REST shape (every level). */
 function engineView(book: OrderBook) {

@@ -18,6 +18,7 @@ import { signText } from '../helpers/sign.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { createClobMarket, depositedTrader, get, openClobHarness, post, signAndSendV0, signedOrder, USDC, waitFor, type CHarness } from './family-c.harness.js';
 import { ReplayBook, WsClient, wsUrl, type Frame } from './ws-client.js';
+import { rng } from '../helpers/rng.js';
 
 let h: CHarness;
 let redis: Redis;
@@ -29,16 +30,6 @@ afterAll(async () => {
   redis?.disconnect();
   await h?.close();
 });
-
-/** Deterministic PRNG (mulberry32): the same order flow every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A client following one market: replays every frame, re-subscribes on a gap, may drop a frame on purpose. */
 function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
