@@ -113,16 +113,17 @@ export async function endFills(
  * Gives fills of a batch back to the queue: its transaction failed before landing (`retry`: the
  * fill's retry_count + 1), or it carried them no further (orders registered, another fill refused).
  */
-export async function releaseFills(db: Db, batchId: string, fillIds: string[], reason: string | null, now: string, retry = true): Promise<number> {
-  if (fillIds.length === 0) return 0;
-  const res = await db
+export async function releaseFills(db: Db, batchId: string, fillIds: string[], reason: string | null, now: string, retry = true): Promise<string[]> {
+  if (fillIds.length === 0) return [];
+  const released = await db
     .updateTable('clob_fills')
     .set((eb) => ({ status: 'matched', batch_id: null, retry_count: retry ? eb('retry_count', '+', 1) : eb.ref('retry_count'), failure_reason: reason, updated_at: now }))
     .where('id', 'in', fillIds)
     .where('batch_id', '=', batchId)
     .where('status', 'in', ['settling', 'retrying'])
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+    .returning('id')
+    .execute();
+  return released.map((r) => r.id);
 }
 
 /**

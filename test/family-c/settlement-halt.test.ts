@@ -10,6 +10,7 @@ import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFillReceiptPda } from '../../src/chain/programs/exchange/index.js';
 import { admin, clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import { WsClient, wsUrl } from './ws-client.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -56,12 +57,19 @@ async function fillInRetry(): Promise<{ market: Json; taker: Keypair; fillId: st
 }
 
 describe('pause and resolve reach settlements in flight', () => {
-  it('pause: the retrying fill goes back to matched at once, and settles exactly once after the resume', async () => {
-    const { market, fillId } = await fillInRetry();
+  it('pause: the retrying fill goes back to matched at once (and its owners hear it), and settles exactly once after the resume', async () => {
+    const { market, taker, fillId } = await fillInRetry();
+    const user = await WsClient.open(wsUrl(h.daemon.url!, 'user'));
+    const tk = taker.publicKey.toBase58();
+    expect(await user.command({ type: 'subscribe', pubkey: tk })).toMatchObject({ event: 'subscribed' });
     const pause = await admin(h, `/v2/admin/clob/markets/${market.id}/pause`);
     expect(pause.statusCode, pause.body).toBe(200);
     const paused = await fillIn(fillId, ['matched', 'settled'], 5_000); // well inside the job's 15 s wait
     expect(paused.status).toBe('matched');
+    // The taker is told: `fill:matched` again, carrying the fill as REST shows it.
+    const heard = await user.waitFor((f) => typeof f === 'object' && f.event === 'fill:matched' && f.owner === tk && f.fill?.id === fillId, 10_000);
+    expect(heard.fill).toMatchObject({ id: fillId, status: 'matched' });
+    user.close();
     const batch = await h.daemon.db.db.selectFrom('clob_batch_fills as bf').innerJoin('clob_settlement_batches as b', 'b.id', 'bf.batch_id')
       .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id')
       .select(['b.status as batch', 'o.status as outbound', 'o.last_error']).where('bf.fill_id', '=', fillId).executeTakeFirstOrThrow();

@@ -78,15 +78,16 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
   // Read after the receipts, so the balances include what the landed fills moved.
   const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
-  const settled = await k.c.db.transaction().execute(async (trx) => {
+  const { settled, released } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
     await markOutboundsConfirmed(trx, batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])), now);
     const ended: FillRow[] = [];
+    const released: string[] = [];
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
       const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
       ended.push(...landed.filter((r) => ids.includes(r.id)));
-      await releaseFills(trx, batchId, rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false);
+      released.push(...(await releaseFills(trx, batchId, rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false)));
       await setBatchStatus(trx, batchId, 'settled', now);
     }
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
@@ -98,11 +99,12 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
         protocolFee: receipt.protocolFee, roundingDust: receipt.roundingDust,
       });
     }
-    return ended.map((r) => r.id);
+    return { settled: ended.map((r) => r.id), released };
   });
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0) k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
-  await announce(k, settled);
+  // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
+  await announce(k, [...settled, ...released]);
   await k.afterSettlement(rowsOf.flat()[0]?.market_id);
 }
 
@@ -129,14 +131,14 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
     const ids = await endFills(trx, batchId, refused.map((r) => r.id), { status, failureReason: status === 'settled' ? undefined : reason, now });
     await releaseHolds(trx, refused.filter((r) => ids.includes(r.id)));
     if (status === 'failed_insufficient_balance') await markGiveBacks(trx, giveBacksFor(refused.filter((r) => ids.includes(r.id)), refusal));
-    await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);
+    const released = await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);
     await setBatchStatus(trx, batchId, 'failed', now);
-    return ids;
+    return { ids, released };
   });
   k.proofsInFlight.end(batchId);
-  k.log.warn({ batch: batchId, fills: ended, error: refusal.error, party: refusal.party, owner: refusal.owner }, 'fill refused by the chain');
+  k.log.warn({ batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner }, 'fill refused by the chain');
   if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
-  await announce(k, ended);
+  await announce(k, [...ended.ids, ...ended.released]);
   await k.afterSettlement(rows[0]?.market_id);
 }
 
@@ -144,12 +146,14 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
 export async function abandonBatch(k: KeeperDeps, batchId: string, reason: string): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const now = new Date().toISOString();
-  await k.c.db.transaction().execute(async (trx) => {
-    await releaseFills(trx, batchId, rows.map((r) => r.id), reason, now, true);
+  const released = await k.c.db.transaction().execute(async (trx) => {
+    const ids = await releaseFills(trx, batchId, rows.map((r) => r.id), reason, now, true);
     await setBatchStatus(trx, batchId, 'failed', now);
+    return ids;
   });
   k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
+  await announce(k, released);
   await k.afterSettlement(rows[0]?.market_id);
 }
 

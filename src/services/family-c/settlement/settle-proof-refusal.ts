@@ -69,15 +69,15 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
       const innocent = bad.has(r.maker_order_id) ? r.taker_order_id : r.maker_order_id;
       return bad.has(innocent) ? [] : [{ fillId: r.id, orderId: innocent }];
     }));
-    await releaseFills(trx, batchId, rows.filter((r) => !refused.includes(r)).map((r) => r.id), null, now, false);
+    const released = await releaseFills(trx, batchId, rows.filter((r) => !refused.includes(r)).map((r) => r.id), null, now, false);
     await setBatchStatus(trx, batchId, 'failed', now);
-    return ids;
+    return { ids, released };
   });
   k.proofsInFlight.end(batchId);
-  k.log.warn({ batch: batchId, fills: ended, orders: [...bad.keys()] }, 'order proofs refused by the Ed25519 program: fills failed, orders cancelled');
+  k.log.warn({ batch: batchId, fills: ended.ids, orders: [...bad.keys()] }, 'order proofs refused by the Ed25519 program: fills failed, orders cancelled');
   const marketId = rows[0]?.market_id;
   if (marketId) for (const orderId of bad.keys()) await k.cancelOrder(marketId, orderId);
-  await announce(k, ended);
+  await announce(k, [...ended.ids, ...ended.released]);
   await k.afterSettlement(marketId);
-  return ended;
+  return ended.ids;
 }
