@@ -164,8 +164,13 @@ describe('settlement', () => {
       expect(fill.failureReason).toMatch(/^OrderExpired: /);
       expect(fill.settleTx).toBeNull();
       for (const owner of [mk, tk]) expect(await balances(owner)).toMatchObject({ smartWalletBalance: (50n * USDC).toString(), withdrawable: (50n * USDC).toString(), totalCommitted: '0' });
-      // It stays failed: nothing plans it again.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // It stays failed: nothing plans it again. Waited for by an event, not a sleep: a whole settle
+      // sweep (which plans every market with matched fills) started and finished after the failure.
+      const failedAt = Date.now();
+      await waitFor('a settle sweep run after the failure', async () => {
+        const done = await platform.getJobs(['completed'], 0, 100);
+        return done.some((j) => j.name === 'clob.settle.sweep' && (j.processedOn ?? 0) > failedAt) ? true : undefined;
+      }, 20_000);
       expect((await get(h, `/v2/clob/fills/${fillId}`)).json().fill).toMatchObject({ status: 'failed' });
     } finally {
       client.getMultipleAccounts = getMultipleAccounts;
