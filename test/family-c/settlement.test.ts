@@ -94,7 +94,9 @@ describe('settlement', () => {
     // and split 4 (4 YES + 4 NO at 5000 each: 2 USDC per side) whose 4 NO it sold.
     const pos = await waitFor('positions', async () => {
       const p = (await get(h, `/v2/clob/positions?pubkey=${tk}`)).json().positions as Json[];
-      return p.find((x) => x.outcome === 'yes' && x.netQuantity === '19000000') ? p : undefined;
+      // The split may be applied before the settled NO sale is (it is seen as soon as it is indexed): wait for both.
+      const done = p.find((x) => x.outcome === 'yes' && x.netQuantity === '19000000') && p.find((x) => x.outcome === 'no' && x.netQuantity === '0');
+      return done ? p : undefined;
     }, 20_000);
     const yes = pos.find((x) => x.outcome === 'yes')!;
     expect(yes).toMatchObject({ totalCost: String(6_015_000 + 3_508_750 + 2_000_000), totalFees: String(15_000 + 8_750) });
