@@ -293,6 +293,15 @@ describe('matcher', () => {
     const worker = startMatcherQueueWorker({ node: 'owner-node', connection: redis[0]!, prefix, port: new LocalMatcherPort(m), log });
     const remote = new QueueMatcherPort('owner-node', redis[1]!, redis[2]!, prefix, 5_000);
     try {
+      // Malformed payloads (the reason is the schema's, not any string) are refused and change nothing.
+      const raw = remote as unknown as { call(data: unknown): Promise<unknown> };
+      for (const bad of [
+        { op: 'cancelOrders', marketId, orderIds: [newest] },
+        { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'user' },
+        { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
+        { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
+      ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      expect(m.markets.get(marketId)!.book.get(newest)).toBeDefined();
       expect(await remote.cancelOrders(marketId, [newest, middle], 'insufficient_balance')).toEqual({ cancelled: [newest] });
       const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
