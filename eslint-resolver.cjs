@@ -8,7 +8,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 exports.interfaceVersion = 2;
+/** Workspace packages resolve to their sources, as tsconfig's "pmx-source" condition does. */
+const WORKSPACE = { '@pmx/programs': 'packages/programs/src/index.ts', '@pmx/local-cluster': 'packages/local-cluster/src/index.ts', '@pmx/local-cluster/testing': 'packages/local-cluster/src/testing/index.ts' };
+
 exports.resolve = function resolve(source, file) {
+  if (WORKSPACE[source]) return { found: true, path: path.join(__dirname, WORKSPACE[source]) };
   if (!source.startsWith('.')) {
     try {
       return { found: true, path: require.resolve(source, { paths: [path.dirname(file)] }) };

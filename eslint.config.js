@@ -4,21 +4,34 @@ import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-/** Each layer and what it may import (besides itself and packages). */
+/**
+ * Each layer and what it may import (besides itself and npm packages). The workspace packages are
+ * layers too: `programs` imports nothing of ours, `local-cluster` only `programs`, and in the
+ * daemon only the chain layer (its adapters) and the composition root reach the local cluster.
+ */
 const LAYERS = {
-  domain: { pattern: 'src/domain', allow: [] },
+  programs: { pattern: 'packages/programs', allow: [] },
+  'local-cluster': { pattern: 'packages/local-cluster', allow: ['programs'] },
+  domain: { pattern: 'src/domain', allow: ['programs'] },
   config: { pattern: 'config', allow: [] },
   db: { pattern: 'db', allow: ['config'] },
-  chain: { pattern: 'src/chain', allow: ['domain', 'infra'] },
+  chain: { pattern: 'src/chain', allow: ['domain', 'infra', 'programs', 'local-cluster'] },
   infra: { pattern: 'src/infra', allow: ['config'] },
-  services: { pattern: 'src/services', allow: ['domain', 'db', 'chain', 'infra', 'config'] },
-  jobs: { pattern: 'jobs', allow: ['services', 'domain', 'config', 'infra'], allowTypes: ['db', 'chain'] },
-  api: { pattern: 'src/api', allow: ['services', 'domain', 'infra'], allowTypes: ['chain', 'config'] },
-  features: { pattern: 'src/features', allow: ['api', 'services', 'jobs', 'domain', 'chain', 'infra', 'config'], allowTypes: ['db'] },
+  services: { pattern: 'src/services', allow: ['domain', 'db', 'chain', 'infra', 'config', 'programs'] },
+  jobs: { pattern: 'jobs', allow: ['services', 'domain', 'config', 'infra', 'programs'], allowTypes: ['db', 'chain'] },
+  api: { pattern: 'src/api', allow: ['services', 'domain', 'infra', 'programs'], allowTypes: ['chain', 'config'] },
+  features: { pattern: 'src/features', allow: ['api', 'services', 'jobs', 'domain', 'chain', 'infra', 'config', 'programs', 'local-cluster'], allowTypes: ['db'] },
+};
+
+/** Outside a package, only its entry points (package.json "exports"): never its files. */
+const NO_DEEP_PACKAGE_IMPORTS = {
+  patterns: [
+    { group: ['**/packages/*/src/**', '**/packages/*/dist/**', '@pmx/*/src/**', '@pmx/*/dist/**'], message: 'import a workspace package by its entry point (@pmx/programs, @pmx/local-cluster)' },
+  ],
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage'] },
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'packages/*/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -29,7 +42,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'jobs/**/*.ts', 'db/**/*.ts', 'config/**/*.ts'],
+    files: ['src/**/*.ts', 'jobs/**/*.ts', 'db/**/*.ts', 'config/**/*.ts', 'packages/*/src/**/*.ts'],
     plugins: { boundaries },
     settings: {
       'import/resolver': { [`${import.meta.dirname}/eslint-resolver.cjs`]: {} },
@@ -51,6 +64,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts', 'jobs/**/*.ts', 'db/**/*.ts', 'config/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', NO_DEEP_PACKAGE_IMPORTS] },
+  },
+  {
+    // A package's tests import its own sources, and other packages only by their entry points.
+    files: ['packages/*/test/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/../../../src/**', '**/../../../test/**', '@pmx/*/src/**'], message: 'a package test imports its own package and other packages\' entry points only' }] }] },
+  },
+  {
     // The domain is pure: no I/O of any kind (DESIGN.md).
     files: ['src/domain/**/*.ts'],
     rules: {
@@ -59,21 +81,21 @@ export default tseslint.config(
           group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'node:dgram', 'node:worker_threads', 'fs', 'net', 'http',
             'ioredis', 'bullmq', 'kysely', 'pg', 'better-sqlite3', 'fastify', 'pino', 'litesvm', 'ws'],
           message: 'src/domain is pure: no I/O imports (see ../shared/DESIGN.md)',
-        }],
+        }, ...NO_DEEP_PACKAGE_IMPORTS.patterns],
       }],
     },
   },
   {
-    files: ['bench/**', 'test/**', 'scripts/**', 'db/migrate.cli.ts'],
+    files: ['bench/**', 'test/**', 'scripts/**', 'db/migrate.cli.ts', 'packages/*/test/**', 'packages/*/bin/**'],
     rules: { 'no-console': 'off' },
   },
   {
     files: ['eslint-resolver.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'packages/*/bin/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

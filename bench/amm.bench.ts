@@ -5,7 +5,7 @@
  * which stays comparable across machines. Run standalone: `npx tsx bench/amm.bench.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { openMarket, quoteBuy, quoteSell, type MarketState } from '../src/domain/amm/index.js';
+import { type MarketState, openMarket, quoteBuy, quoteSell } from '@pmx/programs';
 
 export interface AmmBenchResult {
   name: string;

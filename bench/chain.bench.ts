@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { createChain } from '../src/chain/create-chain.js';
-import { EmbeddedLedger } from '../src/chain/embedded/ledger.js';
+import { EmbeddedLedger } from '@pmx/local-cluster';
 import { liteSvmDirect, signedTransfers } from './support/send-confirm.js';
 
 const N = 1500;

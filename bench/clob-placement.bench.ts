@@ -68,7 +68,7 @@ function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
  * verifies each order (support/verify-only-server.ts). Orders/s.
  */
 async function verifyOnlyRate(bodies: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./support/verify-only-server.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', new URL('./support/verify-only-server.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);

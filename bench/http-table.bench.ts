@@ -32,7 +32,7 @@ const wanted = (label: string) => !ONLY || ONLY.some((w) => label.toLowerCase().
 
 /** The bare servers' process: resolves with its two base URLs once it listens. */
 async function startBare(spec: { http: BareReply[]; rpc: BareReply[] }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/bare-server.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/bare-server.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin!.write(`${JSON.stringify(spec)}\n`);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

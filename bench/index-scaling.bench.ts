@@ -16,9 +16,8 @@ import { ACCOUNT_SIZE, AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { pino } from 'pino';
 import { EmbeddedChainClient } from '../src/chain/adapters/embedded.adapter.js';
-import { EmbeddedLedger } from '../src/chain/embedded/ledger.js';
-import { createMarketProgramHandler } from '../src/chain/programs/market/reference/market.handler.js';
-import { encodeMarketAccount, findMarketPda, findNoMintPda, findYesMintPda, MARKET_PROGRAM_ID, type MarketAccount } from '../src/chain/programs/market/index.js';
+import { createMarketProgramHandler, EmbeddedLedger } from '@pmx/local-cluster';
+import { encodeMarketAccount, findMarketPda, findNoMintPda, findYesMintPda, MARKET_PROGRAM_ID, type MarketAccount } from '@pmx/programs';
 import { fullIndexPass } from '../src/services/family-b/market-index.service.js';
 import { sqliteDatabase } from '../test/helpers/databases.js';
 
@@ -44,7 +43,7 @@ const HEALTH_GOAL_MS = 50;
 
 /** Starts the probe against `url`; `stop()` resolves with its latency summary. */
 async function startProbe(url: string): Promise<{ stop(): Promise<{ n: number; p50: number; p99: number; max: number; errors: number }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/latency-probe.ts'), url, '5'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/latency-probe.ts'), url, '5'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   if ((await lines.next()).value !== 'ready') throw new Error('latency probe did not start');
   return {

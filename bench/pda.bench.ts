@@ -3,8 +3,7 @@
  * again and again): the cached derivation against web3.js's findProgramAddressSync in the same run.
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { findMarketPda, findNoMintPda, findVaultAddress, findYesMintPda, marketIdSeed } from '../src/chain/programs/market/pda.js';
-import { MARKET_PROGRAM_ID } from '../src/chain/programs/market/program-id.js';
+import { findMarketPda, findNoMintPda, findVaultAddress, findYesMintPda, MARKET_PROGRAM_ID, marketIdSeed } from '@pmx/programs';
 
 const N = 20_000;
 const usdc = Keypair.generate().publicKey;

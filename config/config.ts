@@ -50,7 +50,7 @@ export interface Config {
     ledgerRpcPort: number;
     usdcMint: string | undefined;
     marketProgramId: string | undefined;
-    /** The exchange program (Family C); undefined → the built-in id (docs/programs.md). */
+    /** The exchange program (Family C); undefined → the built-in id (packages/programs/docs/programs.md). */
     exchangeProgramId: string | undefined;
   };
   // Family A

@@ -22,7 +22,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * stale), or with `BENCH_DAEMON=tsx` the sources through tsx (what the tests run).
  */
 export function daemonEntry(): string[] {
-  if (process.env.BENCH_DAEMON === 'tsx') return ['--import', 'tsx', 'src/main.ts'];
+  if (process.env.BENCH_DAEMON === 'tsx') return ['--conditions=pmx-source', '--import', 'tsx', 'src/main.ts'];
   const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-stale.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('building dist/ failed');
   return ['dist/src/main.js'];

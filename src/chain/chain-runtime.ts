@@ -4,7 +4,8 @@
  */
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import type { ChainClient } from './chain-client.js';
-import type { EmbeddedLedger } from './embedded/ledger.js';
+import type { DevFaucet } from './dev-faucet.js';
+import type { EmbeddedLedger } from '@pmx/local-cluster';
 
 /** The platform's own wallets (keypairs from 0600 files under DATA_DIR/keys). */
 export interface PlatformWallets {
@@ -25,4 +26,6 @@ export interface ChainRuntime {
   programs: { market: PublicKey; exchange?: PublicKey };
   /** Present only on the embedded cluster (dev faucet, fault injection). */
   ledger?: EmbeddedLedger;
+  /** The embedded cluster's faucet (POST /v2/dev/faucet); absent on a real cluster. */
+  devFaucet?: DevFaucet;
 }

@@ -7,9 +7,7 @@ import type { Logger } from 'pino';
 import { EmbeddedChainClient } from './adapters/embedded.adapter.js';
 import { RpcChainClient } from './adapters/rpc.adapter.js';
 import type { ChainClient, Commitment } from './chain-client.js';
-import { startClusterEndpoints } from './embedded/cluster-endpoints.js';
-import { EmbeddedLedger } from './embedded/ledger.js';
-import type { ProgramHandler } from './embedded/program-runtime.js';
+import { EmbeddedLedger, type ProgramHandler, startClusterEndpoints } from '@pmx/local-cluster';
 
 export interface ChainConfig {
   chain: 'embedded' | 'rpc';

@@ -8,7 +8,7 @@ import {
   PACKET_DATA_SIZE, TransactionMessage, VersionedTransaction, type AddressLookupTableAccount, type PublicKey, type TransactionInstruction,
 } from '@solana/web3.js';
 import type { BlockhashWithExpiry } from './chain-client.js';
-import { compileLegacyMessage, unsignedWireBytes } from './legacy-message.js';
+import { compileLegacyMessage, unsignedWireBytes } from '@pmx/programs';
 
 export interface UnsignedTransaction {
   /** base64 of the wire bytes with zeroed signatures. */

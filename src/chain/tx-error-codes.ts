@@ -2,7 +2,7 @@
  * Maps a transaction error (the JSON shape a cluster reports) to a ChainError code, so that both
  * adapters give jobs the same retry decision for the same failure.
  */
-import { ChainError, type ChainErrorCode } from './chain-errors.js';
+import type { ChainErrorCode } from './chain-errors.js';
 
 export function codeForTransactionErr(err: unknown): ChainErrorCode {
   if (err === 'BlockhashNotFound') return 'BLOCKHASH_NOT_FOUND';
@@ -14,7 +14,3 @@ export function codeForTransactionErr(err: unknown): ChainErrorCode {
   return 'INVALID_TRANSACTION';
 }
 
-/** The error a preflight (simulation before send) failure surfaces as. */
-export function preflightError(err: unknown, logs: string[], text: string): ChainError {
-  return new ChainError(codeForTransactionErr(err), `Transaction simulation failed: ${text}`, { err, logs });
-}

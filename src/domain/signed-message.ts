@@ -9,7 +9,7 @@
  * wallets show) or padded base64; public keys in base58.
  */
 import bs58 from 'bs58';
-import { verifyStrict } from './ed25519-strict.js';
+import { verifyStrict } from '@pmx/programs';
 
 export type SignatureRefusal = 'MALFORMED_PUBKEY' | 'MALFORMED_SIGNATURE' | 'BAD_SIGNATURE';
 export type SignatureCheck = { ok: true } | { ok: false; reason: SignatureRefusal; message: string };

@@ -12,10 +12,10 @@ import { PublicKey } from '@solana/web3.js';
 import type { Logger } from 'pino';
 import { hasRole, type Config } from '../../config/config.js';
 import { createChain, type ChainConfig } from '../chain/create-chain.js';
-import { platformKeyPath, readKeypair } from '../chain/keys.js';
+import { embeddedDevFaucet } from '../chain/dev-faucet.js';
+import { createExchangeProgramHandler, createMarketProgramHandler } from '@pmx/local-cluster';
+import { EXCHANGE_PROGRAM_ID, MARKET_PROGRAM_ID, platformKeyPath, readKeypair } from '@pmx/programs';
 import { publicUrl } from '../chain/public-url.js';
-import { createExchangeProgramHandler, EXCHANGE_PROGRAM_ID } from '../chain/programs/exchange/index.js';
-import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../chain/programs/market/index.js';
 import type { ChainRuntime } from '../chain/chain-runtime.js';
 
 interface ProgramIds { market: PublicKey; exchange: PublicKey }
@@ -70,7 +70,7 @@ export async function openChainRuntime(config: Config, log: Logger): Promise<{ r
       usdcMint,
       wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
       programs: { market: marketProgram, exchange: exchangeProgram },
-      ...(chain.ledger ? { ledger: chain.ledger } : {}),
+      ...(chain.ledger ? { ledger: chain.ledger, devFaucet: embeddedDevFaucet(chain.ledger) } : {}),
     };
     return { runtime, close: () => chain.close() };
   } catch (error) {

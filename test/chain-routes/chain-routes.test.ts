@@ -8,8 +8,10 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainRoutes } from '../../src/api/routes/chain.routes.js';
+import { embeddedDevFaucet } from '../../src/chain/dev-faucet.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
-import { createMarketProgramHandler, MARKET_PROGRAM_ID } from '../../src/chain/programs/market/index.js';
+import { createMarketProgramHandler } from '@pmx/local-cluster';
+import { MARKET_PROGRAM_ID } from '@pmx/programs';
 import type { ChainRuntime } from '../../src/chain/chain-runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -30,9 +32,10 @@ beforeAll(async () => {
     wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
     programs: { market: MARKET_PROGRAM_ID },
     ledger,
+    devFaucet: embeddedDevFaucet(ledger),
   };
   withLedger = await createTestApp({ routes: [async (app) => chainRoutes(app, { chain: runtime })] });
-  const { ledger: _ledger, ...rpcLike } = runtime;
+  const { ledger: _ledger, devFaucet: _faucet, ...rpcLike } = runtime;
   withoutLedger = await createTestApp({ routes: [async (app) => chainRoutes(app, { chain: rpcLike })] });
 });
 

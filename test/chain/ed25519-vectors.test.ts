@@ -7,9 +7,8 @@
  */
 import { Keypair, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEd25519Instruction } from '../../src/chain/ed25519-instruction.js';
-import { verifyEd25519Data } from '../../src/chain/embedded/ed25519-precompile.js';
-import { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
+import { EmbeddedLedger, verifyEd25519Data } from '@pmx/local-cluster';
+import { createEd25519Instruction } from '@pmx/programs';
 import { encodeOrderMessage, orderSigningText } from '../../src/domain/orderbook/index.js';
 import { SPECCHECK_VECTORS } from '../helpers/ed25519-vectors.js';
 import { IDENTITY_PUBKEY, IDENTITY_SIGNATURE, signText, zeroNonceSignature } from '../helpers/sign.js';

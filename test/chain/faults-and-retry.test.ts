@@ -7,7 +7,7 @@ import pino from 'pino';
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 import { RpcChainClient } from '../../src/chain/adapters/rpc.adapter.js';
-import { FaucetError, faucet } from '../../src/chain/embedded/faucet.js';
+import { faucet, FaucetError } from '@pmx/local-cluster';
 import { signedTx } from './chain-test-helpers.js';
 
 let chain: Chain;
@@ -25,8 +25,8 @@ describe('fault injection', () => {
   it('fails the next N sends with a retryable error', async () => {
     const ledger = chain.ledger!;
     ledger.faults.set({ failNextSends: 2 });
-    await expect(ledger.sendRawTransaction(transfer(1_000_000))).rejects.toMatchObject({ code: 'NODE_UNAVAILABLE', retryable: true });
-    await expect(chain.client.sendRawTransaction(transfer(1_000_001))).rejects.toMatchObject({ retryable: true });
+    await expect(ledger.sendRawTransaction(transfer(1_000_000))).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(chain.client.sendRawTransaction(transfer(1_000_001))).rejects.toMatchObject({ code: 'NODE_UNAVAILABLE', retryable: true });
     expect((await ledger.sendRawTransaction(transfer(1_000_002))).err).toBeNull();
   });
 
@@ -55,7 +55,7 @@ describe('fault injection', () => {
     ledger.faults.set({ expireBlockhashesEarly: true });
     const raw = transfer(1_000_005);
     ledger.advanceSlots(3);
-    await expect(ledger.sendRawTransaction(raw)).rejects.toMatchObject({ code: 'BLOCKHASH_NOT_FOUND' });
+    await expect(ledger.sendRawTransaction(raw)).rejects.toMatchObject({ kind: 'preflight', err: 'BlockhashNotFound' });
     ledger.faults.reset();
   });
 });

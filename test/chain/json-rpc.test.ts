@@ -11,7 +11,7 @@ import {
 } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
-import { createEd25519Instruction } from '../../src/chain/ed25519-instruction.js';
+import { createEd25519Instruction } from '@pmx/programs';
 
 
 /**

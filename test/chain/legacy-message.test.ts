@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { Keypair, Message, PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { compileLegacyMessage, unsignedWireBytes } from '../../src/chain/legacy-message.js';
+import { compileLegacyMessage, unsignedWireBytes } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../src/chain/transaction-assembly.js';
 
 const POOL = Array.from({ length: 8 }, () => Keypair.generate().publicKey);

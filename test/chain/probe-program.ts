@@ -4,8 +4,9 @@
  * read exactly what a deployed program would have read.
  */
 import { Keypair, PublicKey, SYSVAR_INSTRUCTIONS_PUBKEY, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
-import { loadCurrentIndex, loadInstructionAt, loadInstructionCount } from '../../src/chain/embedded/instructions-sysvar.js';
-import type { InvocationContext, ProgramHandler, ProgramInstruction } from '../../src/chain/embedded/program-runtime.js';
+import {
+  type InvocationContext, loadCurrentIndex, loadInstructionAt, loadInstructionCount, type ProgramHandler, type ProgramInstruction,
+} from '@pmx/local-cluster';
 
 export const PROBE_ID = Keypair.generate().publicKey;
 export const [PROBE_STATE] = PublicKey.findProgramAddressSync([Buffer.from('probe')], PROBE_ID);

@@ -23,7 +23,7 @@ export interface DaemonProcess {
  * `nodeArgs` go before the entry point (benches: `--cpu-prof`, which NODE_OPTIONS refuses);
  * `entry` is what runs (benches: the compiled `dist/src/main.js`, as `npm start` runs it).
  */
-export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], entry: string[] = ['--import', 'tsx', 'src/main.ts']): Promise<DaemonProcess> {
+export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], entry: string[] = ['--conditions=pmx-source', '--import', 'tsx', 'src/main.ts']): Promise<DaemonProcess> {
   const port = await findFreePort();
   // Two asks in a row can get the same port back (the first was closed again at once); the ledger
   // also takes the next port for PubSub, so keep them apart.

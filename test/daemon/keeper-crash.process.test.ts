@@ -6,7 +6,7 @@
  */
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFillReceiptPda } from '../../src/chain/programs/exchange/index.js';
+import { findFillReceiptPda } from '@pmx/programs';
 import { ClobClient } from '../helpers/clob-client.js';
 import { tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';

@@ -29,7 +29,7 @@ describe('graceful shutdown while settle batches retry', () => {
       CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000', DROP_TRANSACTIONS_FLAG: flag,
     };
     for (let attempt = 1; ; attempt++) {
-      const daemon = await spawnDaemon(dataDir, env, [], ['--import', 'tsx', '--import', './test/daemon/fixtures/drop-when-flagged.ts', 'src/main.ts']);
+      const daemon = await spawnDaemon(dataDir, env, [], ['--conditions=pmx-source', '--import', 'tsx', '--import', './test/daemon/fixtures/drop-when-flagged.ts', 'src/main.ts']);
       started.push(daemon);
       try {
         await waitForStatus(daemon, '/v2/config', 200, 60_000);

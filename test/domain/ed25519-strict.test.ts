@@ -8,7 +8,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { isCanonicalPointEncoding, isCanonicalScalar, isSmallOrderEncoding, isStrictPublicKey, verifyStrict } from '../../src/domain/ed25519-strict.js';
+import { isCanonicalPointEncoding, isCanonicalScalar, isSmallOrderEncoding, isStrictPublicKey, verifyStrict } from '@pmx/programs';
 import { encodeOrderMessage, orderSigningText } from '../../src/domain/orderbook/index.js';
 import { verifySignedMessage } from '../../src/domain/signed-message.js';
 import { SPECCHECK_VECTORS } from '../helpers/ed25519-vectors.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { Keypair } from '@solana/web3.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
-import { faucet } from '../../src/chain/embedded/faucet.js';
+import { faucet } from '@pmx/local-cluster';
 
 const fixture = fileURLToPath(new URL('./fixtures/embedded-cluster-client.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));

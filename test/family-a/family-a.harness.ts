@@ -15,7 +15,7 @@ import { loadConfig } from '../../config/config.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { startWorkers } from '../../jobs/workers.js';
 import { EmbeddedChainClient } from '../../src/chain/adapters/embedded.adapter.js';
-import { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
+import { EmbeddedLedger } from '@pmx/local-cluster';
 import { familyAFeature, familyASettings } from '../../src/features/family-a.feature.js';
 import type { FamilyADeps } from '../../src/services/family-a/family-a.deps.js';
 import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';

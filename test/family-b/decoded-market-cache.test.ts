@@ -5,7 +5,7 @@
  */
 import { Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { encodeMarketAccount, findMarketPda, MARKET_PROGRAM_ID, type MarketAccount } from '../../src/chain/programs/market/index.js';
+import { encodeMarketAccount, findMarketPda, MARKET_PROGRAM_ID, type MarketAccount } from '@pmx/programs';
 import { decodeIndexedMarket } from '../../src/services/family-b/market-reader.js';
 
 const creator = Keypair.generate().publicKey;

@@ -10,7 +10,7 @@ import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { loadConfig } from '../../config/config.js';
-import type { EmbeddedLedger } from '../../src/chain/embedded/ledger.js';
+import type { EmbeddedLedger } from '@pmx/local-cluster';
 import { startDaemon, type Daemon } from '../../src/daemon.js';
 import { confirmMarketText } from '../../src/domain/signed-message.js';
 import { tempDir } from '../helpers/databases.js';

@@ -4,7 +4,7 @@
  * another chain read. The index stays the truth: a market indexed after the miss is served at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMarketPda } from '../../src/chain/programs/market/index.js';
+import { findMarketPda } from '@pmx/programs';
 import { createMarket, fundedWallet, get, openHarness, waitFor, type BHarness } from './family-b.harness.js';
 
 let h: BHarness;

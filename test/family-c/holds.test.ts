@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { addOwnerHolds, restingCommitments, UNSETTLED_FILL_STATUSES, unsettledFillsOf } from '../../db/repositories/clob-commitments.repository.js';
 import { readBatchStart } from '../../src/services/family-c/matcher/batch-reads.js';
 import { fillHolds, ownerHolds } from '../../src/domain/orderbook/index.js';
-import { EXCHANGE_PROGRAM_ID } from '../../src/chain/programs/exchange/index.js';
+import { EXCHANGE_PROGRAM_ID } from '@pmx/programs';
 import type { AcceptedOrder } from '../../src/services/family-c/orders/order-intake.js';
 import { DIALECTS } from '../helpers/databases.js';
 

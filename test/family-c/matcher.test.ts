@@ -12,7 +12,7 @@ import { upsertTokenAccounts } from '../../db/repositories/token-accounts.reposi
 import { addOwnerHolds, ownerHoldRows, unsettledFillsOf } from '../../db/repositories/clob-commitments.repository.js';
 import { markGiveBacks, normalizeFill } from '../../db/repositories/clob-fills.repository.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import { EXCHANGE_PROGRAM_ID, findClobMarketPda, findEscrowTokenAddress, findUserEscrowPda } from '../../src/chain/programs/exchange/index.js';
+import { EXCHANGE_PROGRAM_ID, findClobMarketPda, findEscrowTokenAddress, findUserEscrowPda } from '@pmx/programs';
 import { DEFAULT_FEES, encodeOrderMessage, fillHolds, OrderBook, ownerHolds, toHex } from '../../src/domain/orderbook/index.js';
 import { applyGiveBacks, reconcileStatuses } from '../../src/services/family-c/matcher/catch-up.js';
 import { Matcher } from '../../src/services/family-c/matcher/matcher.js';

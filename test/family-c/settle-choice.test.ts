@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { VersionedTransaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXCHANGE_PROGRAM_ID, type SettlementFill } from '../../src/chain/programs/exchange/index.js';
+import { EXCHANGE_PROGRAM_ID, type SettlementFill } from '@pmx/programs';
 import { outboundTag } from '../../src/services/outbound/outbound-memo.js';
 import { chooseBatch, type BatchChoice } from '../../src/services/family-c/settlement/settle-choice.js';
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';

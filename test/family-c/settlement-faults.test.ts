@@ -5,7 +5,7 @@
  */
 import type { PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFillReceiptPda } from '../../src/chain/programs/exchange/index.js';
+import { findFillReceiptPda } from '@pmx/programs';
 import { tokenBalance } from '../family-b/family-b.harness.js';
 import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
 

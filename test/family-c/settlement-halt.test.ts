@@ -8,7 +8,7 @@
  */
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFillReceiptPda } from '../../src/chain/programs/exchange/index.js';
+import { findFillReceiptPda } from '@pmx/programs';
 import { admin, clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
 import { WsClient, wsUrl } from './ws-client.js';
 

@@ -15,7 +15,7 @@ import { endFills, markRetrying, redriveFill } from '../../db/repositories/clob-
 import type { DatabaseHandle } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { AccountSnapshot, ChainClient } from '../../src/chain/chain-client.js';
-import { encodeFillReceipt, EXCHANGE_PROGRAM_ID, findFillReceiptPda } from '../../src/chain/programs/exchange/index.js';
+import { encodeFillReceipt, EXCHANGE_PROGRAM_ID, findFillReceiptPda } from '@pmx/programs';
 import { fillHolds } from '../../src/domain/orderbook/index.js';
 import type { FamilyCContext } from '../../src/services/family-c/context.js';
 import type { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { Transaction, type Keypair } from '@solana/web3.js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getWithdrawInstruction } from '../../src/chain/programs/exchange/index.js';
+import { getWithdrawInstruction } from '@pmx/programs';
 import { walletPositionGaps } from '../../db/repositories/clob-positions.repository.js';
 import { applyWalletMoves } from '../../src/services/family-c/positions.service.js';
 import { PG_AVAILABLE, POSTGRES_URL } from '../helpers/databases.js';

@@ -7,7 +7,7 @@
  */
 import { Transaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getWithdrawInstruction } from '../../src/chain/programs/exchange/index.js';
+import { getWithdrawInstruction } from '@pmx/programs';
 import { ADMIN_COOKIE, sessionValue } from '../../src/api/plugins/admin-auth.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';

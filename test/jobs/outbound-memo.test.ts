@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Keypair, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { encodeSettleData, EXCHANGE_PROGRAM_ID } from '../../src/chain/programs/exchange/index.js';
+import { encodeSettleData, EXCHANGE_PROGRAM_ID } from '@pmx/programs';
 import { namesOutbound, outboundMemoInstruction, outboundTag } from '../../src/services/outbound/outbound-memo.js';
 
 const payer = Keypair.generate();

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ChainRuntime } from '../../chain/chain-runtime.js';
-import { FAUCET_MAX_LAMPORTS, FAUCET_MAX_USDC_RAW, runFaucet } from '../../services/dev-faucet.service.js';
 import { readProgramConfig } from '../../services/family-b/market-reader.js';
 import { ok } from '../envelopes.js';
 import { errorResponses, Wallet } from './family-b/schemas.js';
@@ -27,7 +26,7 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
       exchangeOperator: chain.wallets.exchangeOperator.publicKey.toBase58(),
       protocolFee: chain.wallets.protocolFee.publicKey.toBase58(),
     },
-    faucet: chain.ledger !== undefined,
+    faucet: chain.devFaucet !== undefined,
   };
   app.get(
     '/v2/config',
@@ -44,8 +43,8 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
     },
   );
 
-  const ledger = chain.ledger;
-  if (!ledger) return; // no faucet on a real cluster: the route does not exist (404)
+  const faucet = chain.devFaucet;
+  if (!faucet) return; // no faucet on a real cluster: the route does not exist (404)
   const RawString = (max: bigint) => Type.String({ pattern: '^[0-9]{1,20}$', description: `raw units as a decimal string, at most ${max}` });
   app.post(
     '/v2/dev/faucet',
@@ -53,7 +52,7 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
       schema: {
         tags: ['B'],
         summary: 'Embedded cluster only: mint local USDC (raw units) and airdrop SOL (lamports) to a wallet',
-        body: Type.Object({ wallet: Wallet, usdc: Type.Optional(RawString(FAUCET_MAX_USDC_RAW)), sol: Type.Optional(RawString(FAUCET_MAX_LAMPORTS)) }),
+        body: Type.Object({ wallet: Wallet, usdc: Type.Optional(RawString(faucet.maxUsdcRaw)), sol: Type.Optional(RawString(faucet.maxLamports)) }),
         response: {
           200: Type.Object({ success: Type.Literal(true), data: Type.Object({ usdcSignature: Type.Optional(Type.String()), solSignature: Type.Optional(Type.String()) }) }),
           ...errorResponses,
@@ -63,7 +62,7 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
     async ({ body }) => {
       const usdcRaw = body.usdc === undefined ? undefined : BigInt(body.usdc);
       const lamports = body.sol === undefined ? undefined : BigInt(body.sol);
-      return ok(await runFaucet(ledger, { wallet: body.wallet, usdcRaw, lamports }));
+      return ok(await faucet.fund({ wallet: body.wallet, usdcRaw, lamports }));
     },
   );
 }

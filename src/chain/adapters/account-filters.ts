@@ -1,7 +1,7 @@
 // getProgramAccounts filters (dataSize, memcmp with base58 bytes), as Solana JSON-RPC applies them.
 import bs58 from 'bs58';
 import type { ProgramAccountFilter } from '../chain-client.js';
-import type { CompiledFilter } from '../embedded/rpc-params.js';
+import type { CompiledFilter } from '@pmx/local-cluster';
 
 /** The port's filters with their memcmp bytes decoded once. */
 export function compileFilters(filters: readonly ProgramAccountFilter[]): CompiledFilter[] {

@@ -7,11 +7,9 @@ import type {
   AccountSnapshot, BlockhashWithExpiry, ChainClient, ChainTransaction, ProgramAccountFilter, SignatureStatus,
   SimulationResult, TokenAccountSnapshot, Unsubscribe,
 } from '../chain-client.js';
-import type { EmbeddedLedger } from '../embedded/ledger.js';
-import { programAccountsSliced } from '../embedded/program-accounts.js';
-import type { StoredAccount } from '../embedded/svm-accounts.js';
-import type { TransactionRecord } from '../embedded/transaction-record.store.js';
+import { type EmbeddedLedger, programAccountsSliced, type StoredAccount, type TransactionRecord } from '@pmx/local-cluster';
 import { compileFilters, matchesFilters } from './account-filters.js';
+import { viaLedger } from './ledger-errors.js';
 
 export function toSnapshot(address: string, acc: StoredAccount, slot: number): AccountSnapshot {
   return { address, owner: acc.owner, lamports: acc.lamports, data: Buffer.from(acc.data), executable: acc.executable, slot };
@@ -78,7 +76,7 @@ export class EmbeddedChainClient implements ChainClient {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
-    return (await this.ledger.sendRawTransaction(raw, { preflight: true })).signature;
+    return (await viaLedger(() => this.ledger.sendRawTransaction(raw, { preflight: true }))).signature;
   }
 
   async getSignatureStatuses(signatures: string[]): Promise<(SignatureStatus | null)[]> {
@@ -91,7 +89,7 @@ export class EmbeddedChainClient implements ChainClient {
   }
 
   async simulateTransaction(raw: Uint8Array): Promise<SimulationResult> {
-    return this.ledger.simulateTransaction(raw, { sigVerify: false, replaceRecentBlockhash: false });
+    return viaLedger(() => this.ledger.simulateTransaction(raw, { sigVerify: false, replaceRecentBlockhash: false }));
   }
 
   async getSlot(): Promise<number> {

@@ -3,7 +3,7 @@
  * after 2001-01-01 and before 2096-01-01 (Unix seconds), AMM seed at least 1 USDC (0 = Pool),
  * trade fee 100–400 bps, tickers that tell the sides apart.
  */
-import { MIN_AMM_SEED } from '../amm/index.js';
+import { MIN_AMM_SEED } from '@pmx/programs';
 
 export const RESOLUTION_TIME_MIN = 978_307_200; // 2001-01-01T00:00:00Z
 export const RESOLUTION_TIME_MAX = 3_976_214_400; // 2096-01-01T00:00:00Z

@@ -2,7 +2,7 @@
  * A wallet's position in one market, from the market state and the wallet's balances (raw
  * units). Redeemable value uses the same payout function as the program (rounded down).
  */
-import { redeemPayout, type MarketState, type Side } from '../amm/index.js';
+import { type MarketState, redeemPayout, type OutcomeSide } from '@pmx/programs';
 
 export interface PositionFigures {
   isResolved: boolean;
@@ -17,7 +17,7 @@ export function positionFigures(market: MarketState, balances: { yes: bigint; no
   let redeemable = 0n;
   if (settled) {
     let state = market;
-    for (const side of ['YES', 'NO'] as Side[]) {
+    for (const side of ['YES', 'NO'] as OutcomeSide[]) {
       // An index a moment behind the chain may show more than the supply: count at most the supply.
       const held = side === 'YES' ? balances.yes : balances.no;
       const supply = side === 'YES' ? state.yesSupply : state.noSupply;

@@ -9,7 +9,7 @@
  * committing 35_000_000; a second one in the same batch sees 5_000_000 free and is refused.
  */
 import { DomainError } from '../errors.js';
-import { orderNeed, restingCommitment } from './amounts.js';
+import { orderNeed, restingCommitment } from '@pmx/programs';
 import { fillHolds } from './holds.js';
 import { checkRestingLimits } from './order-rules.js';
 import type { CancelledOrder, FeeConfig, Fill, Outcome, PlaceResult, Side } from './types.js';

@@ -4,7 +4,7 @@
  * one instance per market, persists each PlaceResult before acknowledging, and rebuilds the
  * book with `OrderBook.restore(snapshot)` (or from its resting orders) after a crash.
  */
-import { buyCommitmentOf } from './amounts.js';
+import { buyCommitmentOf } from '@pmx/programs';
 import { CommitmentLedger } from './commitments.js';
 import { Ladder, OrderNode, type Level } from './ladder.js';
 import { Matcher } from './match.js';

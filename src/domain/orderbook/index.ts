@@ -1,9 +1,9 @@
 /** The pure Family C matching engine: order message codec, book, matching, money, commitments. */
 export * from './types.js';
-export * from './order-message.js';
+export * from '@pmx/programs';
 export { OrderBook, type BookOptions, type BookSnapshot, type CancelResult, type GiveBack, type SingleCancel } from './book.js';
 export { CommitmentLedger, type OwnerCommitment } from './commitments.js';
-export { buyCommitment, restingCommitment, orderNeed, ceilDiv, type OrderNeed } from './amounts.js';
+export { buyCommitment, restingCommitment, orderNeed, ceilDiv, type OrderNeed } from '@pmx/programs';
 export { WOULD_TAKE, INVALID_ORDER, DUPLICATE_ORDER } from './errors.js';
 export { fillHolds, ownerHolds, type HoldDelta, type OwnerHolds, type MarketHold, type RestingHold, type FillHoldInput } from './holds.js';
 export * from './order-rules.js';

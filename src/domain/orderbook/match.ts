@@ -10,7 +10,7 @@
  * the fill price and the taker keeps any improvement. This is the hot path: it allocates only
  * what it returns.
  */
-import { fillMoney } from './amounts.js';
+import { fillMoney } from '@pmx/programs';
 import type { OrderBook } from './book.js';
 import { WOULD_TAKE, invalidOrder } from './errors.js';
 import { OrderNode, type Ladder, type Level } from './ladder.js';

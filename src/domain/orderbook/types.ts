@@ -4,14 +4,14 @@
  * orders, a market order's worst-price cap may be 10000). Field names follow the public order
  * and fill shapes so that repositories and the WebSocket feed can copy them through.
  */
-export type Side = 'buy' | 'sell';
-export type Outcome = 'yes' | 'no';
+import type { FeeConfig, FillType, Outcome, Side } from '@pmx/programs';
+
+export { BPS } from '@pmx/programs';
+export type { FeeConfig, FillType, Outcome, Side };
 export type OrderType = 'limit' | 'market';
 export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 export type OrderStatus = 'open' | 'partially_filled' | 'filled' | 'cancelled';
-export type FillType = 'direct' | 'complementary' | 'sell_complementary';
 
-export const BPS = 10_000n;
 export const MAX_LIMIT_PRICE = 9999;
 export const MAX_MARKET_PRICE = 10_000;
 
@@ -124,11 +124,6 @@ export interface PlaceResult {
   /** Resting orders removed without filling: self-trade prevention. */
   cancelled: readonly CancelledOrder[];
   levels: readonly LevelDelta[];
-}
-
-export interface FeeConfig {
-  takerFeeBps: bigint;
-  makerRebateBps: bigint;
 }
 
 export const DEFAULT_FEES: FeeConfig = { takerFeeBps: 25n, makerRebateBps: 5n };

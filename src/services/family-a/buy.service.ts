@@ -24,7 +24,7 @@ import { DomainError } from '../../domain/errors.js';
 import { assertBuyAmount, humanToRaw, rawToHuman, tokensForUsdc } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
-import { parseSide, type Side } from '../../domain/family-a/side.js';
+import { parseSide, type OutcomeSide } from '../../domain/family-a/side.js';
 import { PURPOSES, type DeliverParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { deliveryStatus } from './delivery-status.js';
@@ -40,7 +40,7 @@ type Market = Awaited<ReturnType<typeof requireTradable>>;
 
 const LABEL = 'Payment verification failed';
 
-async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Side, amountRaw: bigint, code = 'PAYMENT_REQUIRED', message?: string): Promise<never> {
+async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: OutcomeSide, amountRaw: bigint, code = 'PAYMENT_REQUIRED', message?: string): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
   await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'buy', amount_raw: amountRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
@@ -51,7 +51,7 @@ async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Si
   });
 }
 
-function readBody(m: Market, body: BuyBody): { wallet: string; side: Side; amountRaw: bigint } {
+function readBody(m: Market, body: BuyBody): { wallet: string; side: OutcomeSide; amountRaw: bigint } {
   const wallet = assertWallet(body.wallet);
   const side = parseSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
   const amountRaw = humanToRaw(body.amount);

@@ -17,7 +17,7 @@ import { findClaim, findPaymentBySignature, insertClaim, type ClaimRow } from '.
 import { DomainError } from '../../domain/errors.js';
 import { claimPayout, rawToHuman } from '../../domain/family-a/money.js';
 import { decodeTransactionSignature } from '../../domain/signed-message.js';
-import { outcomeLabel, type Side } from '../../domain/family-a/side.js';
+import { outcomeLabel, type OutcomeSide } from '../../domain/family-a/side.js';
 import type { OutboundResult } from '../outbound/outbound.types.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
@@ -42,7 +42,7 @@ async function resolvedMarket(deps: FamilyADeps, slug: string) {
   if (m.status !== 'resolved' || (m.outcome !== 'YES' && m.outcome !== 'NO')) {
     throw new DomainError('invalid', 'MARKET_NOT_RESOLVED', `Market ${slug} is not resolved yet`, { marketSlug: slug });
   }
-  const winner: Side = m.outcome;
+  const winner: OutcomeSide = m.outcome;
   return { m, winner, mint: (winner === 'YES' ? m.yes_mint : m.no_mint)!, limit: BigInt(m.market_limit) };
 }
 
@@ -103,7 +103,7 @@ async function claim(deps: FamilyADeps, slug: string, wallet: string, transferTx
   const credits = (await listCredits(deps.db, m.id, wallet, mint)).filter((c) => c.signature !== transferTxHash);
   const total = credits.reduce((sum, c) => sum + BigInt(c.amount_raw), tokens);
   const payout = claimPayout(total, limit);
-  const loser: Side = winner === 'YES' ? 'NO' : 'YES';
+  const loser: OutcomeSide = winner === 'YES' ? 'NO' : 'YES';
   const claimedAt = new Date().toISOString();
   const params: PayUsdcParams = { marketId: m.id, sources: [winner, loser, 'PLATFORM'], to: wallet, amountRaw: payout.toString() };
   let result: OutboundResult;

@@ -10,13 +10,13 @@ import {
 } from '@solana/spl-token';
 import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { DECIMALS } from '../../domain/family-a/money.js';
-import type { Side } from '../../domain/family-a/side.js';
+import type { OutcomeSide } from '../../domain/family-a/side.js';
 import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
 import { AwaitingFundsError } from '../outbound/outbound-errors.js';
 import type { OutboundBuildContext, OutboundBuilders } from '../outbound/outbound.types.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { refundBuilder } from './refund.builder.js';
-import { signTransaction } from '../../chain/signing.js';
+import { signTransaction } from '@pmx/programs';
 
 export const PURPOSES = {
   setup: 'family-a.setup-market',
@@ -35,7 +35,7 @@ export interface DeliverParams { mint: string; owner: string; amountRaw: string 
  * first), then PLATFORM, the Family A platform wallet that collects creation fees and that an
  * operator funds as the markets' liquidity reserve.
  */
-export interface PayUsdcParams { marketId: string; sources: (Side | 'PLATFORM')[]; to: string; amountRaw: string }
+export interface PayUsdcParams { marketId: string; sources: (OutcomeSide | 'PLATFORM')[]; to: string; amountRaw: string }
 
 function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], context: OutboundBuildContext): Uint8Array {
   const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions: [...instructions, context.memo] }).compileToV0Message();

@@ -10,7 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@solana/web3.js';
-import type { Side } from '../../domain/family-a/side.js';
+import type { OutcomeSide } from '../../domain/family-a/side.js';
 import { assertPrivateFile, writePrivateFile } from '../../infra/secret-file.js';
 
 export class FamilyAKeys {
@@ -31,11 +31,11 @@ export class FamilyAKeys {
     return this.derive('platform');
   }
 
-  optionWallet(marketId: string, side: Side): Keypair {
+  optionWallet(marketId: string, side: OutcomeSide): Keypair {
     return this.derive(`option/${marketId}/${side}`);
   }
 
-  mint(marketId: string, side: Side): Keypair {
+  mint(marketId: string, side: OutcomeSide): Keypair {
     return this.derive(`mint/${marketId}/${side}`);
   }
 

@@ -7,12 +7,12 @@
 import { findMarketsByMints, findMarketsByOptionWallets, listPendingCreations, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
 import { findClaim, listMatchingQuotes } from '../../../db/repositories/family-a-trades.repository.js';
 import { inboundCredits, SOL, type CreditPurpose, type InboundCredit } from '../../domain/family-a/inbound-credits.js';
-import type { Side } from '../../domain/family-a/side.js';
+import type { OutcomeSide } from '../../domain/family-a/side.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import type { LandedTransfer } from './x402-payment.verifier.js';
 
 /** Whose keypair signs a refund: the platform wallet, or an option wallet. */
-export type RefundSource = 'PLATFORM' | { marketId: string; side: Side };
+export type RefundSource = 'PLATFORM' | { marketId: string; side: OutcomeSide };
 
 export interface CreditFacts {
   credit: InboundCredit;
@@ -23,7 +23,7 @@ export interface CreditFacts {
 
 const isLive = (m: MarketRow) => m.status === 'live' || m.status === 'active';
 
-async function tradePurpose(deps: FamilyADeps, landed: LandedTransfer, credit: InboundCredit, m: MarketRow, side: Side, kind: 'buy' | 'sell'): Promise<CreditPurpose> {
+async function tradePurpose(deps: FamilyADeps, landed: LandedTransfer, credit: InboundCredit, m: MarketRow, side: OutcomeSide, kind: 'buy' | 'sell'): Promise<CreditPurpose> {
   const live = isLive(m);
   const sender = credit.sender;
   if (!live || !sender || !landed.signers.includes(sender.owner)) return { kind: 'trade', marketStatus: m.status, live, quoteExpiriesMs: [] };
@@ -58,14 +58,14 @@ export async function loadCreditFacts(deps: FamilyADeps, landed: LandedTransfer)
   for (const t of landed.tokenBalances) if (t.post > t.pre) gained.add(t.owner);
   for (const b of landed.lamportBalances) if (b.post > b.pre) gained.add(b.account);
   gained.delete(platform);
-  const optionWallets = new Map<string, { m: MarketRow; side: Side }>();
+  const optionWallets = new Map<string, { m: MarketRow; side: OutcomeSide }>();
   for (const m of await findMarketsByOptionWallets(deps.db, [...gained])) {
     if (m.yes_wallet) optionWallets.set(m.yes_wallet, { m, side: 'YES' });
     if (m.no_wallet) optionWallets.set(m.no_wallet, { m, side: 'NO' });
   }
   const credits = inboundCredits(landed, (w) => w === platform || optionWallets.has(w));
   const outcomeMints = credits.filter((c) => c.owner === platform && c.asset !== SOL && c.asset !== deps.usdcMint).map((c) => c.asset);
-  const mintMarkets = new Map<string, { m: MarketRow; side: Side }>();
+  const mintMarkets = new Map<string, { m: MarketRow; side: OutcomeSide }>();
   for (const m of await findMarketsByMints(deps.db, outcomeMints)) {
     if (m.yes_mint) mintMarkets.set(m.yes_mint, { m, side: 'YES' });
     if (m.no_mint) mintMarkets.set(m.no_mint, { m, side: 'NO' });

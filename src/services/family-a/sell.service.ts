@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import { humanToRaw, rawToHuman, usdcForTokens } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
-import { parseSide, type Side } from '../../domain/family-a/side.js';
+import { parseSide, type OutcomeSide } from '../../domain/family-a/side.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { deliveryStatus } from './delivery-status.js';
@@ -35,7 +35,7 @@ function readBody(m: Market, body: SellBody) {
   return { wallet, side, tokensRaw, payoutRaw };
 }
 
-async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Side, tokensRaw: bigint, code = 'PAYMENT_REQUIRED', message = 'Token transfer required to execute sell'): Promise<never> {
+async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: OutcomeSide, tokensRaw: bigint, code = 'PAYMENT_REQUIRED', message = 'Token transfer required to execute sell'): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
   await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'sell', amount_raw: tokensRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
   const tokenMint = side === 'YES' ? m.yes_mint : m.no_mint;
@@ -81,7 +81,7 @@ async function honourSell(deps: FamilyADeps, slug: string, body: SellBody, paylo
   const moved = requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw, exact: true }, LABEL);
   const paidOut = usdcForTokens(moved, BigInt(m.target_price_raw!));
 
-  const other: Side = side === 'YES' ? 'NO' : 'YES';
+  const other: OutcomeSide = side === 'YES' ? 'NO' : 'YES';
   const params: PayUsdcParams = { marketId: m.id, sources: [side, other, 'PLATFORM'], to: wallet, amountRaw: paidOut.toString() };
   const payout = await honourPayment(
     deps,

@@ -1,12 +1,11 @@
 /** POST /v2/claim-all-fees: a claim transaction for every market of the creator with fees due. */
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { listChainMarketsByCreator } from '../../../db/repositories/chain-markets.repository.js';
-import { getClaimFeesInstruction } from '../../chain/programs/market/index.js';
+import { associatedTokenAddress, getClaimFeesInstruction } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import { parseWallet, type FamilyBContext } from './context.js';
 import { readMarketFromChain } from './market-reader.js';
 import { human } from './views.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export async function buildClaimAllFees(ctx: FamilyBContext, p: { wallet: string }) {
   const wallet = parseWallet(p.wallet);

@@ -5,14 +5,13 @@
  */
 import { highestReservation, tryReserve } from '../../../db/repositories/market-id-reservations.repository.js';
 import { maxIndexedMarketId } from '../../../db/repositories/chain-markets.repository.js';
-import { getCreateMarketInstruction, getInitMintsInstruction } from '../../chain/programs/market/index.js';
+import { associatedTokenAddress, getCreateMarketInstruction, getInitMintsInstruction } from '@pmx/programs';
 import { assembleUnsignedTransaction, MAX_TRANSACTION_SIZE, transactionSize } from '../../chain/transaction-assembly.js';
 import { createMarketProblem } from '../../domain/family-b/create-rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { notCreator } from './errors.js';
 import { readProgramConfig, requireMarketFromChain } from './market-reader.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export interface CreateParams {
   wallet: string;

@@ -6,13 +6,9 @@
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import {
-  getCancelMarketInstruction,
-  getClaimFeesInstruction,
-  getResolveInstruction,
-  toMarketState,
-} from '../../chain/programs/market/index.js';
+  associatedTokenAddress, cancelAllowed, getCancelMarketInstruction, getClaimFeesInstruction, getResolveInstruction, type OutcomeSide, toMarketState,
+} from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
-import { cancelAllowed, type Side } from '../../domain/amm/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { clusterUnixTime } from './chain-time.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
@@ -20,7 +16,6 @@ import { notCreator } from './errors.js';
 import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { sideOf } from './trade.builders.js';
 import { human } from './views.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 async function creatorMarket(ctx: FamilyBContext, p: { marketId: string; wallet: string }): Promise<{ wallet: PublicKey; market: LoadedMarket }> {
   const wallet = parseWallet(p.wallet);
@@ -38,7 +33,7 @@ async function transaction(ctx: FamilyBContext, wallet: PublicKey, instruction: 
 export async function buildResolve(ctx: FamilyBContext, p: { marketId: string; wallet: string; winningSide: string }) {
   const { wallet, market } = await creatorMarket(ctx, p);
   const a = market.account;
-  const winningSide: Side = sideOf(market, p.winningSide);
+  const winningSide: OutcomeSide = sideOf(market, p.winningSide);
   if (a.status === 'resolved') {
     return { flags: { alreadyResolved: true, winningSide: a.winningSide, note: `Market ${a.marketId} is already resolved` } };
   }

@@ -2,7 +2,7 @@
  * Maps market refusals to API errors. Amm errors come from the same pure functions the program
  * runs, so a refusal here is exactly the on-chain error the transaction would have hit.
  */
-import { AmmError, type MarketState } from '../../domain/amm/index.js';
+import { AmmError, type MarketState } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
 export function notActive(state: Pick<MarketState, 'status' | 'winningSide'>): DomainError {

@@ -8,9 +8,9 @@ import { AccountLayout, createAssociatedTokenAccountIdempotentInstruction, creat
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import type { FamilyBContext } from './context.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
+import { associatedTokenAddress } from '@pmx/programs';
 
-/** Outcome mints have USDC's 6 decimals (docs/programs.md). */
+/** Outcome mints have USDC's 6 decimals (packages/programs/docs/programs.md). */
 const OUTCOME_DECIMALS = 6;
 
 export interface Holding {

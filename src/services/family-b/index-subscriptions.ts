@@ -10,7 +10,7 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
 import type { Unsubscribe } from '../../chain/chain-client.js';
-import { MARKET_ACCOUNT_OFFSETS, marketAccountFilters } from '../../chain/programs/market/index.js';
+import { MARKET_ACCOUNT_OFFSETS, marketAccountFilters } from '@pmx/programs';
 import type { FamilyBContext } from './context.js';
 import { decodeTokenAccount, knownMints, mintTokenAccountFilters } from './market-index.service.js';
 import { outcomeMints } from './market-reader.js';

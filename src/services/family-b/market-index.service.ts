@@ -8,7 +8,7 @@ import { rebuildableTransaction } from '../../../db/database.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
 import { deleteClosedTokenAccount, deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
 import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
-import { marketAccountFilters } from '../../chain/programs/market/index.js';
+import { marketAccountFilters } from '@pmx/programs';
 import type { FamilyBContext } from './context.js';
 import { indexLoadedMarket, marketFromSnapshot, readMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { timeSlicer, yieldToEventLoop, type Slicer } from '../../infra/time-slice.js';

@@ -11,16 +11,8 @@ import { syncCatalogStatus } from '../../../db/repositories/market-catalog.repos
 import type { Database } from '../../../db/schema.js';
 import type { AccountSnapshot, ChainClient } from '../../chain/chain-client.js';
 import {
-  decodeConfigAccount,
-  decodeMarketAccount,
-  findConfigPda,
-  findMarketPda,
-  findNoMintPda,
-  findYesMintPda,
-  type ConfigAccount,
-  type MarketAccount,
-} from '../../chain/programs/market/index.js';
-import { addressOf } from '../../chain/pda-cache.js';
+  addressOf, type ConfigAccount, decodeConfigAccount, decodeMarketAccount, findConfigPda, findMarketPda, findNoMintPda, findYesMintPda, type MarketAccount,
+} from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
 export interface LoadedMarket {

@@ -5,7 +5,7 @@
 import { findChainMarket, listChainMarketsByMints, type ChainMarketRow } from '../../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
 import type { PublicKey } from '@solana/web3.js';
-import { toMarketState } from '../../chain/programs/market/index.js';
+import { toMarketState } from '@pmx/programs';
 import { positionFigures } from '../../domain/family-b/positions.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';

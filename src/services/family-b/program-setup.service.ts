@@ -3,7 +3,7 @@
  * once, at start. Two processes racing both try; the loser finds it created and carries on.
  */
 import type { Keypair, PublicKey } from '@solana/web3.js';
-import { getInitializeInstruction } from '../../chain/programs/market/index.js';
+import { getInitializeInstruction } from '@pmx/programs';
 import { sendAndConfirmPlatformTransaction } from '../platform-transaction.js';
 import type { FamilyBContext } from './context.js';
 import { readProgramConfig } from './market-reader.js';

@@ -11,12 +11,11 @@
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { Transaction, type Keypair } from '@solana/web3.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
-import { getClaimProtocolFeesInstruction } from '../../chain/programs/market/index.js';
+import { associatedTokenAddress, getClaimProtocolFeesInstruction } from '@pmx/programs';
 import { recordOrFindOutboundIntent } from '../outbound/outbound-intents.js';
 import type { OutboundBuilder } from '../outbound/outbound.types.js';
 import type { FamilyBContext } from './context.js';
 import { readMarketFromChain } from './market-reader.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export const PROTOCOL_FEE_SWEEP = 'b-protocol-fee-sweep';
 

@@ -10,21 +10,19 @@ import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-t
 import type { PublicKey } from '@solana/web3.js';
 import { listChainMarketsByMints } from '../../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
-import { getRedeemInstruction } from '../../chain/programs/market/index.js';
+import { associatedTokenAddress, getRedeemInstruction, type OutcomeSide } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import type { BlockhashWithExpiry } from '../../chain/chain-client.js';
-import type { Side } from '../../domain/amm/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseMarketId, parseWallet, type FamilyBContext } from './context.js';
 import { readMarketFromChain, requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { consolidateInstructions, holdingOf, type Holding } from './holdings.js';
 import { sideOf } from './trade.builders.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 /** Markets one redeem-all call looks at (the wallet's indexed holdings); the rest on the next call. */
 export const REDEEM_ALL_MAX_MARKETS = 50;
 
-function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: Side, holding: Holding, recent: BlockhashWithExpiry): string {
+function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: OutcomeSide, holding: Holding, recent: BlockhashWithExpiry): string {
   const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
   const instructions = [
     createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
@@ -35,7 +33,7 @@ function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: Loade
 }
 
 /** Why a held side cannot be redeemed now, or null when it can. */
-function skipReason(market: LoadedMarket, side: Side): string | null {
+function skipReason(market: LoadedMarket, side: OutcomeSide): string | null {
   const a = market.account;
   if (!a.mintsInitialized) return 'broken_mints';
   if (a.status === 'active') return 'status_active';
@@ -65,13 +63,13 @@ export async function buildRedeemAll(ctx: FamilyBContext, p: { wallet: string })
   const held = await balancesByOwner(ctx.db, wallet.toBase58());
   const indexed = (await listChainMarketsByMints(ctx.db, [...held.keys()])).slice(0, REDEEM_ALL_MAX_MARKETS);
   const recent = await ctx.chain.getLatestBlockhash();
-  const transactions: Array<{ marketId: number; side: Side; transaction: string }> = [];
+  const transactions: Array<{ marketId: number; side: OutcomeSide; transaction: string }> = [];
   const skipped: Array<{ marketId: number; reason: string }> = [];
   for (const row of indexed) {
     const market = await readMarketFromChain(ctx, row.marketId);
     if (!market) continue;
     const id = Number(row.marketId);
-    for (const side of ['YES', 'NO'] as Side[]) {
+    for (const side of ['YES', 'NO'] as OutcomeSide[]) {
       const mint = side === 'YES' ? market.yesMint : market.noMint;
       if (!held.has(mint.toBase58())) continue;
       const reason = skipReason(market, side);

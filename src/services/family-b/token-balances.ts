@@ -2,7 +2,7 @@
 import { AccountLayout } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import type { ChainClient } from '../../chain/chain-client.js';
-import { addressOf, associatedTokenAddress } from '../../chain/pda-cache.js';
+import { addressOf, associatedTokenAddress } from '@pmx/programs';
 
 /** The balance of `owner`'s associated token account for `mint` (0 when it does not exist). */
 export async function ataBalance(chain: ChainClient, mint: PublicKey, owner: PublicKey): Promise<bigint> {

@@ -6,9 +6,10 @@
  */
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
-import { getBuyInstruction, getSellInstruction, toMarketState } from '../../chain/programs/market/index.js';
+import {
+  associatedTokenAddress, getBuyInstruction, getSellInstruction, mulDivFloor, parseSide, quoteTrade, toMarketState, type TradeAction, type TradeQuote,
+} from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
-import { mulDivFloor, parseSide, quoteTrade, type TradeAction, type TradeQuote } from '../../domain/amm/index.js';
 
 import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
@@ -16,7 +17,6 @@ import { fromAmmError, notActive } from './errors.js';
 import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { ataBalance } from './token-balances.js';
 import { fullQuoteView, quoteView } from './views.js';
-import { associatedTokenAddress } from '../../chain/pda-cache.js';
 
 export interface TradeParams {
   marketId: string;

@@ -2,8 +2,7 @@
  * Family B JSON views: raw units as JSON numbers with `*Human` mirrors (USDC, 6 decimals),
  * sides always canonical YES/NO. Raw amounts stay below 2^53 for any real market (9·10^9 USDC).
  */
-import { toMarketState } from '../../chain/programs/market/index.js';
-import { oddsOf, type TradeQuote } from '../../domain/amm/index.js';
+import { oddsOf, toMarketState, type TradeQuote } from '@pmx/programs';
 import type { LoadedMarket } from './market-reader.js';
 
 export const human = (raw: bigint): number => Number(raw) / 1_000_000;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
-import { isStrictPublicKey } from '../../domain/ed25519-strict.js';
+import { isStrictPublicKey } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
 export interface FamilyCContext {

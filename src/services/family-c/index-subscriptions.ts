@@ -9,7 +9,7 @@ import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { listAllClobMarkets } from '../../../db/repositories/clob-markets.repository.js';
 import { listClobWallets } from '../../../db/repositories/clob-wallets.repository.js';
 import type { Unsubscribe } from '../../chain/chain-client.js';
-import { decodeClobMarket } from '../../chain/programs/exchange/index.js';
+import { decodeClobMarket } from '@pmx/programs';
 import { decodeTokenAccountSnapshot, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyCContext } from './context.js';
 import { clobMarketAccountFilters } from './market-index.service.js';

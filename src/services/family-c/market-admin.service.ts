@@ -11,7 +11,7 @@ import { slugTaken } from '../../../db/repositories/market-catalog.repository.js
 import { isUniqueViolation } from '../../../db/errors.js';
 import {
   decodeClobMarket, findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, getClobMarketStatusInstruction, type MarketStatusAction,
-} from '../../chain/programs/exchange/index.js';
+} from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 import { DEFAULT_MIN_ORDER_SIZE, MAX_ORDER_QUANTITY } from '../../domain/orderbook/index.js';
 import { assertTickers } from '../../domain/family-a/side.js';

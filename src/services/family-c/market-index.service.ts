@@ -8,7 +8,7 @@ import {
   claimClobSlot, findClobMarketByPubkey, listAllClobMarkets, setClobCatalogStatus, type ClobMarketRow,
 } from '../../../db/repositories/clob-markets.repository.js';
 import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
-import { CLOB_MARKET_SIZE, decodeClobMarket, EXCHANGE_ACCOUNT } from '../../chain/programs/exchange/index.js';
+import { CLOB_MARKET_SIZE, decodeClobMarket, EXCHANGE_ACCOUNT } from '@pmx/programs';
 import type { FamilyCContext } from './context.js';
 
 /** The exchange program's market accounts (not its config or smart wallets). */

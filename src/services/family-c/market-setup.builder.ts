@@ -5,11 +5,10 @@
  */
 import { TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { findClobMarketById } from '../../../db/repositories/clob-markets.repository.js';
-import { getClobCreateMarketInstruction } from '../../chain/programs/exchange/index.js';
+import { getClobCreateMarketInstruction, signTransaction } from '@pmx/programs';
 import type { OutboundBuilder } from '../outbound/outbound.types.js';
 import type { FamilyCContext } from './context.js';
 import { applyClobMarketAccount } from './market-index.service.js';
-import { signTransaction } from '../../chain/signing.js';
 
 export const CLOB_MARKET_SETUP = 'clob.market.create';
 

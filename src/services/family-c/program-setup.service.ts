@@ -5,8 +5,8 @@
  * them. Two processes racing both try; the loser finds it done and carries on.
  */
 import {
-  decodeExchangeConfig, findExchangeConfigPda, getExchangeInitializeInstruction, getExchangeSetFeesInstruction, type ExchangeConfigAccount,
-} from '../../chain/programs/exchange/index.js';
+  decodeExchangeConfig, type ExchangeConfigAccount, findExchangeConfigPda, getExchangeInitializeInstruction, getExchangeSetFeesInstruction,
+} from '@pmx/programs';
 import { sendAndConfirmPlatformTransaction } from '../platform-transaction.js';
 import type { FamilyCContext } from './context.js';
 

@@ -11,7 +11,7 @@ import { ownerHoldRows, restingCommitments } from '../../../db/repositories/clob
 import { findClobMarketsByIds, findClobMarketsByMints } from '../../../db/repositories/clob-markets.repository.js';
 import { findClobWalletByEscrow } from '../../../db/repositories/clob-wallets.repository.js';
 import { balancesByOwner, tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
-import { findEscrowTokenAddress, findUserEscrowPda } from '../../chain/programs/exchange/index.js';
+import { findEscrowTokenAddress, findUserEscrowPda } from '@pmx/programs';
 import { ownerHolds, type OwnerHolds } from '../../domain/orderbook/index.js';
 import { ataBalance } from '../family-b/token-balances.js';
 import type { FamilyCContext } from './context.js';

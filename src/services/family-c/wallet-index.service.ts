@@ -12,7 +12,7 @@ import { listClobWallets, rememberClobWallet } from '../../../db/repositories/cl
 import { deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
 import type { ProgramAccountFilter } from '../../chain/chain-client.js';
 import { timeSlicer } from '../../infra/time-slice.js';
-import { decodeUserEscrow, EXCHANGE_ACCOUNT, USER_ESCROW_SIZE } from '../../chain/programs/exchange/index.js';
+import { decodeUserEscrow, EXCHANGE_ACCOUNT, USER_ESCROW_SIZE } from '@pmx/programs';
 import { decodeTokenAccountSnapshot, indexTokenAccounts, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyCContext } from './context.js';
 import { smartWalletAddresses } from './smart-wallet.service.js';

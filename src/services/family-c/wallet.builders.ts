@@ -9,7 +9,7 @@ import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { rememberClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
 import {
   getClobRedeemInstruction, getDepositInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
-} from '../../chain/programs/exchange/index.js';
+} from '@pmx/programs';
 import { assembleUnsignedV0Transaction } from '../../chain/transaction-assembly.js';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';

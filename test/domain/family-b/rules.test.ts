@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openMarket, quoteBuy, resolveMarket, type MarketState } from '../../../src/domain/amm/index.js';
+import { type MarketState, openMarket, quoteBuy, resolveMarket } from '@pmx/programs';
 import { createMarketProblem, RESOLUTION_TIME_MAX, RESOLUTION_TIME_MIN } from '../../../src/domain/family-b/create-rules.js';
 import { positionFigures } from '../../../src/domain/family-b/positions.js';
 import { slugFor } from '../../../src/domain/family-b/slug.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config/config.js';
-import { decodeExchangeConfig, findExchangeConfigPda, getExchangeInitializeInstruction } from '../../../src/chain/programs/exchange/index.js';
+import { decodeExchangeConfig, findExchangeConfigPda, getExchangeInitializeInstruction } from '@pmx/programs';
 import { openChainRuntime } from '../../../src/features/open-chain-runtime.js';
 
 describe('chain runtime registers the exchange program', () => {

@@ -6,16 +6,13 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
 import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { createEd25519Instruction, type Ed25519Entry } from '../../../src/chain/ed25519-instruction.js';
-import { encodeOrderMessage, orderSigningBytes, type OrderMessage } from '../../../src/domain/orderbook/order-message.js';
-import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
-import type { SendResult } from '../../../src/chain/embedded/ledger.js';
+import type { SendResult } from '@pmx/local-cluster';
+import { ExchangeHarness, USDC } from '@pmx/local-cluster/testing';
 import {
-  buildSettlementBatch, decodeFillReceipt, getCreateLookupTableInstruction, getExtendLookupTableInstructions, missingLookupTableAddresses, decodeOrderState, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getDepositInstruction,
-  getSettleInstruction, getSplitInstruction, type FillReceiptAccount, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
-} from '../../../src/chain/programs/exchange/index.js';
+  buildSettlementBatch, createEd25519Instruction, decodeFillReceipt, decodeOrderState, type Ed25519Entry, encodeOrderMessage, type FillReceiptAccount, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getCreateLookupTableInstruction, getDepositInstruction, getExtendLookupTableInstructions, getSettleInstruction, getSplitInstruction, missingLookupTableAddresses, type OrderMessage, orderSigningBytes, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
+} from '@pmx/programs';
+import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
 import { outboundMemoInstruction, outboundTag } from '../../../src/services/outbound/outbound-memo.js';
-import { ExchangeHarness, USDC } from './harness.js';
 
 export { USDC };
 

@@ -1,15 +1,13 @@
 /**
  * The keeper's assembly at its limits: the largest prefix it returns lands as one transaction,
  * one more fill would not fit (size, account locks or compute), and the batch sizes reached are
- * the ones docs/programs.md states ("Settlement batches"), with and without signatures travelling
+ * the ones packages/programs/docs/programs.md states ("Settlement batches"), with and without signatures travelling
  * and with and without the market's lookup table.
  */
 import { randomUUID } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_TX_ACCOUNT_LOCKS, PACKET_DATA_SIZE, predictSettlement, type SettlementBatch, type SettlementFill,
-} from '../../../src/chain/programs/exchange/index.js';
+import { MAX_TX_ACCOUNT_LOCKS, PACKET_DATA_SIZE, predictSettlement, type SettlementBatch, type SettlementFill } from '@pmx/programs';
 import { SettleHarness, USDC, type TestOrder } from './settle-harness.js';
 
 let s: SettleHarness;

@@ -1,17 +1,14 @@
 /**
- * The settlement client without a cluster: account and data codecs (offsets of docs/programs.md),
+ * The settlement client without a cluster: account and data codecs (offsets of packages/programs/docs/programs.md),
  * the refusal line the keeper parses, the signed-limit guard with worked numbers, and the
  * assembly's refusals of fills it must never build.
  */
 import { randomUUID } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { decodeOrderMessage, encodeOrderMessage } from '../../../src/domain/orderbook/order-message.js';
 import {
-  buildSettlementBatch, decodeFillReceipt, decodeOrderState, decodeSettleData, EMPTY_TOTALS, encodeFillReceipt, encodeOrderState, encodeSettleData,
-  EXCHANGE_IX, findClobMarketPda, findOrderStatePda, formatFillRefusal, formatOrderRefusal, getExtendLookupTableInstructions, marketLookupTableAddresses,
-  missingLookupTableAddresses, parseSettleRefusal, SettlementAssemblyError, withinSignedLimit, type SettlementFill,
-} from '../../../src/chain/programs/exchange/index.js';
+  buildSettlementBatch, decodeFillReceipt, decodeOrderMessage, decodeOrderState, decodeSettleData, EMPTY_TOTALS, encodeFillReceipt, encodeOrderMessage, encodeOrderState, encodeSettleData, EXCHANGE_IX, findClobMarketPda, findOrderStatePda, formatFillRefusal, formatOrderRefusal, getExtendLookupTableInstructions, marketLookupTableAddresses, missingLookupTableAddresses, parseSettleRefusal, SettlementAssemblyError, type SettlementFill, withinSignedLimit,
+} from '@pmx/programs';
 import { outboundTag } from '../../../src/services/outbound/outbound-memo.js';
 
 const market = randomUUID();

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderBook, type Fill } from '../../../src/domain/orderbook/index.js';
-import type { FillReceiptAccount } from '../../../src/chain/programs/exchange/index.js';
+import type { FillReceiptAccount } from '@pmx/programs';
 import { SettleHarness, USDC, type TestOrder } from './settle-harness.js';
 
 let s: SettleHarness;

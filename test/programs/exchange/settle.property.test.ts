@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderBook, type Fill } from '../../../src/domain/orderbook/index.js';
-import type { SettlementFill } from '../../../src/chain/programs/exchange/index.js';
+import type { SettlementFill } from '@pmx/programs';
 import { SettleHarness, USDC, type TestOrder } from './settle-harness.js';
 
 let s: SettleHarness;

@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderSigningBytes } from '../../../src/domain/orderbook/order-message.js';
 import {
-  exchangeErrorFromTransactionError, getClobMarketStatusInstruction, getWithdrawInstruction, parseSettleRefusal,
-} from '../../../src/chain/programs/exchange/index.js';
+  exchangeErrorFromTransactionError, getClobMarketStatusInstruction, getWithdrawInstruction, orderSigningBytes, parseSettleRefusal,
+} from '@pmx/programs';
 import { SettleHarness, signText, USDC, type ManualFill, type ManualOptions, type TestOrder } from './settle-harness.js';
 
 let s: SettleHarness;
@@ -153,7 +152,7 @@ describe('settle refusals change nothing', () => {
 describe('settle is not blocked by griefing', () => {
   it('lamports sent to a fill\'s receipt address beforehand do not stop the fill', async () => {
     const fill = { taker: bid(), maker: ask(), quantity: 1n * USDC, fillId: randomUUID() };
-    const { findFillReceiptPda } = await import('../../../src/chain/programs/exchange/index.js');
+    const { findFillReceiptPda } = await import('@pmx/programs');
     await s.ledger.airdrop(findFillReceiptPda(fill.fillId)[0], 1_000_000n);
     expect((await s.sendManual(m, [fill])).err).toBeNull();
     expect(s.receipt(fill.fillId)).toMatchObject({ quantity: 1n * USDC });

@@ -7,7 +7,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { Transaction } from 'kysely';
 import { balancesOf, holdsOf, lockOwners, restingSums, usedNonces } from '../../../../db/repositories/clob-batch.repository.js';
 import type { Database } from '../../../../db/schema.js';
-import { findUserEscrowPda } from '../../../chain/programs/exchange/index.js';
+import { findUserEscrowPda } from '@pmx/programs';
 import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { OwnedMarket } from './matcher-types.js';

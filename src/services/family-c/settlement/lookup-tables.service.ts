@@ -11,7 +11,7 @@ import { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import { findClobMarketById, setClobLookupTable } from '../../../../db/repositories/clob-markets.repository.js';
 import {
   getCreateLookupTableInstruction, getExtendLookupTableInstructions, LOOKUP_TABLE_CAPACITY, missingLookupTableAddresses, type SettlementFill,
-} from '../../../chain/programs/exchange/index.js';
+} from '@pmx/programs';
 import { pollUntil } from '../../../infra/poll.js';
 import { sendAndConfirmPlatformTransaction } from '../../platform-transaction.js';
 import type { KeeperDeps } from './keeper.deps.js';

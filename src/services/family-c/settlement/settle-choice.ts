@@ -17,7 +17,7 @@
  *   yet): it carries that fill's orders, and the fill settles once it lands.
  */
 import type { PublicKey, VersionedMessage } from '@solana/web3.js';
-import { buildSettlementBatch, type SettlementContext, type SettlementFill } from '../../../chain/programs/exchange/index.js';
+import { buildSettlementBatch, type SettlementContext, type SettlementFill } from '@pmx/programs';
 import { orderStateAddress } from './settle-inputs.js';
 
 export interface BatchChoice {

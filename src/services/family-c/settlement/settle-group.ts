@@ -18,7 +18,7 @@ import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
 import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
 import { statusFate } from '../../../chain/confirmation.js';
-import { signTransaction } from '../../../chain/signing.js';
+import { signTransaction } from '@pmx/programs';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';

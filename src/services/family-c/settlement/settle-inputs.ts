@@ -9,9 +9,8 @@ import { normalizeFill, type FillRow } from '../../../../db/repositories/clob-fi
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
 import type { TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import {
-  decodeFillReceipt, decodeOrderState, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type FillReceiptAccount, type OrderStateAccount, type SettlementFill,
-} from '../../../chain/programs/exchange/index.js';
-import { addressOf } from '../../../chain/pda-cache.js';
+  addressOf, decodeFillReceipt, decodeOrderState, type FillReceiptAccount, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type OrderStateAccount, type SettlementFill,
+} from '@pmx/programs';
 import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
 import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
 import type { FamilyCContext } from '../context.js';

@@ -21,7 +21,7 @@ import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-tra
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import type { ClobFillStatus, Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
-import type { SettleRefusal } from '../../../chain/programs/exchange/index.js';
+import type { SettleRefusal } from '@pmx/programs';
 import { fillHolds } from '../../../domain/orderbook/index.js';
 import { fillEvents } from '../events/user-events.js';
 import { presentFill } from '../orders/order.presenter.js';

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { countBatchesInFlight, matchedFillsOfMarket } from '../../../../db/repositories/clob-settlement.repository.js';
-import { SettlementAssemblyError } from '../../../chain/programs/exchange/index.js';
+import { SettlementAssemblyError } from '@pmx/programs';
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { ensureLookupTables } from './lookup-tables.service.js';

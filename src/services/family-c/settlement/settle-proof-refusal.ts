@@ -14,7 +14,7 @@
 import { markGiveBacks, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
-import { verifyStrict } from '../../../domain/ed25519-strict.js';
+import { verifyStrict } from '@pmx/programs';
 import { orderSigningText } from '../../../domain/orderbook/index.js';
 import { PublicKey } from '@solana/web3.js';
 import type { KeeperDeps } from './keeper.deps.js';

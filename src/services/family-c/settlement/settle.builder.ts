@@ -12,14 +12,13 @@ import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import { fillsOfBatch } from '../../../../db/repositories/clob-settlement.repository.js';
-import { buildSettlementBatch, parseSettleRefusal } from '../../../chain/programs/exchange/index.js';
+import { buildSettlementBatch, parseSettleRefusal, signTransaction } from '@pmx/programs';
 import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
 import { confirmBatch, refuseFill } from './settle-outcomes.js';
 import { isPrecompileRefusal, refuseBadProofs } from './settle-proof-refusal.js';
 import type { SettleParams } from './settle-group.js';
-import { signTransaction } from '../../../chain/signing.js';
 
 export function settleBuilder(k: KeeperDeps): OutboundBuilder {
   return {

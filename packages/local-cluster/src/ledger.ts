@@ -1,0 +1,280 @@
+/**
+ * EmbeddedLedger: a single-node Solana cluster inside the daemon. LiteSVM holds the accounts and
+ * runs the builtin programs; this class verifies signatures, recent blockhashes and duplicates as
+ * a validator would, executes all-or-nothing (reference programs included), records every landed
+ * transaction durably before reporting it, and advances slots with wall time.
+ */
+import { EventEmitter } from 'node:events';
+import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
+import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import type { LiteSVM } from 'litesvm';
+import { LedgerError, preflightError } from './ledger-error.js';
+import { bootstrapInfo, bootstrapTransactions, loadLedgerKeys, type BootstrapInfo, type LedgerKeys } from './bootstrap.js';
+import { LedgerFaults } from './faults.js';
+import { LedgerClock } from './ledger-clock.js';
+import { openState, Snapshotter } from './ledger-persistence.js';
+import { LedgerQueries } from './ledger-queries.js';
+import { parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
+import type { ProgramHandler } from './program-runtime.js';
+import { buildRecord } from './record-builder.js';
+import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
+import { readAccount, SYSTEM_PROGRAM, writeAccount } from './svm-accounts.js';
+import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
+import type { TransactionRecordStore } from './transaction-record.store.js';
+import type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
+import { describeErr, type TransactionErr } from './tx-errors.js';
+import { signTransaction } from '@pmx/programs';
+
+export type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
+
+/** The ledger faucet (fee payer of dev helpers) is topped up to FUNDING at open when below FLOOR. */
+const FAUCET_FLOOR = 10n ** 17n;
+const FAUCET_FUNDING = 10n ** 18n;
+
+const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+export class EmbeddedLedger extends LedgerQueries {
+  /** 'transaction' (TransactionRecord), 'account' ({ address, account, slot }), 'slot' (number). */
+  readonly events = new EventEmitter().setMaxListeners(0);
+  readonly faults: LedgerFaults;
+  readonly bootstrapInfo: BootstrapInfo;
+  private readonly handlers = new Map<string, ProgramHandler>();
+  private readonly pending = new Set<string>();
+  private readonly snapshotter: Snapshotter;
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+  private sendSequence = 0;
+
+  private constructor(
+    svm: LiteSVM,
+    store: TransactionRecordStore,
+    clock: LedgerClock,
+    private readonly keys: LedgerKeys,
+    private readonly opts: LedgerOptions,
+  ) {
+    super(svm, store, clock);
+    this.faults = new LedgerFaults((cfg) => { clock.expireEarly = cfg.expireBlockhashesEarly; });
+    this.bootstrapInfo = bootstrapInfo(keys);
+    for (const p of opts.programs ?? []) this.registerProgram(p);
+    this.snapshotter = new Snapshotter(opts.dataDir, () => this.svm, store, () => clock.slot, opts.snapshotEveryTransactions, opts.snapshotEveryMs);
+    this.timer = setInterval(() => this.tick(), opts.slotMs ?? 400);
+    this.timer.unref();
+    syncSysvars(this.svm, this.clock);
+  }
+
+  static async open(opts: LedgerOptions = {}): Promise<EmbeddedLedger> {
+    const state = openState(opts.dataDir);
+    const keys = loadLedgerKeys(opts.dataDir);
+    const clock = new LedgerClock(state.seed, state.startSlot, state.timeOffsetSec);
+    const ledger = new EmbeddedLedger(state.svm, state.store, clock, keys, opts);
+    ledger.fundFaucet();
+    if (!state.store.getMeta('bootstrapped')) await ledger.bootstrap();
+    opts.logger?.info({ slot: clock.slot, replayedAccounts: state.replayed, usdcMint: ledger.bootstrapInfo.usdcMint, persistent: !!opts.dataDir }, 'embedded ledger open');
+    return ledger;
+  }
+
+  registerProgram(handler: ProgramHandler): void {
+    this.handlers.set(handler.programId.toBase58(), handler);
+    this.index.addProgram(handler.programId.toBase58());
+  }
+
+  /** The platform keypairs, for the composition root (never log them). */
+  platformKeypairs(): Pick<LedgerKeys, 'treasury' | 'exchangeOperator' | 'protocolFee' | 'usdcMintAuthority'> {
+    const { treasury, exchangeOperator, protocolFee, usdcMintAuthority } = this.keys;
+    return { treasury, exchangeOperator, protocolFee, usdcMintAuthority };
+  }
+
+  /**
+   * Submits signed wire bytes. Throws LedgerError for what a node rejects before landing (bad
+   * signature, unknown/expired blockhash, duplicate, fee payer unable to pay, and with
+   * `preflight` any execution failure); otherwise the transaction is recorded and its err returned.
+   */
+  async sendRawTransaction(raw: Uint8Array, opts: { preflight?: boolean } = {}): Promise<SendResult> {
+    this.assertOpen();
+    if (this.faults.takeFailedSend()) throw new LedgerError('unavailable', 'injected fault: the node did not accept the transaction');
+    const p = parseTransaction(raw, this.resolveTable);
+    if (!signaturesValid(p)) throw new LedgerError('signature', 'Transaction signature verification failure');
+    const stale = this.freshnessErr(p);
+    if (stale) throw preflightError(stale, [], describeErr(stale));
+    if (this.faults.shouldDrop(raw)) return { signature: p.signature, err: null, slot: null };
+    const delay = this.faults.config.confirmDelayMs;
+    if (delay > 0) {
+      this.pending.add(p.signature);
+      setTimeout(() => {
+        this.pending.delete(p.signature);
+        if (this.closed) return;
+        try {
+          this.land(p, 'commit');
+        } catch (e) {
+          this.opts.logger?.warn({ signature: p.signature, err: (e as Error).message }, 'delayed transaction did not land');
+        }
+      }, delay);
+      return { signature: p.signature, err: null, slot: null };
+    }
+    return this.land(p, opts.preflight ? 'preflight' : 'commit');
+  }
+
+  /** Executes without landing. `sigVerify` defaults to false, like the RPC method. */
+  simulateTransaction(raw: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean } = {}): SimulationOutcome {
+    this.assertOpen();
+    const p = parseTransaction(raw, this.resolveTable);
+    if (opts.sigVerify && !signaturesValid(p)) return { err: 'SignatureFailure', logs: [], unitsConsumed: 0 };
+    const stale = opts.replaceRecentBlockhash ? null : this.freshnessErr(p);
+    if (stale) return { err: stale, logs: [], unitsConsumed: 0 };
+    const out = executeTransaction(this.executorDeps(), p, 'simulate');
+    return { err: out.err, logs: out.logs, unitsConsumed: out.unitsConsumed };
+  }
+
+  /** Dev helper: SOL from the ledger's faucet, as a real recorded transfer. */
+  async airdrop(to: PublicKey | string, lamports: bigint): Promise<string> {
+    const ix = SystemProgram.transfer({ fromPubkey: this.keys.ledgerFaucet.publicKey, toPubkey: new PublicKey(to), lamports });
+    return this.sendInstructions([ix], []);
+  }
+
+  /** Dev helper: mints local USDC to `owner`'s associated token account (created if needed). */
+  async mintUsdc(owner: PublicKey | string, rawAmount: bigint): Promise<string> {
+    const mint = this.keys.usdcMint.publicKey;
+    const ownerKey = new PublicKey(owner);
+    const ata = getAssociatedTokenAddressSync(mint, ownerKey, true);
+    return this.sendInstructions([
+      createAssociatedTokenAccountIdempotentInstruction(this.keys.ledgerFaucet.publicKey, ata, ownerKey, mint),
+      createMintToInstruction(mint, ata, this.keys.usdcMintAuthority.publicKey, rawAmount),
+    ], [this.keys.usdcMintAuthority]);
+  }
+
+  /**
+   * Signs with the ledger faucet (fee payer) plus `signers` and lands it; throws if it fails. A
+   * memo with a per-process sequence number keeps two identical requests within one blockhash
+   * (two equal faucet calls in one slot) from being the same transaction, which the cluster would
+   * refuse as already processed.
+   */
+  async sendInstructions(instructions: TransactionInstruction[], signers: Keypair[]): Promise<string> {
+    const nonce = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`pmx-ledger ${++this.sendSequence}`) });
+    const message = new TransactionMessage({
+      payerKey: this.keys.ledgerFaucet.publicKey,
+      recentBlockhash: this.clock.latest().blockhash,
+      instructions: [...instructions, nonce],
+    }).compileToV0Message();
+    const tx = new VersionedTransaction(message);
+    signTransaction(tx, [this.keys.ledgerFaucet, ...signers]);
+    const res = this.land(parseTransaction(tx.serialize()), 'preflight');
+    return res.signature;
+  }
+
+  /**
+   * Dev and bench helper: writes an account as it is, outside any transaction (journaled like a
+   * transaction's writes). Benchmarks use it to lay out thousands of markets without sending
+   * thousands of transactions; nothing in the service calls it.
+   */
+  setAccount(address: string, account: { owner: string; lamports: bigint; data: Uint8Array }): void {
+    const stored = { ...account, executable: false };
+    writeAccount(this.svm, address, stored);
+    this.store.journalAccounts(new Map([[address, stored]]));
+    this.index.update(address, stored);
+  }
+
+  /** Moves the cluster clock's unix time by `seconds` (tests: make a resolution time pass). */
+  warpTime(seconds: number): void {
+    this.clock.timeOffsetSec += seconds;
+    this.store.setMeta('time_offset', String(this.clock.timeOffsetSec));
+    syncSysvars(this.svm, this.clock);
+  }
+
+  /** Produces `n` blocks now (tests: expire a blockhash without waiting a minute). */
+  advanceSlots(n: number): void {
+    for (let i = 0; i < n; i++) this.tick();
+  }
+
+  /** Writes a full snapshot now (also done periodically and on close). */
+  snapshot(): void {
+    this.snapshotter.snapshot();
+  }
+
+  get lastSnapshotMs(): number {
+    return this.snapshotter.lastDurationMs;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearInterval(this.timer);
+    this.snapshotter.snapshot();
+    this.closed = true;
+    this.store.close();
+    this.events.removeAllListeners();
+  }
+
+  private land(p: ParsedTransaction, mode: ExecutionMode): SendResult {
+    const stale = this.freshnessErr(p);
+    if (stale) throw preflightError(stale, [], describeErr(stale));
+    const out = executeTransaction(this.executorDeps(), p, mode);
+    if (!out.landed) throw preflightError(out.err, out.logs, describeErr(out.err ?? 'SanitizeFailure'));
+    const slot = this.clock.slot;
+    const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
+    this.store.record(record, out.changed);
+    for (const [address, account] of out.changed) this.index.update(address, account);
+    this.snapshotter.noteTransaction();
+    for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
+    this.publish('transaction', record);
+    return { signature: p.signature, err: out.err, slot };
+  }
+
+  /**
+   * Tells every listener, each in isolation: the transaction is already recorded, so a
+   * subscriber's failure must neither reach the sender (who would pay twice after a "failed")
+   * nor starve the listeners after it.
+   */
+  private publish(event: string, payload: unknown): void {
+    for (const fn of this.events.listeners(event)) {
+      try {
+        (fn as (p: unknown) => void)(payload);
+      } catch (err) {
+        this.opts.logger?.error({ err, event }, 'ledger event listener failed');
+      }
+    }
+  }
+
+  private freshnessErr(p: ParsedTransaction): TransactionErr | null {
+    if (this.store.has(p.signature) || this.pending.has(p.signature)) return 'AlreadyProcessed';
+    if (!this.clock.isValid(p.recentBlockhash)) return 'BlockhashNotFound';
+    return null;
+  }
+
+  private executorDeps() {
+    return {
+      svm: this.svm,
+      handlers: this.handlers,
+      payer: this.keys.ledgerFaucet,
+      clock: () => ({ slot: BigInt(this.clock.slot), unixTimestamp: BigInt(this.clock.unixTimestamp()) }),
+    };
+  }
+
+  private async bootstrap(): Promise<void> {
+    const mintRent = this.svm.minimumBalanceForRentExemption(82n);
+    for (const [ixs, signers] of bootstrapTransactions(this.keys, mintRent)) await this.sendInstructions(ixs, signers);
+    this.store.setMeta('bootstrapped', this.bootstrapInfo.usdcMint);
+  }
+
+  private fundFaucet(): void {
+    const addr = this.keys.ledgerFaucet.publicKey.toBase58();
+    const acc = readAccount(this.svm, addr);
+    if (acc && acc.lamports >= FAUCET_FLOOR) return;
+    const funded = { owner: SYSTEM_PROGRAM, lamports: FAUCET_FUNDING, data: new Uint8Array(0), executable: false };
+    writeAccount(this.svm, addr, funded);
+    this.store.journalAccounts(new Map([[addr, funded]]));
+  }
+
+  private tick(): void {
+    if (this.closed) return;
+    this.clock.advance(1);
+    syncSysvars(this.svm, this.clock);
+    this.publish('slot', this.clock.slot);
+    this.snapshotter.maybeSnapshot();
+  }
+
+  /** A lookup table's usable addresses now (runtime-sysvars.ts). */
+  private readonly resolveTable = (table: PublicKey): PublicKey[] | null => usableTableAddresses(this.getAccount(table), this.clock.slot);
+
+  private assertOpen(): void {
+    if (this.closed) throw new LedgerError('unavailable', 'the embedded ledger is closed');
+  }
+}

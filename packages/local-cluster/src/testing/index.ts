@@ -1,0 +1,6 @@
+/**
+ * @pmx/local-cluster/testing: a ledger with the reference programs loaded, funded wallets and a
+ * send-and-expect helper, for tests of programs and of their clients (like solana-program-test).
+ */
+export * from './program-harness.js';
+export * from './exchange-harness.js';

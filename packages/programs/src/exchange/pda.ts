@@ -1,0 +1,64 @@
+/**
+ * The exchange program's addresses (docs/programs.md, "Exchange program"). Markets are keyed by
+ * the 16 raw bytes of their UUID; smart wallets by the owner's public key.
+ */
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import type { PublicKey } from '@solana/web3.js';
+import { EXCHANGE_PROGRAM_ID } from './program-id.js';
+import { findProgramAddressCached } from '../solana/pda-cache.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The UUID as its 16 bytes in RFC 4122 (textual) order; throws RangeError on anything else. */
+export function marketUuidSeed(uuid: string): Buffer {
+  if (!UUID_RE.test(uuid)) throw new RangeError(`not a UUID: ${uuid}`);
+  return Buffer.from(uuid.replaceAll('-', ''), 'hex');
+}
+
+/** The inverse of marketUuidSeed (lowercase canonical form). */
+export function uuidFromSeed(bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new RangeError('a UUID seed is 16 bytes');
+  const h = Buffer.from(bytes).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** ATA(owner, mint) of the classic Token program, derived once per pair (a search costs ~1 ms of curve checks). */
+export function findTokenAccountAddress(owner: PublicKey, mint: PublicKey): PublicKey {
+  return findProgramAddressCached([owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
+}
+
+export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return findProgramAddressCached([Buffer.from('config')], programId);
+}
+
+export function findClobMarketPda(uuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return findProgramAddressCached([Buffer.from('market'), marketUuidSeed(uuid)], programId);
+}
+
+export function findClobOutcomeMintPda(
+  uuid: string,
+  outcome: 'yes' | 'no',
+  programId: PublicKey = EXCHANGE_PROGRAM_ID,
+): [PublicKey, number] {
+  return findProgramAddressCached([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
+}
+
+/** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
+export function findClobVaultAddress(uuid: string, usdcMint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
+  return findTokenAccountAddress(findClobMarketPda(uuid, programId)[0], usdcMint);
+}
+
+/** The smart wallet: PDA ["user_escrow", owner]. */
+export function findUserEscrowPda(owner: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return findProgramAddressCached([Buffer.from('user_escrow'), owner.toBuffer()], programId);
+}
+
+/** A token account of the smart wallet: ATA(owner = escrow PDA, mint). */
+export function findEscrowTokenAddress(owner: PublicKey, mint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): PublicKey {
+  return findTokenAccountAddress(findUserEscrowPda(owner, programId)[0], mint);
+}
+
+/** One receipt per settled fill: ["fill_receipt", fill uuid bytes] (settlement/fill-receipt.ts). */
+export function findFillReceiptPda(fillUuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  return findProgramAddressCached([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
+}
