@@ -3,9 +3,9 @@
  * @solana/web3.js or Node already offer, in the shape the callers use them (web3.js PublicKeys and
  * TransactionInstructions in, synchronous answers out), measured in the same run: rounds of 0.4 s
  * alternate between the contenders and each one's median round is reported, with its ratio to the
- * first contender (ratio > 1: faster than it). Caches (isOnCurveCached,
- * findProgramAddressCached, addressOf) sit on top of these and are not measured here: what is
- * measured is a miss.
+ * first contender (ratio > 1: faster than it). The caches on top (isOnCurveCached,
+ * findProgramAddressCached, addressOf) never answer here: every call is a miss (the curve check
+ * goes through isOnCurveCached, the only way the package exports it, with more keys than it holds).
  *
  * kit's curve check and PDA derivation take base58 addresses and its PDA and signing are async
  * (WebCrypto); a sync caller cannot await them, so their numbers say what the async version would
