@@ -5,6 +5,11 @@
  * are told apart by their 32 bytes and ordered as the runtime requires and web3.js's own
  * `Message.compile` orders them: the fee payer, then writable signers, read-only signers, writable
  * non-signers, read-only non-signers, each group in first-seen order.
+ *
+ * Kept because bench/solana-primitives.bench.ts (2026-11-26, 2 cores shared, load ~15, Node 20;
+ * median of 3 runs, a buy-shaped message: 3 instructions, 16 keys): this 9,700 messages/s,
+ * web3.js Message.compile + serialize 550 (this 18×), kit compileTransactionMessage + its encoder
+ * 250 (39×). kit's bytes also differ: it orders each group by address collation, not first-seen.
  */
 import bs58 from 'bs58';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
