@@ -64,8 +64,12 @@ function sourceFiles(roots: string[], skip: (path: string) => boolean = () => fa
 
 /** The names a file imports from @solana/spl-token (aliases resolved to the exported name). */
 function splTokenImports(source: string): string[] {
-  return [...source.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'@solana\/spl-token'/g)].flatMap((m) =>
-    m[1]!.split(',').map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter((name) => name !== ''));
+  const importList = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'@solana\/spl-token'/g;
+  const lists = [...source.matchAll(importList)].map((m) => m[1]!);
+  return lists
+    .flatMap((list) => list.split(','))
+    .map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+    .filter((name) => name !== '');
 }
 
 /** A snapshot of a 165-byte SPL token account holding `amount`. */
@@ -75,7 +79,15 @@ function tokenAccount(amount: bigint, overrides: Partial<AccountSnapshot> = {}):
   Keypair.generate().publicKey.toBuffer().copy(data, 32); // owner
   data.writeBigUInt64LE(amount, 64);
   data[108] = 1; // state: initialized
-  return { address: Keypair.generate().publicKey.toBase58(), owner: TOKEN_PROGRAM_ID.toBase58(), lamports: 2_039_280n, data, executable: false, slot: 7, ...overrides };
+  return {
+    address: Keypair.generate().publicKey.toBase58(),
+    owner: TOKEN_PROGRAM_ID.toBase58(),
+    lamports: 2_039_280n,
+    data,
+    executable: false,
+    slot: 7,
+    ...overrides,
+  };
 }
 
 const DECODERS = [
@@ -94,15 +106,18 @@ describe('bigint-buffer (CVE-2025-3194) stays behind fixed-width layouts', () =>
 
   it('production code imports from @solana/spl-token only names reviewed for what they hand bigint-buffer', () => {
     const unreviewed = new Map<string, string[]>();
-    for (const path of sourceFiles(['src', 'jobs', 'db', 'config', 'packages'], (p) => /[/\\](test|bench)[/\\]/.test(relative(REPO, p)))) {
+    const isTestOrBench = (path: string) => /[/\\](test|bench)[/\\]/.test(relative(REPO, path));
+    for (const path of sourceFiles(['src', 'jobs', 'db', 'config', 'packages'], isTestOrBench)) {
       for (const name of splTokenImports(readFileSync(path, 'utf8'))) {
-        if (!(name in REVIEWED_SPL_TOKEN_IMPORTS)) unreviewed.set(name, [...(unreviewed.get(name) ?? []), relative(REPO, path)]);
+        if (name in REVIEWED_SPL_TOKEN_IMPORTS) continue;
+        unreviewed.set(name, [...(unreviewed.get(name) ?? []), relative(REPO, path)]);
       }
     }
-    expect(Object.fromEntries(unreviewed), `check what these hand bigint-buffer, then add them to REVIEWED_SPL_TOKEN_IMPORTS (${REVIEW})`).toEqual({});
+    const why = `check what these hand bigint-buffer, then add them to REVIEWED_SPL_TOKEN_IMPORTS (${REVIEW})`;
+    expect(Object.fromEntries(unreviewed), why).toEqual({});
   });
 
-  it.each(DECODERS)('%s refuses data of any size but 165 bytes, and of other owners, before decoding', (_name, decode) => {
+  it.each(DECODERS)('%s refuses any size but 165 bytes, and other owners, before decoding', (_name, decode) => {
     for (const size of [0, 7, 64, 72, 164, 166, 10_000]) {
       expect(decode(tokenAccount(0n, { data: Buffer.alloc(size) })), `${size} bytes`).toBeNull();
     }
@@ -116,7 +131,7 @@ describe('bigint-buffer (CVE-2025-3194) stays behind fixed-width layouts', () =>
     }
   });
 
-  it('AccountLayout.decode of an account of any short size throws a RangeError or decodes, and the process lives on', () => {
+  it('AccountLayout.decode of any short account throws a RangeError or decodes, and the process lives on', () => {
     // Should a size check ever go missing: every u64 cut short is still a Buffer (of 0 to 7 bytes)
     // by the time bigint-buffer sees it, so the worst is an exception or a misread, never an abort.
     // (A misread is why the decoders above check the size: 133 to 164 bytes decode without error.)
