@@ -1,5 +1,5 @@
 /**
- * The legacy message compiler behind every Family B transaction (src/chain/legacy-message.ts):
+ * The legacy message compiler behind every Family B transaction (@pmx/programs, src/solana/legacy-message.ts):
  * byte for byte what @solana/web3.js's `Message.compile` produces for any set of instructions
  * (keys repeated across instructions, signer and writable flags merged, programs invoked), and
  * the unsigned wire bytes read back by `Transaction.from` (what clients do) to the same

@@ -1,4 +1,4 @@
-/** src/chain/curve.ts and pda-cache's derivation answer as web3.js's PublicKey.isOnCurve and findProgramAddressSync, on random input and the edge cases. */
+/** src/solana/curve.ts and pda-cache's derivation answer as web3.js's PublicKey.isOnCurve and findProgramAddressSync, on random input and the edge cases. */
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-/** src/chain/signing.ts: Node's Ed25519 gives the bytes web3.js gives, and refuses a non-signer. */
+/** src/solana/signing.ts: Node's Ed25519 gives the bytes web3.js gives, and refuses a non-signer. */
 import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { signTransaction } from '../src/solana/signing.js';

@@ -2,7 +2,7 @@
  * The part of LiteSVM the embedded cluster uses beyond its public API, checked against the pinned
  * version so that an upgrade fails here, by name, instead of somewhere deep inside the ledger.
  *
- * src/chain/embedded/svm-raw.ts reaches the native binding (`litesvm/dist/internal.js`) through the
+ * packages/local-cluster/src/svm-raw.ts reaches the native binding (`litesvm/dist/internal.js`) through the
  * wrapper's private `inner` field, for speed (its header says why); tx-errors.ts tells failures
  * apart with `instanceof` on the public class and reads the binding's numeric error enums by
  * position. TypeScript checks none of this: `inner` is reached through a cast, napi functions
@@ -18,11 +18,11 @@ import { Keypair, SystemProgram, TransactionInstruction, type PublicKey } from '
 import { LiteSVM, FailedTransactionMetadata as PublicFailedTransactionMetadata } from 'litesvm';
 import * as internal from 'litesvm/dist/internal.js';
 import { describe, expect, it } from 'vitest';
-import { configureSvm } from '../../src/chain/embedded/ledger-persistence.js';
+import { configureSvm } from '../src/ledger-persistence.js';
 import {
   addressBytes, addressText, native, nativeGet, nativeSend, nativeSet,
-} from '../../src/chain/embedded/svm-raw.js';
-import { isFailed, mapLiteSvmError } from '../../src/chain/embedded/tx-errors.js';
+} from '../src/svm-raw.js';
+import { isFailed, mapLiteSvmError } from '../src/tx-errors.js';
 import { signedTx } from './chain-test-helpers.js';
 
 const PINNED = '1.5.0';
@@ -30,8 +30,8 @@ const SYSTEM = SystemProgram.programId.toBase58();
 const require = createRequire(import.meta.url);
 
 /** Failure messages that name the file relying on the piece that broke. */
-const svmRaw = (what: string) => `src/chain/embedded/svm-raw.ts relies on LiteSVM internals: ${what}`;
-const txErrors = (what: string) => `src/chain/embedded/tx-errors.ts relies on LiteSVM internals: ${what}`;
+const svmRaw = (what: string) => `packages/local-cluster/src/svm-raw.ts relies on LiteSVM internals: ${what}`;
+const txErrors = (what: string) => `packages/local-cluster/src/tx-errors.ts relies on LiteSVM internals: ${what}`;
 
 const newAddress = () => Keypair.generate().publicKey.toBase58();
 
@@ -63,7 +63,7 @@ function dtsEnum(name: string): string[] {
 
 /** A string-array constant of tx-errors.ts (the tables indexed by those enums). */
 function txErrorsTable(constName: string): string[] {
-  const source = readFileSync(new URL('../../src/chain/embedded/tx-errors.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../src/tx-errors.ts', import.meta.url), 'utf8');
   const body = new RegExp(`const ${constName} = \\[([^\\]]*)\\]`).exec(source)?.[1];
   const names = [...(body ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]!);
   if (names.length === 0) throw new Error(`tx-errors.ts declares no readable ${constName}; update this test with it`);
@@ -72,7 +72,7 @@ function txErrorsTable(constName: string): string[] {
 
 describe(`LiteSVM ${PINNED}: the surface svm-raw.ts and tx-errors.ts use beyond the public API`, () => {
   it('is pinned exactly, to the version this surface was checked against', () => {
-    const packageJson = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    const packageJson = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
     const ours = JSON.parse(packageJson) as { dependencies: Record<string, string> };
     expect(ours.dependencies['litesvm'], svmRaw('package.json must pin litesvm exactly (no ^ or ~)')).toBe(PINNED);
     const installed = JSON.parse(readFileSync(require.resolve('litesvm/package.json'), 'utf8')) as { version: string };
