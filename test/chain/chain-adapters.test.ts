@@ -7,7 +7,7 @@ import { createTransferInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM
 import type { ChainClient } from '../../src/chain/chain-client.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 import { ChainError } from '../../src/chain/chain-errors.js';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '@pmx/local-cluster/testing';
 
 let chain: Chain;
 let rpcChain: Chain;

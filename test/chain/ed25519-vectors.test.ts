@@ -8,12 +8,11 @@
 import { Keypair, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLedger, verifyEd25519Data } from '@pmx/local-cluster';
+import { ProbeHandler, probeInstruction, signedTx, sysvarMeta } from '@pmx/local-cluster/testing';
 import { createEd25519Instruction } from '@pmx/programs';
 import { encodeOrderMessage, orderSigningText } from '../../src/domain/orderbook/index.js';
 import { SPECCHECK_VECTORS } from '../helpers/ed25519-vectors.js';
 import { IDENTITY_PUBKEY, IDENTITY_SIGNATURE, signText, zeroNonceSignature } from '../helpers/sign.js';
-import { signedTx } from './chain-test-helpers.js';
-import { ProbeHandler, probeInstruction, sysvarMeta } from './probe-program.js';
 
 const hex = (h: string) => Buffer.from(h, 'hex');
 const dataOf = (publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array) => createEd25519Instruction([{ publicKey, signature, message }]).data;

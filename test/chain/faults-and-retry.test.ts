@@ -8,7 +8,7 @@ import { Keypair, SystemProgram } from '@solana/web3.js';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 import { RpcChainClient } from '../../src/chain/adapters/rpc.adapter.js';
 import { faucet, FaucetError } from '@pmx/local-cluster';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '@pmx/local-cluster/testing';
 
 let chain: Chain;
 const alice = Keypair.generate();

@@ -15,7 +15,7 @@ import { EmbeddedLedger } from '../src/ledger.js';
 import { programAccountsSliced } from '../src/program-accounts.js';
 import type { CompiledFilter } from '../src/rpc-params.js';
 import { TOKEN_ACCOUNT_SIZE } from '../src/token-balances.js';
-import { tempDir } from './chain-test-helpers.js';
+import { tempDir } from '../src/testing/transactions.js';
 
 const TOKEN = TOKEN_PROGRAM_ID.toBase58();
 const byMint = (mint: string): CompiledFilter[] => [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: bs58.decode(mint) } }];

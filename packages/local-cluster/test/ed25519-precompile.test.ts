@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEd25519Instruction, ED25519_PROGRAM_ID, findProgramAddressCached } from '@pmx/programs';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { verifyEd25519 } from '../src/signature-verifier.js';
-import { signedTx } from './chain-test-helpers.js';
-import { PROBE_STATE, ProbeHandler, probeInstruction, sysvarMeta } from './probe-program.js';
+import { signedTx } from '../src/testing/transactions.js';
+import { PROBE_STATE, ProbeHandler, probeInstruction, sysvarMeta } from '../src/testing/probe-program.js';
 
 let ledger: EmbeddedLedger;
 const payer = Keypair.generate();

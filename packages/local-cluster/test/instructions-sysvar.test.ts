@@ -7,8 +7,8 @@ import { Keypair, PublicKey, SystemProgram, TransactionInstruction } from '@sola
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { InstructionsSysvarError, loadInstructionAt, serializeInstructionsSysvar } from '../src/instructions-sysvar.js';
-import { signedTx } from './chain-test-helpers.js';
-import { PROBE_STATE, ProbeHandler, probeInstruction, readProbe, sysvarMeta } from './probe-program.js';
+import { signedTx } from '../src/testing/transactions.js';
+import { PROBE_STATE, ProbeHandler, probeInstruction, readProbe, sysvarMeta } from '../src/testing/probe-program.js';
 
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 

@@ -3,7 +3,7 @@ import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { createTransferInstruction, getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { LedgerError } from '../src/ledger-error.js';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '../src/testing/transactions.js';
 
 describe('EmbeddedLedger (memory)', () => {
   let ledger: EmbeddedLedger;

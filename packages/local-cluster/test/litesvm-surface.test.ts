@@ -23,7 +23,7 @@ import {
   addressBytes, addressText, native, nativeGet, nativeSend, nativeSet,
 } from '../src/svm-raw.js';
 import { isFailed, mapLiteSvmError } from '../src/tx-errors.js';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '../src/testing/transactions.js';
 
 const PINNED = '1.5.0';
 const SYSTEM = SystemProgram.programId.toBase58();

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
-import { signedTx, tempDir } from './chain-test-helpers.js';
+import { signedTx, tempDir } from '../src/testing/transactions.js';
 
 const writer = fileURLToPath(new URL('./fixtures/ledger-writer.ts', import.meta.url));
 

@@ -5,7 +5,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram } from '@solana/we
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcDispatcher } from '../src/json-rpc.dispatch.js';
 import { MAX_BODY_BYTES } from '../src/json-rpc.server.js';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '../src/testing/transactions.js';
 import { getHealth, ledgerFingerprint, openPorts, post, rpc, WsClient, type PortsHarness } from './ports-helpers.js';
 
 let h: PortsHarness;

@@ -6,7 +6,7 @@ import { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { ProgramError, type InvocationContext, type ProgramHandler, type ProgramInstruction } from '../src/program-runtime.js';
-import { signedTx } from './chain-test-helpers.js';
+import { signedTx } from '../src/testing/transactions.js';
 
 const PROGRAM_ID = Keypair.generate().publicKey;
 const [vaultAuthority] = PublicKey.findProgramAddressSync([Buffer.from('vault')], PROGRAM_ID);

@@ -4,3 +4,5 @@
  */
 export * from './program-harness.js';
 export * from './exchange-harness.js';
+export * from './transactions.js';
+export * from './probe-program.js';

@@ -4,9 +4,8 @@
  * read exactly what a deployed program would have read.
  */
 import { Keypair, PublicKey, SYSVAR_INSTRUCTIONS_PUBKEY, TransactionInstruction, type AccountMeta } from '@solana/web3.js';
-import {
-  type InvocationContext, loadCurrentIndex, loadInstructionAt, loadInstructionCount, type ProgramHandler, type ProgramInstruction,
-} from '@pmx/local-cluster';
+import { loadCurrentIndex, loadInstructionAt, loadInstructionCount } from '../instructions-sysvar.js';
+import type { InvocationContext, ProgramHandler, ProgramInstruction } from '../program-runtime.js';
 
 export const PROBE_ID = Keypair.generate().publicKey;
 export const [PROBE_STATE] = PublicKey.findProgramAddressSync([Buffer.from('probe')], PROBE_ID);

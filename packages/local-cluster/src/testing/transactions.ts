@@ -1,4 +1,4 @@
-// Shared helpers for the chain tests: temp dirs and signed transactions built with web3.js.
+// Test helpers: temp dirs and signed transactions built with web3.js.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,4 +22,3 @@ export function signedTx(
   return tx.serialize();
 }
 
-export { Keypair };
