@@ -2,7 +2,9 @@
  * Family C, the orderbook: the exchange program's config (ensured at start), orderbook markets
  * (operator routes, the creation intent sent by the outbound feature), smart-wallet transactions
  * (built by workers from the tx-build queue), the index of markets and smart wallets (scheduled
- * passes, notification-driven refreshes), and the read routes.
+ * passes, notification-driven refreshes), the settlement keeper, and the read routes. What a
+ * status change or a balance change sets off is decided by services (market-status.service.ts,
+ * balance-changes.service.ts); this module connects them to the index, the routes and the jobs.
  */
 import { PublicKey } from '@solana/web3.js';
 import { hasRole } from '../../config/config.js';
