@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { txBuildProcessor } from '../jobs/processors/tx-build.processor.js';
+import { Type } from 'typebox';
+import { txBuilderRegistry, txBuildProcessor } from '../jobs/processors/tx-build.processor.js';
 import { JobQueues } from '../jobs/queues.js';
 import { createRedisConnection } from '../jobs/redis-connection.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
@@ -50,11 +51,12 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
 
   // Ours: the catalog-validated enqueue, the tx-build processor and the request/reply client.
   const queues = new JobQueues(connect('producer'), prefix);
-  const client = new TxBuildClient<{ 'bench.echo': (p: typeof params) => Promise<typeof params> }>(queues, connect('blocking'), 10_000);
+  const schemas = { 'bench.echo': Type.Object({ market: Type.Integer(), side: Type.String(), amount: Type.Integer(), wallet: Type.String() }) };
+  const client = new TxBuildClient<{ 'bench.echo': (p: typeof params) => Promise<typeof params> }>(queues, connect('blocking'), 10_000, schemas);
   const workers = startWorkers({
     connection: connect('blocking'),
     prefix,
-    processors: { 'tx.build': txBuildProcessor(new Map([['bench.echo', async (p: typeof params) => p]])) },
+    processors: { 'tx.build': txBuildProcessor(txBuilderRegistry([['bench.echo', async (p: typeof params) => p]], schemas)) },
     log,
     concurrency: { 'tx-build': 1 },
   });

@@ -81,6 +81,12 @@ export interface Config {
     leaseMs: number;
     /** How often the settlement keeper reconciles batches in flight and plans waiting fills. */
     settleSweepMs: number;
+    /** Settlement batches one market may have in flight at once (bounds the keeper's load on the cluster). */
+    maxBatchesInFlight: number;
+    /** How often positions and PnL are brought up to date even when nothing announced a change. */
+    positionsIntervalMs: number;
+    /** How long market creation waits for the market account to land before answering 202 `creating`. */
+    createWaitMs: number;
   };
   /** Family C WebSockets (docs/websockets.md). */
   ws: {
@@ -172,6 +178,9 @@ export function loadConfig(env: Env = process.env): Config {
       makerRebateBps: read('CLOB_MAKER_REBATE_BPS', int(0, 1_000), 5),
       leaseMs: read('CLOB_MATCHER_LEASE_MS', int(1_000, 600_000), 10_000),
       settleSweepMs: read('CLOB_SETTLE_SWEEP_INTERVAL_MS', int(500, 600_000), 2_000),
+      maxBatchesInFlight: read('CLOB_SETTLE_MAX_BATCHES_IN_FLIGHT', int(1, 1_000), 16),
+      positionsIntervalMs: read('CLOB_POSITIONS_INTERVAL_MS', int(1_000, 3_600_000), 10_000),
+      createWaitMs: read('CLOB_CREATE_WAIT_MS', int(0, 120_000), 20_000),
     },
     ws: {
       idleTimeoutMs: read('WS_IDLE_TIMEOUT_MS', int(1_000, 600_000), 30_000),

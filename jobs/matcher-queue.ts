@@ -9,11 +9,11 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Type, type Static } from 'typebox';
-import { Value } from 'typebox/value';
+import { Compile } from 'typebox/compile';
 import { DomainError, isDomainError, type SerializedDomainError } from '../src/domain/errors.js';
 import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-matcher.port.js';
 import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
-import type { AcceptedOrder } from '../src/services/family-c/orders/order-intake.js';
+import { AcceptedOrderSchema, type AcceptedOrder } from '../src/services/family-c/orders/accepted-order.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
 import type { SystemCancelReason } from '../src/domain/orderbook/index.js';
 
@@ -22,8 +22,9 @@ export function matcherQueueName(node: string): string {
 }
 
 const Id = Type.String({ minLength: 1, maxLength: 80 });
+/** Every op's payload, checked by the worker before it runs (a malformed job is answered INVALID_JOB). */
 export const MatcherJob = Type.Union([
-  Type.Object({ op: Type.Literal('place'), order: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ op: Type.Literal('place'), order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
   Type.Object({
@@ -33,17 +34,21 @@ export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
 type MatcherJobData = Static<typeof MatcherJob>;
+// Compiled once: a place job is checked in ~1.5 µs instead of ~50 µs with Value.Check (its
+// patterns are interpreted on every call), which a matcher taking thousands of orders a second
+// would feel.
+const matcherJob = Compile(MatcherJob);
 type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedDomainError };
 
 /** The matcher node's side: runs its queue's jobs on its local matcher. */
 export function startMatcherQueueWorker(o: { node: string; connection: Redis; prefix: string; port: LocalMatcherPort; log: Logger }): Worker {
   const worker = new Worker(matcherQueueName(o.node), async (job): Promise<Outcome> => {
-    if (!Value.Check(MatcherJob, job.data)) return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
-    const data = job.data as MatcherJobData;
+    const data: unknown = job.data;
+    if (!matcherJob.Check(data)) return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
     try {
       switch (data.op) {
         case 'place':
-          return { ok: true, value: await o.port.place(data.order as unknown as AcceptedOrder) };
+          return { ok: true, value: await o.port.place(data.order) };
         case 'cancel':
           return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
         case 'cancelOwner':
@@ -99,7 +104,7 @@ export class QueueMatcherPort implements MatcherPort {
   }
 
   place(order: AcceptedOrder): Promise<PlacementView> {
-    return this.call({ op: 'place', order: order as unknown as Record<string, unknown> });
+    return this.call({ op: 'place', order });
   }
 
   cancel(marketId: string, orderId: string): Promise<CancelView> {

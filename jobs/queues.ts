@@ -1,11 +1,13 @@
 /**
  * One BullMQ Queue per queue name, sharing a producer connection. Enqueueing goes through
- * `enqueue()`, which validates the payload against the catalog and applies the job's policy.
+ * `enqueue()`, which validates the payload against the catalog and applies the job's policy;
+ * repeatable jobs go through `schedule()`, which does the same for the job each run adds.
+ * Schedules are declared as the worker role starts, so a bad one fails the daemon's start.
  */
 import { Queue, type JobsOptions, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Value } from 'typebox/value';
-import { jobCatalog, QUEUE_NAMES, type JobName, type JobPayload, type QueueName } from './catalog.js';
+import { jobCatalog, QUEUE_NAMES, type JobDefinition, type JobName, type JobPayload, type QueueName } from './catalog.js';
 
 export class JobQueues {
   readonly queues: ReadonlyMap<QueueName, Queue>;
@@ -24,24 +26,52 @@ export class JobQueues {
   }
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, overrides: JobsOptions = {}): Promise<Job> {
-    const definition = jobCatalog[name];
-    if (!Value.Check(definition.payload, payload)) {
-      const first = [...Value.Errors(definition.payload, payload)][0];
-      throw new Error(`invalid payload for job ${name}: ${first ? `${first.instancePath} ${first.message}` : 'schema mismatch'}`);
-    }
+    const definition = checked(name, payload);
     const jobIdRule = (definition as { jobId?: (p: JobPayload<N>) => string }).jobId;
     const options: JobsOptions = {
-      attempts: definition.attempts,
-      ...(definition.backoffMs > 0 ? { backoff: { type: 'exponential', delay: definition.backoffMs } } : {}),
-      removeOnComplete: { count: definition.keepCompleted ?? 1000 },
-      removeOnFail: { count: definition.keepFailed ?? 5000 },
+      ...policy(definition),
       ...(jobIdRule ? { jobId: jobIdRule(payload) } : {}),
       ...overrides,
     };
     return this.get(definition.queue).add(name, payload, options);
   }
 
+  /**
+   * Declares (idempotently: BullMQ keeps one scheduler per id) a job of the catalog added every
+   * `everyMs`, the first at once; each run's job has its catalog queue, retries and retention.
+   */
+  async schedule<N extends JobName>(schedulerId: string, name: N, payload: JobPayload<N>, everyMs: number): Promise<void> {
+    const definition = checked(name, payload);
+    if (!Number.isSafeInteger(everyMs) || everyMs <= 0) throw new Error(`invalid schedule ${schedulerId}: every ${everyMs} ms`);
+    await this.get(definition.queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name, data: payload, opts: policy(definition) });
+  }
+
+  /** Removes a schedule declared by `schedule()` (e.g. a sweep turned off by configuration). */
+  async unschedule(schedulerId: string, name: JobName): Promise<void> {
+    await this.get(jobCatalog[name].queue).removeJobScheduler(schedulerId);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
+}
+
+/** The job's definition, once its payload matches the catalog's schema. */
+function checked<N extends JobName>(name: N, payload: JobPayload<N>): JobDefinition {
+  const definition = jobCatalog[name];
+  if (!Value.Check(definition.payload, payload)) {
+    const first = [...Value.Errors(definition.payload, payload)][0];
+    throw new Error(`invalid payload for job ${name}: ${first ? `${first.instancePath} ${first.message}` : 'schema mismatch'}`);
+  }
+  return definition;
+}
+
+/** Retries and retention as the catalog declares them. */
+function policy(definition: JobDefinition): JobsOptions {
+  return {
+    attempts: definition.attempts,
+    ...(definition.backoffMs > 0 ? { backoff: { type: 'exponential', delay: definition.backoffMs } } : {}),
+    removeOnComplete: { count: definition.keepCompleted ?? 1000 },
+    removeOnFail: { count: definition.keepFailed ?? 5000 },
+  };
 }

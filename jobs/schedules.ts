@@ -1,6 +1,7 @@
 /**
- * Repeatable jobs, declared once. `upsertJobScheduler` is idempotent, so every process that
- * starts may (re)declare them; BullMQ keeps one schedule per id.
+ * The daemon's own repeatable jobs (features declare theirs in `Feature.schedules`), through the
+ * catalog (`JobQueues.schedule`). Declaring is idempotent, so every process that starts may
+ * (re)declare them; BullMQ keeps one schedule per id.
  *
  * The heartbeat has ONE schedule for the whole deployment (`heartbeat`), not one per node: a
  * beat proves the pipeline scheduler → Redis → worker → database, and whichever worker takes it
@@ -12,12 +13,8 @@ import type { JobQueues } from './queues.js';
 export const HEARTBEAT_SCHEDULE = 'heartbeat';
 
 export async function declareSchedules(queues: JobQueues, opts: { nodeId: string; heartbeatMs: number }): Promise<{ removedStale: number }> {
+  await queues.schedule(HEARTBEAT_SCHEDULE, 'system.heartbeat', { scheduledBy: opts.nodeId }, opts.heartbeatMs);
   const system = queues.get('system');
-  await system.upsertJobScheduler(
-    HEARTBEAT_SCHEDULE,
-    { every: opts.heartbeatMs },
-    { name: 'system.heartbeat', data: { scheduledBy: opts.nodeId }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
-  );
   let removedStale = 0;
   for (const scheduler of await system.getJobSchedulers(0, -1)) {
     const id = scheduler.key ?? scheduler.id;

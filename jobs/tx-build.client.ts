@@ -14,13 +14,23 @@
  * Lua scripts per build (add, fetch, complete, the completion event): the buy route went from
  * ~350 to several thousand builds per second. Locally run builds do not appear in the dashboard
  * (they are counted in pmx_jobs_total like the others).
+ *
+ * Parameters are checked against their kind's schema here, before either path (a route that
+ * hands a builder the wrong shape is a bug: it fails loudly, as an invalid catalog payload does
+ * in `enqueue`), and again by the worker (jobs/processors/tx-build.processor.ts).
  */
 import { QueueEvents } from 'bullmq';
+import { Compile, type Validator } from 'typebox/compile';
 import type { Redis } from 'ioredis';
+import type { TSchema } from 'typebox';
 import { DomainError, type SerializedDomainError } from '../src/domain/errors.js';
-import type { BuilderCatalog, TxBuilderCatalog, TxBuildKind, TxBuildParams, TxBuildPort, TxBuildResult } from '../src/services/tx-build/tx-build.port.js';
-import type { JobPayload } from './catalog.js';
+import type {
+  BuilderCatalog, ParamSchemas, TxBuilderCatalog, TxBuildKind, TxBuildParams, TxBuildPort, TxBuildResult,
+} from '../src/services/tx-build/tx-build.port.js';
+import { TxBuildPayload, type JobPayload } from './catalog.js';
 import type { JobQueues } from './queues.js';
+
+const txBuildPayload = Compile(TxBuildPayload);
 
 export type TxBuildOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: SerializedDomainError };
 
@@ -35,6 +45,7 @@ export interface LocalTxBuild {
 
 export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implements TxBuildPort<C> {
   private readonly events: QueueEvents;
+  private readonly params: ReadonlyMap<string, Validator>;
   private local: LocalTxBuild | undefined;
   private localInFlight = 0;
 
@@ -42,8 +53,10 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
     private readonly queues: JobQueues,
     connection: Redis,
     private readonly timeoutMs: number,
+    params: ParamSchemas<C>,
   ) {
     this.events = new QueueEvents('tx-build', { connection, prefix: queues.prefix });
+    this.params = new Map(Object.entries<TSchema>(params).map(([kind, schema]) => [kind, Compile(schema)]));
   }
 
   /** Resolves when the QueueEvents stream is being read, so no completion can be missed. */
@@ -57,7 +70,7 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
   }
 
   async request<K extends TxBuildKind<C>>(kind: K, params: TxBuildParams<K, C>): Promise<TxBuildResult<K, C>> {
-    const payload = { kind, params: params as unknown as Record<string, unknown> };
+    const payload = this.checked(kind, params);
     const outcome = this.local && this.localInFlight < this.local.concurrency
       ? await this.buildHere(this.local, payload)
       : await this.buildOnWorker(payload);
@@ -69,12 +82,19 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
     await this.events.close();
   }
 
-  private async buildHere(local: LocalTxBuild, payload: JobPayload<'tx.build'>): Promise<TxBuildOutcome> {
-    // The queue path checks the payload against the catalog in enqueue (it crosses processes);
-    // here it comes from the typed port in this process, so its shape is all there is to check.
-    if (typeof payload.kind !== 'string' || payload.kind === '' || typeof payload.params !== 'object' || payload.params === null) {
-      throw new Error('invalid payload for job tx.build');
+  /** The job payload, once the parameters match their kind's schema (and so the catalog's payload). */
+  private checked(kind: string, params: unknown): JobPayload<'tx.build'> {
+    const validator = this.params.get(kind);
+    if (!validator) throw new Error(`invalid payload for job tx.build: no parameter schema for ${kind}`);
+    const payload: unknown = { kind, params };
+    if (!validator.Check(params) || !txBuildPayload.Check(payload)) {
+      const first = validator.Errors(params)[0];
+      throw new Error(`invalid payload for job tx.build: ${kind} /params${first ? `${first.instancePath} ${first.message}` : ' is not an object'}`);
     }
+    return payload;
+  }
+
+  private async buildHere(local: LocalTxBuild, payload: JobPayload<'tx.build'>): Promise<TxBuildOutcome> {
     const started = performance.now();
     this.localInFlight++;
     // The slot is held until the build itself ends, even after a timeout has answered its caller.

@@ -13,7 +13,7 @@ import { openDatabase, type DatabaseHandle } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { assertProcessorsCover } from '../jobs/catalog.js';
 import { heartbeatProcessor } from '../jobs/processors/heartbeat.processor.js';
-import { runTxBuild, txBuildProcessor, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
+import { runTxBuild, txBuildProcessor, txBuilderRegistry, type TxBuilder } from '../jobs/processors/tx-build.processor.js';
 import type { ProcessorMap } from '../jobs/processor.js';
 import { JobQueues } from '../jobs/queues.js';
 import { createRedisConnection, whenReady, type ConnectionRole } from '../jobs/redis-connection.js';
@@ -31,6 +31,7 @@ import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
 import { moneyCounts } from './services/family-a/money-admin.service.js';
+import { txBuildParams } from './services/tx-build/tx-build.params.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
 import { resolveAdminToken } from './infra/secret-file.js';
 import { VERSION } from './infra/version.js';
@@ -113,7 +114,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
 
     let txBuild: TxBuildClient | undefined;
     if (hasRole(config, 'api')) {
-      txBuild = new TxBuildClient(queues, connect('blocking', 'pmx-tx-events'), config.txBuildTimeoutMs);
+      txBuild = new TxBuildClient(queues, connect('blocking', 'pmx-tx-events'), config.txBuildTimeoutMs, txBuildParams);
       cleanups.push(['tx-build client', () => txBuild!.close()]);
       await txBuild.ready();
     }
@@ -133,7 +134,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     }
     features.push(outboundFeature(ctx, features));
 
-    const builders = new Map<string, TxBuilder>(features.flatMap((f) => Object.entries(f.txBuilders ?? {})));
+    const builders = txBuilderRegistry(features.flatMap((f) => Object.entries<TxBuilder>(f.txBuilders ?? {})), txBuildParams);
     const processors: ProcessorMap = Object.assign(
       {
         'system.heartbeat': heartbeatProcessor(db.db, { nodeId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() }),

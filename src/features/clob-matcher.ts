@@ -10,16 +10,13 @@ import type { FamilyCContext } from '../services/family-c/context.js';
 import type { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import { MatcherEventPublisher } from '../services/family-c/events/matcher-events.publisher.js';
 import { matchableMarketIds } from '../services/family-c/market-catalog.service.js';
-import { applyGiveBacks, reconcileStatuses } from '../services/family-c/matcher/catch-up.js';
+import { startCatchUp } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
 import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
 import os from 'node:os';
-import { Matcher } from '../services/family-c/matcher/matcher.js';
+import { EXPIRY_SWEEP_MS, Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
 import type { FeatureContext, RoleService } from './feature.js';
-
-/** How often a matcher catches up with the database (market statuses, give-backs). */
-const CATCH_UP_MS = 2_000;
 
 export interface ClobMatcherRuntime {
   port: RoutingMatcherPort;
@@ -68,37 +65,20 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
   });
   let worker: Worker | undefined;
   let sweep: NodeJS.Timeout | undefined;
-  let reconcile: NodeJS.Timeout | undefined;
+  let stopCatchUp: (() => void) | undefined;
   const service: RoleService = {
     async start() {
       worker = startMatcherQueueWorker({ node: ctx.instanceId, connection: ctx.redis('blocking', 'pmx-matcher-worker'), prefix, port: local, log });
       await leases.start();
-      sweep = setInterval(() => matcher.sweepExpired(), 1_000);
+      sweep = setInterval(() => matcher.sweepExpired(), EXPIRY_SWEEP_MS);
       sweep.unref();
       // Status notifications are best effort and give-backs are recorded by the keeper: the
-      // matcher catches up with both from the database (catch-up.ts).
-      let catchingUp = false; // a slow round is not joined by the next one
-      reconcile = setInterval(() => {
-        if (catchingUp) return;
-        catchingUp = true;
-        void Promise.all([
-          reconcileStatuses(matcher, c.db).then(
-            (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
-            (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
-          ),
-          applyGiveBacks(matcher, c.db).then(
-            (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
-            (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
-          ),
-        ]).finally(() => {
-          catchingUp = false;
-        });
-      }, CATCH_UP_MS);
-      reconcile.unref();
+      // matcher catches up with both from the database.
+      stopCatchUp = startCatchUp(matcher, c.db, log);
     },
     async stop() {
       if (sweep) clearInterval(sweep);
-      if (reconcile) clearInterval(reconcile);
+      stopCatchUp?.();
       await worker?.close();
       await matcher.idle();
       await leases.stop();

@@ -8,7 +8,7 @@ import { marketResolver } from '../api/ws/market-resolver.js';
 import { clobWsRoutes } from '../api/ws/ws.routes.js';
 import type { FamilyCContext } from '../services/family-c/context.js';
 import type { ClobEventBus } from '../services/family-c/events/event-bus.js';
-import { WsHub } from '../services/family-c/ws/ws-hub.js';
+import { IDLE_SWEEP_MS, WsHub } from '../services/family-c/ws/ws-hub.js';
 import type { FeatureContext, RoleService } from './feature.js';
 
 export function clobWebSockets(ctx: FeatureContext, c: FamilyCContext, bus: ClobEventBus) {
@@ -29,7 +29,7 @@ export function clobWebSockets(ctx: FeatureContext, c: FamilyCContext, bus: Clob
   const service: RoleService = {
     async start() {
       await tap.start(hub);
-      sweep = setInterval(() => hub.sweepIdle(), 1_000);
+      sweep = setInterval(() => hub.sweepIdle(), IDLE_SWEEP_MS);
       sweep.unref();
     },
     async stop() {

@@ -7,7 +7,7 @@ import { familyARoutes } from '../api/routes/family-a/index.js';
 import { humanToRaw } from '../domain/family-a/money.js';
 import { ApiKeyService } from '../services/family-a/api-keys.service.js';
 import { familyABuilders } from '../services/family-a/family-a.builders.js';
-import type { FamilyADeps, FamilyASettings } from '../services/family-a/family-a.deps.js';
+import { QUOTE_TTL_MS, type FamilyADeps, type FamilyASettings } from '../services/family-a/family-a.deps.js';
 import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import { ensurePlatformAccounts } from '../services/family-a/platform-accounts.service.js';
@@ -24,7 +24,7 @@ export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): 
     creationFeeLamports: BigInt(Math.round(a.creationFeeSol * 1e9)),
     creationWindowSec: a.creationWindowSec,
     deliveryWaitMs: a.deliveryWaitMs,
-    quoteTtlMs: 120_000,
+    quoteTtlMs: QUOTE_TTL_MS,
     presentGraceSec: a.presentGraceSec,
   };
 }
@@ -51,11 +51,7 @@ export const familyAFeature: FeatureFactory = (ctx) => {
     routes: familyARoutes(deps, apiKeys, ctx.adminToken),
     async schedules() {
       await ensurePlatformAccounts(deps);
-      await ctx.queues.get('platform').upsertJobScheduler(
-        'family-a-money-sweep',
-        { every: ctx.config.familyA.sweepIntervalMs },
-        { name: 'family-a.money.sweep', data: { scheduledBy: 'family-a' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-      );
+      await ctx.queues.schedule('family-a-money-sweep', 'family-a.money.sweep', { scheduledBy: 'family-a' }, ctx.config.familyA.sweepIntervalMs);
     },
   };
 };

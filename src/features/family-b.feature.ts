@@ -59,19 +59,12 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     txBuilders: familyBTxBuilders(b),
     routes,
     async schedules() {
-      await ctx.queues.get('index').upsertJobScheduler(
-        'index-markets-full',
-        { every: ctx.config.indexIntervalMs }, // an `every` schedule runs its first job at once
-        { name: 'index.markets.full', data: { reason: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
-      );
+      // An `every` schedule runs its first job at once.
+      await ctx.queues.schedule('index-markets-full', 'index.markets.full', { reason: 'schedule' }, ctx.config.indexIntervalMs);
       if (ctx.config.protocolFeeSweepMs > 0) {
-        await ctx.queues.get('platform').upsertJobScheduler(
-          'market-protocol-fees-sweep',
-          { every: ctx.config.protocolFeeSweepMs },
-          { name: 'market.protocol-fees.sweep', data: { scheduledBy: 'family-b' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-        );
+        await ctx.queues.schedule('market-protocol-fees-sweep', 'market.protocol-fees.sweep', { scheduledBy: 'family-b' }, ctx.config.protocolFeeSweepMs);
       } else {
-        await ctx.queues.get('platform').removeJobScheduler('market-protocol-fees-sweep');
+        await ctx.queues.unschedule('market-protocol-fees-sweep', 'market.protocol-fees.sweep');
       }
     },
     async start() {

@@ -2,7 +2,9 @@
  * Family C, the orderbook: the exchange program's config (ensured at start), orderbook markets
  * (operator routes, the creation intent sent by the outbound feature), smart-wallet transactions
  * (built by workers from the tx-build queue), the index of markets and smart wallets (scheduled
- * passes, notification-driven refreshes), and the read routes.
+ * passes, notification-driven refreshes), the settlement keeper, and the read routes. What a
+ * status change or a balance change sets off is decided by services (market-status.service.ts,
+ * balance-changes.service.ts); this module connects them to the index, the routes and the jobs.
  */
 import { PublicKey } from '@solana/web3.js';
 import { hasRole } from '../../config/config.js';
@@ -15,7 +17,7 @@ import { clobMarketRoutes } from '../api/routes/family-c/markets.routes.js';
 import { ClobBookReads } from '../services/family-c/book-reads.js';
 import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
-import { marketOutcome } from '../services/family-c/market-catalog.service.js';
+import { MarketStatusService } from '../services/family-c/market-status.service.js';
 import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
 import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
 import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
@@ -33,9 +35,10 @@ import type { FamilyCContext } from '../services/family-c/context.js';
 import { ClobIndexSubscriptions } from '../services/family-c/index-subscriptions.js';
 import { CLOB_MARKET_SETUP, clobMarketSetupBuilder } from '../services/family-c/market-setup.builder.js';
 import { ensureExchangeInitialized } from '../services/family-c/program-setup.service.js';
-import { balanceUpdateFor, smartWalletAddresses } from '../services/family-c/smart-wallet.service.js';
+import { smartWalletAddresses } from '../services/family-c/smart-wallet.service.js';
+import { tokenAccountChanged } from '../services/family-c/balance-changes.service.js';
 import { familyCTxBuilders } from '../services/family-c/wallet.builders.js';
-import { coverAllWallets, coverEscrow } from '../services/family-c/wallet-coverage.service.js';
+import { coverAllWallets } from '../services/family-c/wallet-coverage.service.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
 
@@ -74,10 +77,8 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const eventsRedis = ctx.redis('general', 'pmx-clob-events');
   const bus = new ClobEventBus(eventsRedis, ctx.config.queuePrefix, c.log);
   const planRequests = new PlanRequests(eventsRedis, ctx.config.queuePrefix);
-  const planSettlement = async (marketId: string) => {
-    await planRequests.note(marketId); // before the enqueue, which a running job's deduplication drops
-    await ctx.queues.enqueue('clob.settle.market', { marketId }, { deduplication: { id: `clob-settle-${marketId}` } });
-  };
+  const planSettlement = (marketId: string) =>
+    planRequests.request(marketId, (id) => ctx.queues.enqueue('clob.settle.market', { marketId: id }, { deduplication: { id: `clob-settle-${id}` } }));
   const updatePositions = async (reason: string) => {
     await ctx.queues.enqueue('clob.positions.apply', { reason }, { deduplication: { id: 'clob-positions' } });
   };
@@ -86,7 +87,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   });
   const keeper: KeeperDeps = {
     c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
-    maxBatchesInFlight: 16,
+    maxBatchesInFlight: ctx.config.clob.maxBatchesInFlight,
     proofsInFlight: new ProofsInFlight(),
     planRequests,
     afterSettlement: async (marketId) => {
@@ -104,23 +105,12 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   };
   const tops = new ClobBookReads(bus, runtime.publisher);
   const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;
-  const statusChanged = async (marketId: string, status: string) => {
-    if (status === 'resolved') {
-      await bus.publishMarket(marketId, [{ event: 'market_resolved', marketId, status, outcome: await marketOutcome(c, marketId) }]);
-    }
-    await runtime.leases?.tick(); // a new market finds its matcher at once
-    await runtime.port.marketStatus(marketId, status).catch((err: Error) => c.log.warn({ err, market: marketId, status }, 'matcher not told of a status change'));
-    await planSettlement(marketId).catch(warn('settlement planning')); // resumed: settle; resolved: fail what never settled
-    if (status === 'resolved') await updatePositions('resolution').catch(warn('positions'));
-  };
+  const marketStatus = new MarketStatusService({ ctx: c, bus, leases: runtime.leases, matcher: runtime.port, planSettlement, updatePositions });
+  const statusChanged = (marketId: string, status: string) => marketStatus.changed(marketId, status);
+  const balanceChanges = { ctx: c, bus, matcher: runtime.port, updatePositions };
   const hooks = {
     marketStatusChanged: (change: MarketChange) => statusChanged(change.marketId, change.status),
-    tokenAccountIndexed: async (_address: string, owner: string | null) => {
-      if (owner) await coverEscrow(c, runtime.port, owner); // before the balance event, which then shows what is left
-      const update = owner ? await balanceUpdateFor(c, owner) : null;
-      if (update) await bus.publishUser([{ event: 'balance:update', owner: update.owner, balance: update.balance, timestamp: Date.now() }]);
-      if (update) await updatePositions('balance').catch(warn('positions')); // a redemption shows in the index
-    },
+    tokenAccountIndexed: (_address: string, owner: string | null) => tokenAccountChanged(balanceChanges, owner),
     walletsIndexed: () => coverAllWallets(c, runtime.port),
   };
   return {
@@ -142,26 +132,14 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
       clobAccountRoutes(c, ctx.txBuild),
-      clobAdminRoutes(c, tops, { adminToken: ctx.adminToken, createWaitMs: 20_000, onStatusChanged: statusChanged, onRedrive: planSettlement }),
+      clobAdminRoutes(c, tops, { adminToken: ctx.adminToken, createWaitMs: ctx.config.clob.createWaitMs, onStatusChanged: statusChanged, onRedrive: planSettlement }),
       ...(ws ? [ws.routes] : []),
     ],
     roleServices: { ...(runtime.service ? { matcher: runtime.service } : {}), ...(ws ? { api: ws.service } : {}) },
     async schedules() {
-      await ctx.queues.get('index').upsertJobScheduler(
-        'clob-index-full',
-        { every: ctx.config.indexIntervalMs },
-        { name: 'clob.index.full', data: { reason: 'schedule' }, opts: { removeOnComplete: 50, removeOnFail: 200 } },
-      );
-      await ctx.queues.get('platform').upsertJobScheduler(
-        'clob-settle-sweep',
-        { every: ctx.config.clob.settleSweepMs },
-        { name: 'clob.settle.sweep', data: { scheduledBy: 'family-c' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-      );
-      await ctx.queues.get('index').upsertJobScheduler(
-        'clob-positions',
-        { every: 10_000 },
-        { name: 'clob.positions.apply', data: { reason: 'schedule' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-      );
+      await ctx.queues.schedule('clob-index-full', 'clob.index.full', { reason: 'schedule' }, ctx.config.indexIntervalMs);
+      await ctx.queues.schedule('clob-settle-sweep', 'clob.settle.sweep', { scheduledBy: 'family-c' }, ctx.config.clob.settleSweepMs);
+      await ctx.queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, ctx.config.clob.positionsIntervalMs);
     },
     async start() {
       await subscriptions.start();

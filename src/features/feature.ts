@@ -2,7 +2,9 @@
  * A feature is one capability of the daemon (a family of the API, the chain's dev endpoints…):
  * the processors of its jobs, its transaction builders, its routes and its schedules. The
  * composition root (src/daemon.ts) builds every feature from one shared context and wires the
- * parts into the roles this process runs.
+ * parts into the roles this process runs. A feature module is a list of wiring: what happens when
+ * something changes is a service's to decide, and its numbers are configuration or a service's
+ * named constants (docs/architecture.md).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';

@@ -30,11 +30,7 @@ export function outboundFeature(ctx: FeatureContext, features: Feature[]): Featu
     async schedules() {
       // A restarted daemon resumes at once (idle 0), then the schedule keeps watching.
       await resumeUnfinished(ctx.db, ctx.queues, 0);
-      await ctx.queues.get('platform').upsertJobScheduler(
-        'outbound-resume',
-        { every: ctx.config.outboundResumeMs },
-        { name: 'outbound.resume', data: { scheduledBy: 'outbound' }, opts: { removeOnComplete: 20, removeOnFail: 100 } },
-      );
+      await ctx.queues.schedule('outbound-resume', 'outbound.resume', { scheduledBy: 'outbound' }, ctx.config.outboundResumeMs);
     },
   };
 }

@@ -302,6 +302,23 @@ describe('matcher', () => {
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
       ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
       expect(m.markets.get(marketId)!.book.get(newest)).toBeDefined();
+      // A place job carries the accepted order as its schema says (u64s as decimal strings, the
+      // message as lowercase hex): anything else is refused before the matcher sees it.
+      const good = order(buyer, 'buy', 4500, 1_000_000n);
+      const { signature: _unsigned, ...unsigned } = good;
+      for (const bad of [
+        { op: 'place', order: { ...good, quantity: 1_000_000 } },
+        { op: 'place', order: { ...good, nonce: '-1' } },
+        { op: 'place', order: { ...good, side: 'long' } },
+        { op: 'place', order: { ...good, priceBps: 0 } },
+        { op: 'place', order: { ...good, message: good.message.toUpperCase() } },
+        { op: 'place', order: unsigned },
+        { op: 'place', order: 'not an order' },
+      ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      expect(m.markets.get(marketId)!.book.get(good.id)).toBeUndefined();
+      // The order as acceptOrder makes it crosses the queue and rests.
+      expect(await remote.place(good)).toMatchObject({ orderId: good.id, status: 'open', filledQuantity: '0' });
+      expect(m.markets.get(marketId)!.book.get(good.id)).toBeDefined();
       expect(await remote.cancelOrders(marketId, [newest, middle], 'insufficient_balance')).toEqual({ cancelled: [newest] });
       const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));

@@ -3,6 +3,7 @@
  * all share one schedule, and the per-node schedules earlier versions left in Redis are removed.
  */
 import { describe, expect, it } from 'vitest';
+import { jobCatalog } from '../../jobs/catalog.js';
 import { JobQueues } from '../../jobs/queues.js';
 import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { declareSchedules, HEARTBEAT_SCHEDULE } from '../../jobs/schedules.js';
@@ -23,6 +24,35 @@ describe('heartbeat schedules', () => {
       for (let i = 1; i < 10; i++) await declareSchedules(queues, { nodeId: `node-${i}`, heartbeatMs: 5_000 });
       const ids = (await system.getJobSchedulers(0, -1)).map((s) => s.key ?? s.id);
       expect(ids).toEqual([HEARTBEAT_SCHEDULE]);
+    } finally {
+      await queues.close();
+      await connection.quit();
+      await deleteKeys(prefix);
+    }
+  });
+});
+
+describe('schedules through the catalog', () => {
+  it('refuses a payload or an interval the catalog does not allow, and gives each run the catalog policy', async () => {
+    const prefix = uniquePrefix('schedules-catalog');
+    const connection = createRedisConnection(TEST_REDIS_URL, 'general');
+    const queues = new JobQueues(connection, prefix);
+    try {
+      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 7 } as never, 10_000)).rejects.toThrow(/invalid payload for job clob\.positions\.apply/);
+      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, 0)).rejects.toThrow(/invalid schedule clob-positions/);
+      const index = queues.get('index');
+      expect(await index.getJobSchedulers(0, -1)).toEqual([]);
+
+      await queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, 10_000);
+      const scheduler = await index.getJobScheduler('clob-positions');
+      const definition = jobCatalog['clob.positions.apply'];
+      expect(scheduler).toMatchObject({ name: 'clob.positions.apply', every: 10_000 });
+      expect(scheduler?.template).toMatchObject({
+        data: { reason: 'schedule' },
+        opts: { attempts: definition.attempts, removeOnComplete: { count: definition.keepCompleted }, removeOnFail: { count: definition.keepFailed } },
+      });
+      await queues.unschedule('clob-positions', 'clob.positions.apply');
+      expect(await index.getJobSchedulers(0, -1)).toEqual([]);
     } finally {
       await queues.close();
       await connection.quit();

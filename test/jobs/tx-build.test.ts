@@ -1,9 +1,10 @@
-import type { Worker } from 'bullmq';
+import { QueueEvents, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertProcessorsCover, jobCatalog } from '../../jobs/catalog.js';
-import { runTxBuild, txBuildProcessor, type TxBuilder } from '../../jobs/processors/tx-build.processor.js';
+import { Type } from 'typebox';
+import { runTxBuild, txBuilderRegistry, txBuildProcessor, type TxBuilder } from '../../jobs/processors/tx-build.processor.js';
 import { JobQueues } from '../../jobs/queues.js';
 import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { TxBuildClient } from '../../jobs/tx-build.client.js';
@@ -20,6 +21,14 @@ type SampleCatalog = {
   'sample.refuse': (p: Record<string, never>) => Promise<never>;
   'sample.crash': (p: Record<string, never>) => Promise<never>;
   'sample.nope': (p: Record<string, never>) => Promise<never>;
+};
+/** Their parameter schemas, checked by the client before it enqueues and by the worker before it builds. */
+const Nothing = Type.Object({});
+const sampleParams = {
+  'sample.echo': Type.Object({ wallet: Type.String(), amount: Type.Optional(Type.Integer()) }),
+  'sample.refuse': Nothing,
+  'sample.crash': Nothing,
+  'sample.nope': Nothing,
 };
 
 /** Resolves once the tx-build queue holds no waiting, active or delayed job (no retry pending). */
@@ -41,10 +50,10 @@ async function harness(builders?: Map<string, TxBuilder>, timeoutMs = 5_000) {
     return c;
   };
   const queues = new JobQueues(connect('producer'), prefix);
-  const client = new TxBuildClient<SampleCatalog>(queues, connect('blocking'), timeoutMs);
+  const client = new TxBuildClient<SampleCatalog>(queues, connect('blocking'), timeoutMs, sampleParams);
   await client.ready();
   const workers: Worker[] = builders
-    ? startWorkers({ connection: connect('blocking'), prefix, processors: { 'tx.build': txBuildProcessor(builders) }, log })
+    ? startWorkers({ connection: connect('blocking'), prefix, processors: { 'tx.build': txBuildProcessor(txBuilderRegistry(builders, sampleParams)) }, log })
     : [];
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   return {
@@ -105,6 +114,34 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
     expect(error).toMatchObject({ kind: 'invalid', code: 'UNKNOWN_BUILDER' });
   });
 
+  it('refuses parameters that do not match their schema before enqueueing anything', async () => {
+    const before = calls.get('sample.echo') ?? 0;
+    await expect(h.client.request('sample.echo', { wallet: 5 } as never)).rejects.toThrow(/invalid payload for job tx\.build: sample\.echo \/params\/wallet/);
+    await expect(h.client.request('sample.echo', { amount: 1.5 } as never)).rejects.toThrow(/invalid payload for job tx\.build: sample\.echo/);
+    await expect(h.client.request('sample.ghost' as never, {} as never)).rejects.toThrow(/no parameter schema for sample\.ghost/);
+    const counts = await h.queues.get('tx-build').getJobCounts('waiting', 'active', 'delayed');
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    expect(calls.get('sample.echo') ?? 0).toBe(before);
+  });
+
+  it('answers a job whose parameters do not match the schema INVALID_JOB on the worker, without building', async () => {
+    const before = calls.get('sample.echo') ?? 0;
+    const connection = createRedisConnection(TEST_REDIS_URL, 'blocking');
+    const events = new QueueEvents('tx-build', { connection, prefix: h.queues.prefix });
+    try {
+      await events.waitUntilReady();
+      // As another process (or an older version) might enqueue it: the catalog's payload, the kind's parameters wrong.
+      const job = await h.queues.enqueue('tx.build', { kind: 'sample.echo', params: { wallet: ['W1'] } });
+      expect(await job.waitUntilFinished(events, 5_000)).toMatchObject({
+        ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: expect.stringMatching(/malformed parameters for sample\.echo: \/wallet/) },
+      });
+    } finally {
+      await events.close();
+      await connection.quit();
+    }
+    expect(calls.get('sample.echo') ?? 0).toBe(before);
+  });
+
   it('fails the request once when a builder crashes (attempts: 1)', async () => {
     await expect(h.client.request('sample.crash', {})).rejects.toThrow(/transaction builder failed: builder bug/);
     await drained(h.queues);
@@ -153,7 +190,7 @@ describe('tx-build in a process that also runs the worker role (builds handed ov
   let h: Awaited<ReturnType<typeof harness>>;
   beforeAll(async () => {
     h = await harness(undefined, 300); // no BullMQ worker at all
-    h.client.runLocally({ run: (payload) => runTxBuild(builders, payload, log), concurrency: 1, onDone: (outcome) => done.push(outcome) });
+    h.client.runLocally({ run: (payload) => runTxBuild(txBuilderRegistry(builders, sampleParams), payload, log), concurrency: 1, onDone: (outcome) => done.push(outcome) });
   });
   afterAll(async () => {
     release?.();
@@ -189,7 +226,7 @@ describe('tx-build on an API-only node while Redis is away', () => {
     const producer = new Redis('redis://127.0.0.1:1', { ...dead, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     const events = new Redis('redis://127.0.0.1:1', { ...dead, maxRetriesPerRequest: null });
     const queues = new JobQueues(producer, uniquePrefix('txbuild-dead'));
-    const client = new TxBuildClient<SampleCatalog>(queues, events, 5_000);
+    const client = new TxBuildClient<SampleCatalog>(queues, events, 5_000, sampleParams);
     try {
       const started = Date.now();
       await expect(client.request('sample.echo', { wallet: 'W' })).rejects.toMatchObject({ kind: 'unavailable', code: 'QUEUE_UNAVAILABLE' });
@@ -213,6 +250,11 @@ async function waitForWaiting(queues: JobQueues): Promise<number> {
 }
 
 describe('job catalog guards', () => {
+  it('txBuilderRegistry fails at boot for a builder without a parameter schema', () => {
+    const echo: TxBuilder = async () => ({});
+    expect(() => txBuilderRegistry([['sample.echo', echo], ['sample.unschemed', echo]], sampleParams)).toThrow(/without a parameter schema: sample\.unschemed/);
+  });
+
   it('assertProcessorsCover names a job without a processor and a processor without a job', () => {
     const all = Object.keys(jobCatalog);
     expect(() => assertProcessorsCover(all)).not.toThrow();

@@ -6,7 +6,7 @@
  * `Retry-After` (seconds) in the family's envelope. A request that carries `apiKeyId` (Family A
  * with a valid X-API-Key) counts per key instead of per IP.
  */
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.js';
@@ -31,10 +31,11 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
   app.addHook('onClose', async () => store.close());
   await app.register(rateLimit, {
     global: true,
-    // @fastify/rate-limit constructs `new store(params)`; a constructor returning an object yields it.
-    store: function sharedStore() {
-      return store;
-    } as unknown as NonNullable<Parameters<typeof rateLimit>[1]>['store'],
+    // @fastify/rate-limit constructs `new store(params)`: each instance hands over to the one store.
+    store: class SharedStore implements FastifyRateLimitStore {
+      incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => store.incr(key, callback, timeWindow, max);
+      child: FastifyRateLimitStore['child'] = (routeOptions) => store.child(routeOptions);
+    },
     timeWindow: 60_000,
     skipOnError: true, // Redis away: serve rather than fail every request; /ready reports Redis
     max: (request) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute),

@@ -20,6 +20,7 @@
  * so tokens never outlive the window they were counted in.
  */
 import type { Redis } from 'ioredis';
+import { integerPairReply, redisScript } from '../../infra/redis-scripts.js';
 
 /** INCRBY the reservation; start the window's expiry on the first; answer [count, pttl]. */
 const RESERVE_LUA = `
@@ -31,7 +32,7 @@ if ttl < 0 then
 end
 return {count, ttl}`;
 
-const COMMAND = 'pmxRateReserve';
+const reserveScript = redisScript('rate-reserve', RESERVE_LUA, integerPairReply);
 /** The largest batch, as a fraction of the limit (see the tolerance above). */
 export const MAX_BATCH_DIVISOR = 20;
 
@@ -71,8 +72,6 @@ interface Shared {
 export class BatchedRedisStore {
   /** One store per app; `prefix` namespaces its Redis keys. */
   static create(redis: Redis, prefix: string): BatchedRedisStore {
-    if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: RESERVE_LUA });
-    const command = (redis as unknown as Record<string, Reserve>)[COMMAND]!;
     const buckets = new Map<string, Bucket>();
     // Forget finished windows once a minute, so memory follows the keys active in one window.
     const sweeper = setInterval(() => {
@@ -80,7 +79,7 @@ export class BatchedRedisStore {
       for (const [key, bucket] of buckets) if (bucket.windowEnd <= now && !bucket.inflight) buckets.delete(key);
     }, 60_000);
     sweeper.unref();
-    return new BatchedRedisStore({ buckets, sweeper, reserve: (key, tokens, windowMs) => command.call(redis, key, tokens, windowMs) }, prefix);
+    return new BatchedRedisStore({ buckets, sweeper, reserve: (key, tokens, windowMs) => reserveScript(redis, [key], [tokens, windowMs]) }, prefix);
   }
 
   private constructor(
@@ -104,10 +103,18 @@ export class BatchedRedisStore {
     this.slow(this.prefix + key, windowMs, max).then((r) => cb(null, r), (e: Error) => cb(e));
   }
 
-  /** For routes with their own limits (@fastify/rate-limit asks for one per such route). */
-  child(routeOptions: { routeInfo?: { method?: string; url?: string } }): BatchedRedisStore {
-    const route = routeOptions.routeInfo ?? {};
-    return new BatchedRedisStore(this.shared, `${this.prefix}${route.method ?? ''}${route.url ?? ''}-`);
+  /**
+   * For routes with their own limits (@fastify/rate-limit asks for one per such route). It passes
+   * its merged parameters with the route as `routeInfo` (its types say RouteOptions), so the route
+   * is read defensively: a part it lacks counts as ''.
+   */
+  child(params: object): BatchedRedisStore {
+    const route: unknown = 'routeInfo' in params ? params.routeInfo : undefined;
+    const part = (name: 'method' | 'url') => {
+      const value: unknown = typeof route === 'object' && route !== null ? Reflect.get(route, name) : undefined;
+      return value === undefined || value === null ? '' : String(value);
+    };
+    return new BatchedRedisStore(this.shared, `${this.prefix}${part('method')}${part('url')}-`);
   }
 
   close(): void {

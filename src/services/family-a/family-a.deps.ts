@@ -7,6 +7,9 @@ import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import type { FamilyAKeys } from './family-a.keys.js';
 
+/** How long a quote may be paid: the spec's 120 000 ms (docs/family-a.md, `QUOTE_EXPIRED`). */
+export const QUOTE_TTL_MS = 120_000;
+
 export interface FamilyASettings {
   /** x402 network name: solana-localnet (embedded), solana-devnet, solana-mainnet. */
   network: string;

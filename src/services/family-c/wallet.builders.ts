@@ -6,6 +6,7 @@
  */
 import { createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
+import type { Static } from 'typebox';
 import { rememberClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
 import {
   getClobRedeemInstruction, getDepositInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
@@ -17,15 +18,11 @@ import { ataBalance } from '../family-b/token-balances.js';
 import { parseOwnerPubkey, parsePubkey, parseRawAmount, type FamilyCContext } from './context.js';
 import { requireClobMarket } from './market-catalog.service.js';
 import { readSmartWallet, smartWalletAddresses } from './smart-wallet.service.js';
+import type { familyCTxParams } from './wallet.tx-params.js';
 
-export interface WalletAmountParams {
-  pubkey: string;
-  amount: string;
-}
-
-export interface MarketAmountParams extends WalletAmountParams {
-  marketId: string;
-}
+/** The parameters as their schemas describe them (wallet.tx-params.ts): a drift fails to compile here. */
+export type WalletAmountParams = Static<(typeof familyCTxParams)['clob.deposit']>;
+export type MarketAmountParams = Static<(typeof familyCTxParams)['clob.split']>;
 
 const usdc = (raw: bigint) => `${rawToHuman(raw)} USDC`;
 

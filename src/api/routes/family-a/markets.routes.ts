@@ -20,6 +20,13 @@ import { listCatalog, marketDetails, marketSummary } from '../../../services/fam
 
 export type FamilyBMarketHandler = (id: number, request: FastifyRequest, reply: FastifyReply, view: 'market' | 'details') => Promise<{ success: true; data: unknown }>;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Decorated on the root by Family B (src/features/family-b.feature.ts); absent without it. */
+    familyBMarketById?: FamilyBMarketHandler;
+  }
+}
+
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 const Page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
@@ -51,7 +58,7 @@ async function delegate(request: FastifyRequest, reply: FastifyReply, slug: stri
   if (view === 'details') {
     throw new DomainError('not_found', 'NOT_FOUND', `Family B markets have no /details view: GET /v2/markets/${slug} carries reserves, odds, fees and mint status`);
   }
-  const handler = (request.server as unknown as { familyBMarketById?: FamilyBMarketHandler }).familyBMarketById;
+  const handler = request.server.familyBMarketById;
   if (handler) return handler(Number(slug), request, reply, view);
   throw new DomainError('not_found', 'NOT_FOUND', 'Market not found');
 }

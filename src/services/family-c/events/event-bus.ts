@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { integerReply, redisScript } from '../../../infra/redis-scripts.js';
 import type { StoredBook } from './book-snapshot.js';
 import type { MarketEvent, UserEvent } from './clob-events.js';
 
@@ -45,6 +46,7 @@ if n > 0 then
 end
 return last
 `;
+const publishMarketScript = redisScript('publish-market', PUBLISH_MARKET, integerReply);
 
 /** KEYS: book head, seq, book levels: the three read at one point of the market's sequence. */
 const READ_BOOK = `return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3])}`;
@@ -70,9 +72,7 @@ export class ClobEventBus {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly log: Logger,
-  ) {
-    this.redis.defineCommand('pmxPublishMarket', { numberOfKeys: 3, lua: PUBLISH_MARKET });
-  }
+  ) {}
 
   get marketChannel(): string {
     return `${this.prefix}:clob:market-events`;
@@ -107,7 +107,7 @@ export class ClobEventBus {
       ...events.map((e) => JSON.stringify({ ...e, timestamp: Date.now() })),
     ];
     try {
-      return await (this.redis as unknown as { pmxPublishMarket(...a: string[]): Promise<number> }).pmxPublishMarket(this.seqKey(marketId), this.headKey(marketId), this.levelsKey(marketId), ...args);
+      return await publishMarketScript(this.redis, [this.seqKey(marketId), this.headKey(marketId), this.levelsKey(marketId)], args);
     } catch (err) {
       // Clients see a sequence gap and resync from the stored book; the database is unaffected.
       this.log.warn({ err, market: marketId }, 'could not publish market events');

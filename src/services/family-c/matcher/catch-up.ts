@@ -1,5 +1,6 @@
 /**
- * What a matcher catches up with from the database, on a timer (src/features/clob-matcher.ts):
+ * What a matcher catches up with from the database, on a timer (`startCatchUp`, every
+ * CATCH_UP_MS, started with the matcher role by src/features/clob-matcher.ts):
  * the database is the truth, and a notification to the matcher is best effort.
  * - market statuses it was not told of (the call failed, or reached a node that was handing the
  *   market over), and a resolved market taken over with orders still resting;
@@ -9,6 +10,7 @@
  * changes nothing more.
  */
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import { normalizeFill, pendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
 import { clobMarketStatuses } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
@@ -48,4 +50,30 @@ export async function applyGiveBacks(matcher: Matcher, db: Kysely<Database>, lim
   }
   await Promise.all([...byMarket].map(([marketId, fills]) => matcher.submit({ kind: 'giveBack', marketId, fills })));
   return rows.length;
+}
+
+/** How often a matcher catches up with the database (market statuses, give-backs). */
+export const CATCH_UP_MS = 2_000;
+
+/** Runs both catch-ups every `everyMs`, a slow round never joined by the next; returns the stop. */
+export function startCatchUp(matcher: Matcher, db: Kysely<Database>, log: Logger, everyMs = CATCH_UP_MS): () => void {
+  let catchingUp = false;
+  const timer = setInterval(() => {
+    if (catchingUp) return;
+    catchingUp = true;
+    void Promise.all([
+      reconcileStatuses(matcher, db).then(
+        (markets) => markets.length > 0 && log.warn({ markets }, 'matcher caught up with market statuses it was not told of'),
+        (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
+      ),
+      applyGiveBacks(matcher, db).then(
+        (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
+        (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
+      ),
+    ]).finally(() => {
+      catchingUp = false;
+    });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

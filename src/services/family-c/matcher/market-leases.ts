@@ -8,11 +8,14 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { integerReply, redisScript } from '../../../infra/redis-scripts.js';
 
 /** KEYS: lease. ARGV: node, ttl ms. Renews only our own lease. */
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 /** KEYS: lease. ARGV: node. Releases only our own lease (also: a dead predecessor's, by its exact value). */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+const renewLease = redisScript('lease-renew', RENEW, integerReply);
+const releaseLease = redisScript('lease-release', RELEASE, integerReply);
 
 export interface LeaseOptions {
   redis: Redis;
@@ -72,8 +75,6 @@ export class MarketLeases {
 
   constructor(private readonly o: LeaseOptions) {
     this.ttl = o.ttlMs ?? 10_000;
-    o.redis.defineCommand('pmxLeaseRenew', { numberOfKeys: 1, lua: RENEW });
-    o.redis.defineCommand('pmxLeaseRelease', { numberOfKeys: 1, lua: RELEASE });
   }
 
   leaseKey(marketId: string): string {
@@ -116,7 +117,7 @@ export class MarketLeases {
       else nodes.push(node);
     }
     for (const marketId of [...this.held]) {
-      const renewed = await (r as unknown as { pmxLeaseRenew(k: string, n: string, t: number): Promise<number> }).pmxLeaseRenew(this.leaseKey(marketId), this.o.node, this.ttl);
+      const renewed = await renewLease(r, [this.leaseKey(marketId)], [this.o.node, this.ttl]);
       if (renewed !== 1) this.drop(marketId, 'lease lost');
     }
     for (const marketId of await this.o.markets()) {
@@ -143,7 +144,7 @@ export class MarketLeases {
     if ((await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK') return true;
     const holder = await r.get(this.leaseKey(marketId));
     if (!holder || !this.o.isDead?.(holder)) return false;
-    await (r as unknown as { pmxLeaseRelease(k: string, n: string): Promise<number> }).pmxLeaseRelease(this.leaseKey(marketId), holder);
+    await releaseLease(r, [this.leaseKey(marketId)], [holder]);
     await r.zrem(this.registry, holder);
     this.o.log.info({ market: marketId, holder }, 'taking over the lease of a dead matcher on this host');
     return (await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK';
@@ -158,7 +159,7 @@ export class MarketLeases {
   private async release(marketId: string, why: string): Promise<void> {
     this.held.delete(marketId);
     this.o.lost(marketId);
-    await (this.o.redis as unknown as { pmxLeaseRelease(k: string, n: string): Promise<number> }).pmxLeaseRelease(this.leaseKey(marketId), this.o.node);
+    await releaseLease(this.o.redis, [this.leaseKey(marketId)], [this.o.node]);
     this.o.log.info({ market: marketId, why }, 'matcher lease released');
   }
 

@@ -49,6 +49,9 @@ class FencedOut extends Error {
   }
 }
 
+/** How often the matcher role calls `sweepExpired`: an expired order leaves the book within about a second. */
+export const EXPIRY_SWEEP_MS = 1_000;
+
 const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
 
 export class Matcher {
@@ -92,7 +95,7 @@ export class Matcher {
     });
   }
 
-  /** Queues an expiry sweep for every owned market with an order due (the 1 s timer calls this). */
+  /** Queues an expiry sweep for every owned market with an order due (every EXPIRY_SWEEP_MS). */
   sweepExpired(): void {
     const due = Math.floor(this.now() / 1000) + EXPIRY_MARGIN_SEC;
     for (const m of this.markets.values()) {

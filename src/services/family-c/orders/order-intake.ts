@@ -10,10 +10,13 @@ import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../../domain/errors.js';
 import {
   checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
-  type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
+  type OrderMessage, type OrderType, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
+import type { AcceptedOrder } from './accepted-order.js';
 import type { MarketLookup } from './market-lookup.js';
+
+export type { AcceptedOrder } from './accepted-order.js';
 
 export interface OrderMessageInput {
   market: string;
@@ -32,25 +35,6 @@ export interface PlaceOrderInput {
   orderType?: OrderType;
   timeInForce?: TimeInForce;
   postOnly?: boolean;
-}
-
-/** An order that passed every check that needs no book: what the matcher is handed. */
-export interface AcceptedOrder {
-  id: string;
-  marketId: string;
-  owner: string;
-  side: Side;
-  outcome: Outcome;
-  priceBps: number;
-  quantity: string;
-  nonce: string;
-  expiry: number;
-  orderType: OrderType;
-  timeInForce: TimeInForce;
-  postOnly: boolean;
-  /** The 92 bytes, lowercase hex, and the owner's signature of their text, base64. */
-  message: string;
-  signature: string;
 }
 
 const invalid = (message: string) => new DomainError('invalid', 'INVALID_ORDER', message);

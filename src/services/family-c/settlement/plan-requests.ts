@@ -24,6 +24,12 @@ export class PlanRequests {
     return `${this.prefix}:clob:settle-request:${marketId}`;
   }
 
+  /** Asks for a market's planning: the note first, then the job, which a running job's deduplication may drop (it then finds the note). */
+  async request(marketId: string, enqueue: (marketId: string) => Promise<unknown>): Promise<void> {
+    await this.note(marketId);
+    await enqueue(marketId);
+  }
+
   async note(marketId: string): Promise<void> {
     await this.redis.set(this.key(marketId), '1', 'EX', REQUEST_TTL_SEC);
   }

@@ -39,6 +39,9 @@ const MAX_QUEUED = 20;
 const MAX_WAITING_FRAMES = 10_000;
 const MARKET_ID_PREFIX = /^\{"marketId":"([^"\\]{1,80})","events":/;
 
+/** How often the adapter calls `sweepIdle`: a silent connection is closed within a second of its timeout. */
+export const IDLE_SWEEP_MS = 1_000;
+
 export class WsHub {
   readonly feeds: MarketFeeds<WsConnection>;
   private readonly outbox: Outbox<WsConnection>;
@@ -195,7 +198,7 @@ export class WsHub {
     this.feeds.bookFailed(marketId, ticket, message);
   }
 
-  /** Closes connections silent for the idle timeout; the adapter calls this every second. */
+  /** Closes connections silent for the idle timeout; the adapter calls this every IDLE_SWEEP_MS. */
   sweepIdle(): void {
     const cutoff = this.ports.now() - this.options.idleTimeoutMs;
     for (const conn of this.connections) {
