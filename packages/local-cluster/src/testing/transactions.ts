@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import type { Keypair} from '@solana/web3.js';
+import { TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 
 export function tempDir(prefix = 'chain-test-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
