@@ -1,5 +1,5 @@
 // Flat config: typescript-eslint's recommended rules (type-aware linting is left to `tsc`), and
-// the layers of ../shared/DESIGN.md enforced by eslint-plugin-boundaries (docs/architecture.md).
+// the layers of docs/architecture.md ("Layers") enforced by eslint-plugin-boundaries.
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
@@ -51,14 +51,14 @@ export default tseslint.config(
     },
   },
   {
-    // The domain is pure: no I/O of any kind (DESIGN.md).
+    // The domain is pure: no I/O of any kind (docs/architecture.md, "Layers").
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{
           group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'node:dgram', 'node:worker_threads', 'fs', 'net', 'http',
             'ioredis', 'bullmq', 'kysely', 'pg', 'better-sqlite3', 'fastify', 'pino', 'litesvm', 'ws'],
-          message: 'src/domain is pure: no I/O imports (see ../shared/DESIGN.md)',
+          message: 'src/domain is pure: no I/O imports (docs/architecture.md, "Layers")',
         }],
       }],
     },
