@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/no-value-cycle.js';
 
 /** Each layer and what it may import (besides itself and packages). */
 const LAYERS = {
@@ -51,6 +52,12 @@ export default tseslint.config(
     },
   },
   {
+    // No value import cycles anywhere in the tree; type-only ones are fine (eslint-rules/).
+    files: ['**/*.ts'],
+    plugins: { local },
+    rules: { 'local/no-value-cycle': 'error' },
+  },
+  {
     // The domain is pure: no I/O of any kind (docs/architecture.md, "Layers").
     files: ['src/domain/**/*.ts'],
     rules: {
@@ -71,6 +78,10 @@ export default tseslint.config(
     files: ['eslint-resolver.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['eslint-rules/**/*.js'],
+    languageOptions: { globals: { URL: 'readonly' } },
   },
   {
     files: ['scripts/**/*.mjs'],
