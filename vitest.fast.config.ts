@@ -26,6 +26,7 @@ export default defineConfig({
     include: FAST_TESTS,
     testTimeout: 30_000,
     pool: 'threads',
+    isolate: false, // as in vitest.config.ts: the modules are imported once per worker
     maxWorkers: 2,
     reporters: ['default'],
   },

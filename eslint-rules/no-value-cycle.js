@@ -47,7 +47,9 @@ function valueImports(file) {
   }
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   for (const st of sf.statements) {
-    const typeOnly = ts.isImportDeclaration(st) ? st.importClause?.isTypeOnly === true : ts.isExportDeclaration(st) ? st.isTypeOnly : null;
+    let typeOnly = null; // null: not an import or re-export
+    if (ts.isImportDeclaration(st)) typeOnly = st.importClause?.isTypeOnly === true;
+    else if (ts.isExportDeclaration(st)) typeOnly = st.isTypeOnly;
     if (typeOnly !== false || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const to = target(st.moduleSpecifier.text, file);
     if (to) out.push(to);
@@ -109,7 +111,9 @@ const rule = {
     type: 'problem',
     docs: { description: 'no cycle of value imports (type-only imports are allowed)' },
     schema: [],
-    messages: { cycle: 'value import cycle: {{ring}} (make one side `import type`, or move what both need to a module of its own)' },
+    messages: {
+      cycle: 'value import cycle: {{ring}} (make one side `import type`, or move what both need to a module of its own)',
+    },
   },
   create(context) {
     if (!fs.existsSync(context.filename)) return {}; // text from stdin: no place in the graph

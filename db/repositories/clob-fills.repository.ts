@@ -142,8 +142,10 @@ export async function fillsByIds(db: Db, ids: string[]): Promise<FillRow[]> {
  */
 export async function markGiveBacks(db: Db, marks: ReadonlyArray<{ fillId: string; orderId: string }>): Promise<void> {
   if (marks.length === 0) return;
-  const orderOf = sql<string>`case clob_fills.id ${sql.join(marks.map((m) => sql`when ${m.fillId} then ${m.orderId}`), sql` `)} end`;
-  const rests = sql<boolean>`exists (select 1 from clob_orders where clob_orders.id = ${orderOf} and clob_orders.status in ('open', 'partially_filled'))`;
+  const whens = marks.map((m) => sql`when ${m.fillId} then ${m.orderId}`);
+  const orderOf = sql<string>`case clob_fills.id ${sql.join(whens, sql` `)} end`;
+  const rests = sql<boolean>`exists (select 1 from clob_orders
+    where clob_orders.id = ${orderOf} and clob_orders.status in ('open', 'partially_filled'))`;
   await db
     .updateTable('clob_fills')
     .set({

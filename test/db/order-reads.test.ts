@@ -61,7 +61,7 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
     }
   });
 
-  it.skipIf(!available)('marks give-backs in one statement: pending while the order rests, else not_resting, once', async () => {
+  it.skipIf(!available)('marks give-backs: pending while the order rests, else not_resting, once', async () => {
     const db = await open();
     try {
       await insertOrders(db.db, [
@@ -88,7 +88,8 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
         { fillId: 'g6', orderId: 'partial' },
       ]);
       await markGiveBacks(db.db, []);
-      const marked = await db.db.selectFrom('clob_fills').select(['id', 'give_back', 'give_back_order_id']).orderBy('seq').execute();
+      const marked = await db.db.selectFrom('clob_fills')
+        .select(['id', 'give_back', 'give_back_order_id']).orderBy('seq').execute();
       expect(marked.map((r) => [r.id, r.give_back, r.give_back_order_id])).toEqual([
         ['g1', 'pending', 'open'],
         ['g2', 'pending', 'partial'],
