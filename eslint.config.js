@@ -1,8 +1,9 @@
 // Flat config: typescript-eslint's recommended rules (type-aware linting is left to `tsc`), and
-// the layers of ../shared/DESIGN.md enforced by eslint-plugin-boundaries (docs/architecture.md).
+// the layers of docs/architecture.md ("Layers") enforced by eslint-plugin-boundaries.
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/no-value-cycle.js';
 
 /**
  * Each layer and what it may import (besides itself and npm packages). The workspace packages are
@@ -73,14 +74,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/../../../src/**', '**/../../../test/**', '@pmx/*/src/**'], message: 'a package test imports its own package and other packages\' entry points only' }] }] },
   },
   {
-    // The domain is pure: no I/O of any kind (DESIGN.md).
+    // No value import cycles anywhere in the tree; type-only ones are fine (eslint-rules/).
+    files: ['**/*.ts'],
+    plugins: { local },
+    rules: { 'local/no-value-cycle': 'error' },
+  },
+  {
+    // The domain is pure: no I/O of any kind (docs/architecture.md, "Layers").
     files: ['src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [{
           group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'node:dgram', 'node:worker_threads', 'fs', 'net', 'http',
             'ioredis', 'bullmq', 'kysely', 'pg', 'better-sqlite3', 'fastify', 'pino', 'litesvm', 'ws'],
-          message: 'src/domain is pure: no I/O imports (see ../shared/DESIGN.md)',
+          message: 'src/domain is pure: no I/O imports (docs/architecture.md, "Layers")',
         }, ...NO_DEEP_PACKAGE_IMPORTS.patterns],
       }],
     },
@@ -93,6 +100,10 @@ export default tseslint.config(
     files: ['eslint-resolver.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['eslint-rules/**/*.js'],
+    languageOptions: { globals: { URL: 'readonly' } },
   },
   {
     files: ['scripts/**/*.mjs', 'packages/*/bin/*.js'],

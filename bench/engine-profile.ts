@@ -2,8 +2,9 @@
  * Our engine alone on the orderbook bench's stream, for profiling (not a bench: no baseline):
  * orders per wall-clock second and per CPU second (steadier on a shared machine). To see lines
  * in a profile, bundle it first (tsx maps every line of a module to line 1):
- *   npx esbuild bench/engine-profile.ts --bundle --packages=external --platform=node --format=esm --outfile=/tmp/engine.mjs
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof /tmp/engine.mjs [orders=1000000]
+ *   npx esbuild bench/engine-profile.ts --bundle --packages=external --platform=node --format=esm --outfile=engine-tmp.mjs
+ *   node --cpu-prof --cpu-prof-dir=data/prof engine-tmp.mjs [orders=1000000]
+ * (both git-ignored: `*-tmp.mjs` and `data/`).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';

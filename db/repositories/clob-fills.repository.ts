@@ -136,15 +136,25 @@ export async function fillsByIds(db: Db, ids: string[]): Promise<FillRow[]> {
  * The keeper, failing fills an owner could not pay: each names the innocent party's order to give
  * the quantity back to — `pending` for the matcher while that order rests, else `not_resting` at
  * once (an ioc taker, a filled or cancelled order: nothing waits, and the fill may be re-driven).
+ * One UPDATE: the fill → order map is a `CASE clob_fills.id WHEN …` (portable to SQLite and
+ * PostgreSQL; qualified because the subquery has an `id` of its own), and whether the order rests
+ * is read by the same statement.
  */
 export async function markGiveBacks(db: Db, marks: ReadonlyArray<{ fillId: string; orderId: string }>): Promise<void> {
   if (marks.length === 0) return;
-  const resting = await db.selectFrom('clob_orders').select('id').where('id', 'in', marks.map((m) => m.orderId)).where('status', 'in', ['open', 'partially_filled']).execute();
-  const rests = new Set(resting.map((r) => r.id));
-  for (const m of marks) {
-    const state = rests.has(m.orderId) ? 'pending' : 'not_resting';
-    await db.updateTable('clob_fills').set({ give_back: state, give_back_order_id: m.orderId }).where('id', '=', m.fillId).where('give_back', 'is', null).execute();
-  }
+  const whens = marks.map((m) => sql`when ${m.fillId} then ${m.orderId}`);
+  const orderOf = sql<string>`case clob_fills.id ${sql.join(whens, sql` `)} end`;
+  const rests = sql<boolean>`exists (select 1 from clob_orders
+    where clob_orders.id = ${orderOf} and clob_orders.status in ('open', 'partially_filled'))`;
+  await db
+    .updateTable('clob_fills')
+    .set({
+      give_back: sql<ClobGiveBack>`case when ${rests} then 'pending' else 'not_resting' end`,
+      give_back_order_id: orderOf,
+    })
+    .where('id', 'in', marks.map((m) => m.fillId))
+    .where('give_back', 'is', null)
+    .execute();
 }
 
 /** Give-backs waiting for the matcher of `marketIds` (the partial index of migration 0010). */

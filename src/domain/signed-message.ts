@@ -1,5 +1,5 @@
 /**
- * The one verifier of every text a wallet signs for this service (DESIGN.md "Signed messages"):
+ * The one verifier of every text a wallet signs for this service (formats in docs/api.md and docs/family-c.md):
  * Family B's creator proof (`PMX Confirm:…`), and Family C's orders (`PMX Order:\n<hex>`),
  * cancels (`PMX Cancel:<orderId>`) and cancel-all (`PMX Cancel All:<market|*>:<unix seconds>`).
  *

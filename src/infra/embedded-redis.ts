@@ -1,9 +1,11 @@
 /**
- * With no REDIS_URL the daemon runs a private redis-server: 127.0.0.1 on a free port, files under
- * DATA_DIR/redis, AOF on (so acknowledged jobs survive a crash) and `noeviction` (BullMQ must
- * never lose keys to eviction). It runs in its own process group so that Ctrl-C reaches only the
- * daemon, which then drains its workers before stopping Redis. A server left behind by a
- * killed daemon is found by its pid file and stopped on the next start.
+ * With no REDIS_URL the daemon runs a private redis-server on a unix socket,
+ * DATA_DIR/redis/redis.sock (mode 0700, no TCP port; 127.0.0.1 on a free port only when that path
+ * is too long for a socket), files under DATA_DIR/redis, AOF on (so acknowledged jobs survive a
+ * crash) and `noeviction` (BullMQ must never lose keys to eviction). It runs in its own process
+ * group so that Ctrl-C reaches only the daemon, which then drains its workers before stopping
+ * Redis. A server left behind by a killed daemon is found by its pid file and stopped on the next
+ * start.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

@@ -11,6 +11,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Keys of the test environment the daemon must not inherit (it must start its own Redis and SQLite). */
 const STRIPPED = ['REDIS_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'PORT', 'HOST', 'ROLES', 'LOG_LEVEL', 'CHAIN', 'RPC_URL', 'QUEUE_PREFIX'];
 
+/**
+ * Every daemon this test process spawned and that still runs: killed when the test process exits,
+ * so that a test that times out in the middle of a (re)start leaves no daemon behind (one did).
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export interface DaemonProcess {
   child: ChildProcess;
   url: string;
@@ -40,6 +49,8 @@ export async function spawnDaemon(dataDir: string, extraEnv: Record<string, stri
     ...extraEnv,
   });
   const child = spawn(process.execPath, [...nodeArgs, ...entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

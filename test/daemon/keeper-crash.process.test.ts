@@ -27,7 +27,7 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
       REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn',
       RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
       CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000',
-    }, '/v2/config', 30_000);
+    }, '/v2/config', 60_000); // a limit for a loaded machine, not a target
     return new ClobClient(daemon.url, ADMIN);
   };
   beforeAll(async () => {

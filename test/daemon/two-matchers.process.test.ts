@@ -51,9 +51,9 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
       REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, DATABASE_URL: db.toString(), ADMIN_TOKEN: ADMIN, LEDGER_RPC_PORT: String(ledgerPort),
       CLOB_MATCHER_LEASE_MS: '2000', LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
     };
-    const one = await startReadyDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer,api,matcher' }, '/v2/config', 30_000);
+    const one = await startReadyDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer,api,matcher' }, '/v2/config', 60_000);
     started.push(one);
-    const two = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, '/v2/config', 30_000);
+    const two = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, '/v2/config', 60_000);
     started.push(two);
     const c1 = new ClobClient(one.url, ADMIN);
     const c2 = new ClobClient(two.url, ADMIN);
@@ -90,7 +90,7 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
 
       // The second matcher dies: the first takes its markets over, books intact.
       two.child.kill('SIGKILL');
-      await within(two.exited, 10_000, 'matcher two exit');
+      await within(two.exited, 30_000, 'matcher two exit');
       await c1.waitFor('matcher one holds every lease', async () => {
         const h = await leaseHolders(redis, ids);
         return [...h.values()].every((n) => n !== null && n !== twoNode) ? true : undefined;
@@ -110,6 +110,6 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
       redis.disconnect();
     }
     one.child.kill('SIGINT');
-    expect((await within(one.exited, 15_000, 'matcher one shutdown')).code).toBe(0);
+    expect((await within(one.exited, 30_000, 'matcher one shutdown')).code).toBe(0);
   }, 180_000);
 });

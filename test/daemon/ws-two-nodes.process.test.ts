@@ -142,11 +142,11 @@ describe('WebSockets on two API nodes', () => {
 
     // Shutting a node down tells its clients to go elsewhere (1001); the other node keeps serving.
     b.child.kill('SIGINT');
-    expect((await within(onB.m.closed, 10_000, 'B closing its sockets')).code).toBe(1001);
-    expect((await within(b.exited, 15_000, 'B shutdown')).code).toBe(0);
+    expect((await within(onB.m.closed, 30_000, 'B closing its sockets')).code).toBe(1001);
+    expect((await within(b.exited, 30_000, 'B shutdown')).code).toBe(0);
     onA.m.send('PING');
     await onA.m.waitFor((f) => f === 'PONG');
     a.child.kill('SIGINT');
-    expect((await within(a.exited, 15_000, 'A shutdown')).code).toBe(0);
+    expect((await within(a.exited, 30_000, 'A shutdown')).code).toBe(0);
   }, 240_000);
 });

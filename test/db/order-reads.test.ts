@@ -4,7 +4,7 @@
  * indexes (maker and taker roles both) whatever else the table holds.
  */
 import { describe, expect, it } from 'vitest';
-import { fillTallyByOrder, insertFills } from '../../db/repositories/clob-fills.repository.js';
+import { fillTallyByOrder, insertFills, markGiveBacks } from '../../db/repositories/clob-fills.repository.js';
 import { insertOrders, ordersByIds } from '../../db/repositories/clob-orders.repository.js';
 import type { ClobFillStatus } from '../../db/schema.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -56,6 +56,49 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
         ]),
       );
       expect(await fillTallyByOrder(db.db, [])).toEqual(new Map());
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.skipIf(!available)('marks give-backs: pending while the order rests, else not_resting, once', async () => {
+    const db = await open();
+    try {
+      await insertOrders(db.db, [
+        order('open', '0'),
+        { ...order('partial', '1'), status: 'partially_filled' },
+        { ...order('filled', '2'), status: 'filled' },
+        { ...order('cancelled', '3'), status: 'cancelled' },
+      ]);
+      await insertFills(db.db, [
+        fill('g1', 1, 'x', 'y', 'failed_insufficient_balance'),
+        fill('g2', 2, 'x', 'y', 'failed_insufficient_balance'),
+        fill('g3', 3, 'x', 'y', 'failed_insufficient_balance'),
+        fill('g4', 4, 'x', 'y', 'failed_insufficient_balance'),
+        fill('g5', 5, 'x', 'y', 'failed_insufficient_balance'),
+        fill('g6', 6, 'x', 'y', 'failed_insufficient_balance', 1n, 'open'), // already given back: left alone
+        fill('g7', 7, 'x', 'y', 'failed_insufficient_balance'), // not marked: left alone
+      ]);
+      await markGiveBacks(db.db, [
+        { fillId: 'g1', orderId: 'open' },
+        { fillId: 'g2', orderId: 'partial' },
+        { fillId: 'g3', orderId: 'filled' },
+        { fillId: 'g4', orderId: 'cancelled' },
+        { fillId: 'g5', orderId: 'missing' },
+        { fillId: 'g6', orderId: 'partial' },
+      ]);
+      await markGiveBacks(db.db, []);
+      const marked = await db.db.selectFrom('clob_fills')
+        .select(['id', 'give_back', 'give_back_order_id']).orderBy('seq').execute();
+      expect(marked.map((r) => [r.id, r.give_back, r.give_back_order_id])).toEqual([
+        ['g1', 'pending', 'open'],
+        ['g2', 'pending', 'partial'],
+        ['g3', 'not_resting', 'filled'],
+        ['g4', 'not_resting', 'cancelled'],
+        ['g5', 'not_resting', 'missing'],
+        ['g6', 'restored', 'open'],
+        ['g7', null, null],
+      ]);
     } finally {
       await db.close();
     }

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Screenshots for a human to look at after a run, in the OS's temporary directory.
+const SHOTS = os.tmpdir();
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('operator dashboard in a real browser', () => {
@@ -46,7 +50,7 @@ describe('operator dashboard in a real browser', () => {
     for (const name of ['system', 'tx-build', 'index', 'platform']) {
       await page.getByRole('link', { name, exact: true }).first().waitFor();
     }
-    await page.screenshot({ path: '/tmp/dashboard-overview.png', fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard-overview.png'), fullPage: true });
 
     await page.getByRole('link', { name: 'system', exact: true }).first().click();
     await page.waitForURL(/\/admin\/queues\/queue\/system/);
@@ -55,7 +59,7 @@ describe('operator dashboard in a real browser', () => {
     await page.getByText(`#${job.id}`).first().waitFor();
     await page.getByText('system.heartbeat').first().waitFor();
     await page.getByText('browser-test').first().waitFor();
-    await page.screenshot({ path: '/tmp/dashboard.png', fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
     await page.close();
   });
 });

@@ -18,8 +18,8 @@ describe('Family B end to end (real daemon process, separate client process)', (
   const prefix = uniquePrefix('family-b-e2e');
   beforeAll(async () => {
     // A fresh start with new ports when a parallel test took one first (EADDRINUSE).
-    daemon = await startReadyDaemon(tempDir('pmx-family-b-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' }, '/v2/config', 30_000);
-  }, 40_000);
+    daemon = await startReadyDaemon(tempDir('pmx-family-b-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' }, '/v2/config', 60_000);
+  }, 120_000); // limits for a loaded machine (a start took over 40 s there), not targets
   afterAll(async () => {
     if (daemon && daemon.child.exitCode === null) {
       daemon.child.kill('SIGTERM');

@@ -38,10 +38,15 @@ function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
   let resyncing = false;
   let resubscribed = 0;
   let closed = '';
+  // A bot's keep-alive (docs/websockets.md: PING every ~15 s): on a loaded machine the flow
+  // outlasts the 30 s idle timeout, and a client that only listens was closed with 4008.
+  const keepAlive = setInterval(() => client.send('PING'), 10_000).unref();
   client.socket.once('close', (code, reason) => {
+    clearInterval(keepAlive);
     closed = `${code} ${reason.toString()}`;
   });
   client.socket.on('message', (data) => {
+    if (data.toString() === 'PONG') return;
     const frame = JSON.parse(data.toString()) as Frame;
     if (frame.marketId !== marketId) return;
     if (frame.event === 'error' && frame.code === 'BOOK_UNAVAILABLE') {

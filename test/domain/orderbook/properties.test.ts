@@ -159,7 +159,7 @@ describe('matching engine properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 120_000); // 200 random streams, CPU-bound: 24 s on a loaded machine (30 s default); a limit, not a target
 
   it('a book restored from its snapshot answers every later order identically', () => {
     fc.assert(
