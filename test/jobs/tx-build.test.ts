@@ -20,6 +20,7 @@ type SampleCatalog = {
   'sample.refuse': (p: Record<string, never>) => Promise<never>;
   'sample.crash': (p: Record<string, never>) => Promise<never>;
   'sample.nope': (p: Record<string, never>) => Promise<never>;
+  'sample.slowRpc': (p: Record<string, never>) => Promise<never>;
 };
 
 /** Resolves once the tx-build queue holds no waiting, active or delayed job (no retry pending). */
@@ -73,6 +74,9 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
       count('sample.crash');
       throw new Error('builder bug');
     }],
+    ['sample.slowRpc', async () => {
+      throw new Error('rpc request timed out'); // the builder's own failure, not the wait's deadline
+    }],
   ]);
   let h: Awaited<ReturnType<typeof harness>>;
   beforeAll(async () => {
@@ -111,6 +115,12 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
     const [job] = await h.queues.get('tx-build').getJobs(['failed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.crash'));
     expect(await job?.getState()).toBe('failed');
     expect(calls.get('sample.crash')).toBe(1);
+  });
+
+  it('reports a builder failure whose message says "timed out" as a failure, not as no worker answering', async () => {
+    const error = await h.client.request('sample.slowRpc', {}).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ message: 'transaction builder failed: rpc request timed out' });
   });
 });
 
