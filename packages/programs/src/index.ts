@@ -15,3 +15,4 @@ export * from './solana/ed25519-strict.js';
 export * from './solana/signing.js';
 export * from './solana/legacy-message.js';
 export * from './solana/keys.js';
+export * from './shared/integers.js';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
-import { isStrictPublicKey } from '@pmx/programs';
+import { isStrictPublicKey, U64_MAX } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
 export interface FamilyCContext {
@@ -49,8 +49,6 @@ export function parseOwnerPubkey(value: string, field = 'pubkey'): PublicKey {
   }
   return key;
 }
-
-const U64_MAX = (1n << 64n) - 1n;
 
 /** A raw amount carried as a decimal string: a positive u64, or 400 INVALID_AMOUNT. */
 export function parseRawAmount(value: string, field = 'amount'): bigint {

@@ -12,6 +12,7 @@ import {
   checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
   type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
+import { I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
 import type { MarketLookup } from './market-lookup.js';
 
@@ -86,8 +87,8 @@ export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
     nonce: integer(m.nonce, 'nonce'),
     expiry: integer(m.expiry, 'expiry', true),
   };
-  if (message.quantity > (1n << 64n) - 1n || message.nonce > (1n << 64n) - 1n) throw invalid('quantity and nonce must fit a u64');
-  if (message.expiry > (1n << 63n) - 1n || message.expiry < -(1n << 63n)) throw invalid('expiry must fit an i64');
+  if (message.quantity > U64_MAX || message.nonce > U64_MAX) throw invalid('quantity and nonce must fit a u64');
+  if (message.expiry > I64_MAX || message.expiry < I64_MIN) throw invalid('expiry must fit an i64');
   return message;
 }
 

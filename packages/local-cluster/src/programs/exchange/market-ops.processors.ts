@@ -9,14 +9,13 @@ import {
 } from '@solana/spl-token';
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../program-runtime.js';
-import { type ClobMarketAccount, encodeClobMarket, EXCHANGE_DATA, findUserEscrowPda } from '@pmx/programs';
+import { type ClobMarketAccount, encodeClobMarket, EXCHANGE_DATA, findUserEscrowPda, U64_MAX } from '@pmx/programs';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import type { Processor } from './operator.processors.js';
 import { loadEscrow, loadMarket, save, tokenBalance } from './state.js';
 import { decodeAmount } from './wallet.processors.js';
 
 const NAMES = ['owner', 'escrow', 'market', 'vault', 'escrowUsdc', 'yesMint', 'noMint', 'escrowYes', 'escrowNo', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
-const U64_MAX = (1n << 64n) - 1n;
 
 interface Ops {
   owner: PublicKey; escrow: PublicKey; marketKey: PublicKey; market: ClobMarketAccount; vault: PublicKey;
