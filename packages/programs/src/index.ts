@@ -16,3 +16,4 @@ export * from './solana/signing.js';
 export * from './solana/legacy-message.js';
 export * from './solana/keys.js';
 export * from './shared/integers.js';
+export * from './solana/transaction-limits.js';
