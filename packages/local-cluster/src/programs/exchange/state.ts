@@ -7,15 +7,10 @@ import {
 } from '@pmx/programs';
 import { fail } from './guard.js';
 
-/** Rent-exempt minimum with the default rent (as the market program's reference computes it). */
-export function rentExemptLamports(size: number): bigint {
-  return BigInt((128 + size) * 3480 * 2);
-}
-
 export function createPdaAccount(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rentExemptLamports(size)), space: size, programId: owner })],
+    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
     [address],
   );
 }

@@ -10,11 +10,6 @@ import {
 } from '@pmx/programs';
 import { fail } from './guard.js';
 
-/** Rent-exempt minimum with the default rent (3480 lamports per byte-year, 2 years, 128-byte header). */
-export function rentExemptLamports(size: number): bigint {
-  return BigInt((128 + size) * 3480 * 2);
-}
-
 /** System createAccount signed by the payer and the new PDA, as invoke_signed would on chain. */
 export function createPdaAccount(
   ctx: InvocationContext,
@@ -25,7 +20,7 @@ export function createPdaAccount(
 ): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rentExemptLamports(size)), space: size, programId: owner })],
+    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
     [address],
   );
 }
