@@ -17,3 +17,4 @@ export * from './solana/legacy-message.js';
 export * from './solana/keys.js';
 export * from './shared/integers.js';
 export * from './solana/transaction-limits.js';
+export * from './solana/base58.js';

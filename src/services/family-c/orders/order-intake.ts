@@ -12,7 +12,7 @@ import {
   checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
   type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
-import { I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
+import { BASE58_PUBKEY, I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
 import type { MarketLookup } from './market-lookup.js';
 
@@ -58,7 +58,7 @@ const invalid = (message: string) => new DomainError('invalid', 'INVALID_ORDER',
 
 function key(value: string, field: string): PublicKey {
   try {
-    if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return new PublicKey(value);
+    if (BASE58_PUBKEY.test(value)) return new PublicKey(value);
   } catch {
     // fall through
   }
