@@ -18,3 +18,4 @@ export * from './solana/keys.js';
 export * from './shared/integers.js';
 export * from './solana/transaction-limits.js';
 export * from './solana/base58.js';
+export * from './solana/token-account.js';

@@ -2,11 +2,11 @@
  * Reading and writing the program's state accounts and reading SPL token accounts, with the
  * ownership checks a deployed program makes (data owned by the right program, right type).
  */
-import { AccountLayout, ACCOUNT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { SystemProgram, type PublicKey } from '@solana/web3.js';
+import { MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import {
-  type ConfigAccount, decodeConfigAccount, decodeMarketAccount, encodeConfigAccount, encodeMarketAccount, findConfigPda, findMarketPda, type MarketAccount,
+  type ConfigAccount, decodeConfigAccount, decodeTokenAccount, decodeMarketAccount, encodeConfigAccount, encodeMarketAccount, findConfigPda, findMarketPda, type MarketAccount,
 } from '@pmx/programs';
 import { fail } from './guard.js';
 
@@ -81,13 +81,11 @@ export function readTokenAccount(
   owner?: PublicKey,
 ): TokenAccountView {
   const acc = ctx.getAccount(address);
-  if (!acc || !acc.owner.equals(TOKEN_PROGRAM_ID) || acc.data.length !== ACCOUNT_SIZE) {
-    fail('InvalidAccount', `${address.toBase58()} is not a token account`);
-  }
-  const raw = AccountLayout.decode(acc.data);
-  if (mint && !raw.mint.equals(mint)) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
-  if (owner && !raw.owner.equals(owner)) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
-  return { mint: raw.mint, owner: raw.owner, amount: raw.amount };
+  const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? decodeTokenAccount(acc.data) : null;
+  if (!raw) fail('InvalidAccount', `${address.toBase58()} is not a token account`);
+  if (mint && raw.mint !== mint.toBase58()) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
+  if (owner && raw.owner !== owner.toBase58()) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
+  return { mint: new PublicKey(raw.mint), owner: new PublicKey(raw.owner), amount: raw.amount };
 }
 
 /** The mint's supply (also proves the account is an initialised SPL mint). */
