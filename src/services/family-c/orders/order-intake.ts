@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../../domain/errors.js';
 import {
-  checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
+  checkExpiry, checkMinOrderSize, checkPrice, checkQuantity, effectiveTimeInForce, encodeOrderMessage, orderSigningText, toHex,
   type OrderMessage, type OrderType, type Outcome, type Side, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
 import { BASE58_PUBKEY, I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
@@ -106,13 +106,8 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
   const owner = input.orderMessage.owner;
 
   const orderType = input.orderType ?? 'limit';
-  // A market order never rests: asked to rest (gtc), it is refused, not silently stored as ioc.
-  if (orderType === 'market' && input.timeInForce === 'gtc') throw invalid('a market order cannot be gtc (it never rests): use ioc or a limit order');
-  // ioc by default; fok (all at once within the price cap, or nothing) is kept, never downgraded.
-  const timeInForce = orderType === 'market' ? (input.timeInForce === 'fok' ? 'fok' : 'ioc') : (input.timeInForce ?? 'gtc');
-  const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
-  if (!Number.isInteger(message.priceBps) || message.priceBps < 1 || message.priceBps > max) throw invalid(`priceBps must be 1..${max} for a ${orderType} order`);
-  if (input.postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalid('postOnly needs a gtc limit order');
+  const timeInForce = effectiveTimeInForce(orderType, input.timeInForce, input.postOnly === true);
+  checkPrice(message.priceBps, orderType);
   checkQuantity(message.quantity);
   checkExpiry(message.expiry, nowSec, timeInForce);
 
