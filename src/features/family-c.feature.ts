@@ -24,6 +24,7 @@ import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } 
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
+import type { ClobMarketStatus } from '@pmx/programs';
 import { Coalescer } from '../infra/coalescer.js';
 import { PlanRequests } from '../services/family-c/settlement/plan-requests.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
@@ -104,7 +105,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   };
   const tops = new ClobBookReads(bus, runtime.publisher);
   const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;
-  const statusChanged = async (marketId: string, status: string) => {
+  const statusChanged = async (marketId: string, status: ClobMarketStatus) => {
     if (status === 'resolved') {
       await bus.publishMarket(marketId, [{ event: 'market_resolved', marketId, status, outcome: await marketOutcome(c, marketId) }]);
     }

@@ -301,6 +301,9 @@ describe('matcher', () => {
         { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
       ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      // A status the program does not have is refused where it leaves the queue, not stored as the market's.
+      await expect(raw.call({ op: 'status', marketId, status: 'closed' })).rejects.toMatchObject({ code: 'INVALID_STATUS' });
+      expect(m.markets.get(marketId)!.status).toBe('active');
       expect(m.markets.get(marketId)!.book.get(newest)).toBeDefined();
       expect(await remote.cancelOrders(marketId, [newest, middle], 'insufficient_balance')).toEqual({ cancelled: [newest] });
       const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
