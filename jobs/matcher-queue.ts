@@ -16,6 +16,7 @@ import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/m
 import { AcceptedOrderSchema, type AcceptedOrder } from '../src/services/family-c/orders/accepted-order.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
 import type { SystemCancelReason } from '../src/domain/orderbook/index.js';
+import { JobWaitTimeout, waitForJob } from './job-wait.js';
 
 export function matcherQueueName(node: string): string {
   return `matcher-${createHash('sha256').update(node).digest('hex').slice(0, 16)}`;
@@ -91,9 +92,9 @@ export class QueueMatcherPort implements MatcherPort {
     }
     let outcome: Outcome;
     try {
-      outcome = (await job.waitUntilFinished(this.events, this.timeoutMs)) as Outcome;
+      outcome = (await waitForJob(job, this.events, this.timeoutMs)) as Outcome;
     } catch (error) {
-      if (/timed out/i.test((error as Error).message ?? '')) {
+      if (error instanceof JobWaitTimeout) {
         await job.remove().catch(() => undefined);
         throw new DomainError('unavailable', 'MATCHER_UNAVAILABLE', `The market's matcher did not answer within ${this.timeoutMs} ms; try again`);
       }

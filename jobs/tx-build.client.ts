@@ -28,6 +28,7 @@ import type {
   BuilderCatalog, ParamSchemas, TxBuilderCatalog, TxBuildKind, TxBuildParams, TxBuildPort, TxBuildResult,
 } from '../src/services/tx-build/tx-build.port.js';
 import { TxBuildPayload, type JobPayload } from './catalog.js';
+import { JobWaitTimeout, waitForJob } from './job-wait.js';
 import type { JobQueues } from './queues.js';
 
 const txBuildPayload = Compile(TxBuildPayload);
@@ -125,10 +126,10 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
       throw new DomainError('unavailable', 'QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
     }
     try {
-      return (await job.waitUntilFinished(this.events, this.timeoutMs)) as TxBuildOutcome;
+      return (await waitForJob(job, this.events, this.timeoutMs)) as TxBuildOutcome;
     } catch (error) {
       const message = (error as Error).message ?? '';
-      if (/timed out/i.test(message)) {
+      if (error instanceof JobWaitTimeout) {
         await job.remove().catch(() => undefined); // only succeeds while the job is still waiting
         throw new DomainError('unavailable', 'WORKERS_UNAVAILABLE', `No worker built the transaction within ${this.timeoutMs} ms; try again`);
       }

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+import { PUBKEY_PATTERN } from '@pmx/programs';
 import { defineJob } from './define-job.js';
 
-const Address = Type.String({ pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' });
+const Address = Type.String({ pattern: PUBKEY_PATTERN });
 
 /**
  * Family C's index jobs. Notification-driven jobs take BullMQ's own ids (every change gets its

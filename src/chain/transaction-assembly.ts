@@ -5,10 +5,10 @@
  * client signs and submits the bytes unchanged.
  */
 import {
-  PACKET_DATA_SIZE, TransactionMessage, VersionedTransaction, type AddressLookupTableAccount, type PublicKey, type TransactionInstruction,
+  TransactionMessage, VersionedTransaction, type AddressLookupTableAccount, type PublicKey, type TransactionInstruction,
 } from '@solana/web3.js';
 import type { BlockhashWithExpiry } from './chain-client.js';
-import { compileLegacyMessage, unsignedWireBytes } from '@pmx/programs';
+import { compileLegacyMessage, PACKET_DATA_SIZE, unsignedWireBytes } from '@pmx/programs';
 
 export interface UnsignedTransaction {
   /** base64 of the wire bytes with zeroed signatures. */
@@ -48,9 +48,6 @@ export function v0TransactionSize(feePayer: PublicKey, instructions: Transaction
   const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: '11111111111111111111111111111111', instructions }).compileToV0Message(lookupTables);
   return new VersionedTransaction(message).serialize().length;
 }
-
-/** The largest serialized transaction a cluster accepts (1232 bytes: an IPv6 packet less headers). */
-export const MAX_TRANSACTION_SIZE = PACKET_DATA_SIZE;
 
 /**
  * The wire size these instructions would have as one transaction paid by `feePayer`: the

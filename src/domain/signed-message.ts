@@ -9,7 +9,7 @@
  * wallets show) or padded base64; public keys in base58.
  */
 import bs58 from 'bs58';
-import { verifyStrict } from '@pmx/programs';
+import { BASE58_PUBKEY, BASE58_SIGNATURE, verifyStrict } from '@pmx/programs';
 
 export type SignatureRefusal = 'MALFORMED_PUBKEY' | 'MALFORMED_SIGNATURE' | 'BAD_SIGNATURE';
 export type SignatureCheck = { ok: true } | { ok: false; reason: SignatureRefusal; message: string };
@@ -26,7 +26,7 @@ function decodeBase58(text: string): Uint8Array | undefined {
 export function decodeSignature(signature: string): Uint8Array | undefined {
   const bytes = /^[A-Za-z0-9+/]{86}==$/.test(signature)
     ? Buffer.from(signature, 'base64')
-    : /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(signature)
+    : BASE58_SIGNATURE.test(signature)
       ? decodeBase58(signature)
       : undefined;
   return bytes?.length === 64 ? bytes : undefined;
@@ -51,7 +51,7 @@ const KEYS_MAX = 10_000;
 export function ed25519PublicKeyBytes(pubkey: string): Uint8Array | undefined {
   const cached = KEYS.get(pubkey);
   if (cached) return cached;
-  const bytes = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(pubkey) ? decodeBase58(pubkey) : undefined;
+  const bytes = BASE58_PUBKEY.test(pubkey) ? decodeBase58(pubkey) : undefined;
   if (bytes?.length !== 32) return undefined;
   if (KEYS.size >= KEYS_MAX) KEYS.delete(KEYS.keys().next().value!);
   KEYS.set(pubkey, bytes);

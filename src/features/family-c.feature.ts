@@ -26,6 +26,7 @@ import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } 
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
+import type { ClobMarketStatus } from '@pmx/programs';
 import { Coalescer } from '../infra/coalescer.js';
 import { PlanRequests } from '../services/family-c/settlement/plan-requests.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
@@ -106,7 +107,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const tops = new ClobBookReads(bus, runtime.publisher);
   const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;
   const marketStatus = new MarketStatusService({ ctx: c, bus, leases: runtime.leases, matcher: runtime.port, planSettlement, updatePositions });
-  const statusChanged = (marketId: string, status: string) => marketStatus.changed(marketId, status);
+  const statusChanged = (marketId: string, status: ClobMarketStatus) => marketStatus.changed(marketId, status);
   const balanceChanges = { ctx: c, bus, matcher: runtime.port, updatePositions };
   const hooks = {
     marketStatusChanged: (change: MarketChange) => statusChanged(change.marketId, change.status),

@@ -4,19 +4,19 @@
  * the account: several changes can land in one slot and notifications carry no order within it,
  * so the notified amount may already be stale; the chain now is never older than a notification.
  */
-import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from '@pmx/programs';
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { Kysely } from 'kysely';
 import { deleteClosedTokenAccount, upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
 import type { Database } from '../../db/schema.js';
 import { rebuildableTransaction } from '../../db/database.js';
 import type { AccountSnapshot, ChainClient, ProgramAccountFilter } from '../chain/chain-client.js';
 
-export const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
-
+/** An account read as an index row: a Token-program account of exactly 165 bytes, initialised. */
 export function decodeTokenAccountSnapshot(snapshot: AccountSnapshot): TokenAccountRow | null {
   if (snapshot.owner !== TOKEN_PROGRAM_ID.toBase58() || snapshot.data.length !== TOKEN_ACCOUNT_SIZE) return null;
-  const t = AccountLayout.decode(snapshot.data);
-  return { address: snapshot.address, mint: t.mint.toBase58(), owner: t.owner.toBase58(), amount: t.amount, slot: BigInt(snapshot.slot) };
+  const token = decodeTokenAccount(snapshot.data);
+  return token && { address: snapshot.address, mint: token.mint, owner: token.owner, amount: token.amount, slot: BigInt(snapshot.slot) };
 }
 
 /** The token accounts of one mint (getProgramAccounts / programSubscribe filter: 165 bytes, mint at 0). */

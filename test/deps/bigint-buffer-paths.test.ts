@@ -13,7 +13,6 @@ import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import type { AccountSnapshot } from '../../src/chain/chain-client.js';
-import { decodeTokenAccount } from '../../src/services/family-b/market-index.service.js';
 import { decodeTokenAccountSnapshot } from '../../src/services/token-account-index.js';
 
 const REPO = new URL('../..', import.meta.url).pathname;
@@ -91,8 +90,8 @@ function tokenAccount(amount: bigint, overrides: Partial<AccountSnapshot> = {}):
 }
 
 const DECODERS = [
+  // the one token-account decoder (@pmx/programs decodeTokenAccount) behind the owner check every reader uses
   ['decodeTokenAccountSnapshot (src/services/token-account-index.ts)', decodeTokenAccountSnapshot],
-  ['decodeTokenAccount (src/services/family-b/market-index.service.ts)', decodeTokenAccount],
 ] as const;
 
 describe('bigint-buffer (CVE-2025-3194) stays behind fixed-width layouts', () => {

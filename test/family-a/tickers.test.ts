@@ -1,5 +1,5 @@
 // Issue 8 item 5: a market's tickers are stored (paid creation `options`, admin `yesTicker`/
-// `noTicker`) and `side` accepts them case-insensitively (spec rule 1, @pmx/programs parseSide).
+// `noTicker`) and `side` accepts them case-insensitively (spec rule 1, @pmx/programs parseOutcomeSide).
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSnapshot, ChainClient, ProgramAccountFilter } from '../../src/chain/chain-client.js';
 import type { TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
-import { decodeTokenAccount } from '../../src/services/family-b/market-index.service.js';
+import { decodeTokenAccountSnapshot } from '../../src/services/token-account-index.js';
 import { IndexSubscriptions } from '../../src/services/family-b/index-subscriptions.js';
 import { buy, createMarket, fundedWallet, get, openHarness, USDC, waitFor, type BHarness } from './family-b.harness.js';
 
@@ -83,7 +83,7 @@ describe('index subscriptions', () => {
     const row = await waitFor('trader YES account delivered', async () => tokenRows.find((r) => r.mint === yesMint && r.owner === trader.publicKey.toBase58()));
     expect(row.amount).toBeGreaterThan(0n);
 
-    const tokenDeliveries = delivered.filter((d) => d.programId === TOKEN).map((d) => decodeTokenAccount(d.account)?.mint);
+    const tokenDeliveries = delivered.filter((d) => d.programId === TOKEN).map((d) => decodeTokenAccountSnapshot(d.account)?.mint);
     expect(tokenDeliveries.length).toBeGreaterThan(0);
     expect(tokenDeliveries.every((mint) => mint !== undefined && subs.mints.has(mint))).toBe(true);
     expect(tokenDeliveries).not.toContain(h.usdcMint.toBase58());

@@ -301,6 +301,9 @@ describe('matcher', () => {
         { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
       ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      // A status the program does not have is refused where it leaves the queue, not stored as the market's.
+      await expect(raw.call({ op: 'status', marketId, status: 'closed' })).rejects.toMatchObject({ code: 'INVALID_STATUS' });
+      expect(m.markets.get(marketId)!.status).toBe('active');
       expect(m.markets.get(marketId)!.book.get(newest)).toBeDefined();
       // A place job carries the accepted order as its schema says (u64s as decimal strings, the
       // message as lowercase hex): anything else is refused before the matcher sees it.

@@ -21,6 +21,7 @@ type SampleCatalog = {
   'sample.refuse': (p: Record<string, never>) => Promise<never>;
   'sample.crash': (p: Record<string, never>) => Promise<never>;
   'sample.nope': (p: Record<string, never>) => Promise<never>;
+  'sample.slowRpc': (p: Record<string, never>) => Promise<never>;
 };
 /** Their parameter schemas, checked by the client before it enqueues and by the worker before it builds. */
 const Nothing = Type.Object({});
@@ -29,6 +30,7 @@ const sampleParams = {
   'sample.refuse': Nothing,
   'sample.crash': Nothing,
   'sample.nope': Nothing,
+  'sample.slowRpc': Nothing,
 };
 
 /** Resolves once the tx-build queue holds no waiting, active or delayed job (no retry pending). */
@@ -81,6 +83,9 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
     ['sample.crash', async () => {
       count('sample.crash');
       throw new Error('builder bug');
+    }],
+    ['sample.slowRpc', async () => {
+      throw new Error('rpc request timed out'); // the builder's own failure, not the wait's deadline
     }],
   ]);
   let h: Awaited<ReturnType<typeof harness>>;
@@ -148,6 +153,12 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
     const [job] = await h.queues.get('tx-build').getJobs(['failed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.crash'));
     expect(await job?.getState()).toBe('failed');
     expect(calls.get('sample.crash')).toBe(1);
+  });
+
+  it('reports a builder failure whose message says "timed out" as a failure, not as no worker answering', async () => {
+    const error = await h.client.request('sample.slowRpc', {}).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ message: 'transaction builder failed: rpc request timed out' });
   });
 });
 

@@ -13,7 +13,8 @@
 import type { LiteSVM } from 'litesvm';
 import type { StoredAccount } from './svm-accounts.js';
 import { addressBytes, addressText, native } from './svm-raw.js';
-import { TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM } from './token-balances.js';
+import { TOKEN_ACCOUNT_SIZE } from '@pmx/programs';
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './token-balances.js';
 
 interface Entry {
   program: string;

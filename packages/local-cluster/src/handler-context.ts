@@ -48,6 +48,10 @@ export class HandlerContext implements InvocationContext {
     return toRuntimeAccount(readAccount(this.d.svm, addressOf(address)));
   }
 
+  rentExemptMinimum(dataLength: number): bigint {
+    return this.d.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+  }
+
   writeAccount(address: PublicKey, account: { lamports: bigint; data: Buffer }): void {
     const addr = addressOf(address);
     const program = addressOf(this.d.programId);

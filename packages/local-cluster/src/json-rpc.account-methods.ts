@@ -13,7 +13,7 @@ import { invalidParams, keyParam, type RpcMethod } from './rpc-error.js';
 import {
   accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, MAX_ACCOUNT_DATA_LENGTH,
 } from './rpc-params.js';
-import { decodeTokenAccount, uiTokenAmount } from './token-balances.js';
+import { tokenAccountOf, uiTokenAmount } from './token-balances.js';
 
 export const SOLANA_CORE_VERSION = '2.1.21';
 const SLOTS_PER_EPOCH = 432_000;
@@ -30,7 +30,7 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
     return acc ? encodeAccount(acc, c.encoding, decimalsOf, c.dataSlice) : null;
   };
   const tokenAmountOf = (address: string) => {
-    const tok = decodeTokenAccount(ledger.getStoredAccount(address));
+    const tok = tokenAccountOf(ledger.getStoredAccount(address));
     if (!tok) throw invalidParams('could not find account');
     return uiTokenAmount(tok.amount, decimalsOf(tok.mint));
   };

@@ -10,7 +10,8 @@ import type { RuntimeAccount } from './program-runtime.js';
 import { matchesCompiled, type CompiledFilter } from './rpc-params.js';
 import { readAccount, toRuntimeAccount, type StoredAccount } from './svm-accounts.js';
 import { addressBytes, addressText, native } from './svm-raw.js';
-import { decodeMint, decodeTokenAccount, isTokenProgram, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type DecodedTokenAccount } from './token-balances.js';
+import type { DecodedTokenAccount } from '@pmx/programs';
+import { decodeMint, isTokenProgram, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, tokenAccountOf } from './token-balances.js';
 import type { TransactionRecord, TransactionRecordStore } from './transaction-record.store.js';
 import type { TransactionErr } from './tx-errors.js';
 
@@ -146,7 +147,7 @@ export class LedgerQueries {
     const out: { address: string; account: StoredAccount; token: DecodedTokenAccount }[] = [];
     for (const program of programs) {
       for (const { address, account } of this.getProgramAccounts(program, byOwner)) {
-        const token = decodeTokenAccount(account);
+        const token = tokenAccountOf(account);
         if (token && token.owner === o && (!filter.mint || token.mint === filter.mint)) out.push({ address, account, token });
       }
     }
@@ -155,7 +156,7 @@ export class LedgerQueries {
 
   /** Raw token amount of a token account (0n when missing). */
   getTokenBalance(tokenAccount: KeyLike): bigint {
-    return decodeTokenAccount(readAccount(this.svm, b58(tokenAccount)))?.amount ?? 0n;
+    return tokenAccountOf(readAccount(this.svm, b58(tokenAccount)))?.amount ?? 0n;
   }
 
   getTokenSupply(mint: KeyLike): { supply: bigint; decimals: number } | null {

@@ -5,6 +5,7 @@
  * (the ledger reads the Address Lookup Table program's accounts), appending the loaded writable
  * then read-only addresses after the static keys, exactly as the runtime orders them.
  */
+import { PACKET_DATA_SIZE } from '@pmx/programs';
 import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { LedgerError } from './ledger-error.js';
@@ -33,9 +34,6 @@ export interface ParsedTransaction {
 
 /** The addresses a lookup table can serve now, or null when it does not exist or is deactivated. */
 export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
-
-/** A transaction's wire size limit (Agave's PACKET_DATA_SIZE: an IPv6 MTU minus headers). */
-export const PACKET_DATA_SIZE = 1232;
 
 export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
   if (raw.length > PACKET_DATA_SIZE) throw new LedgerError('invalid', `transaction too large: ${raw.length} bytes (max ${PACKET_DATA_SIZE})`);

@@ -40,6 +40,12 @@ export interface InvocationContext {
   readonly unixTimestamp: bigint;
   /** The transaction's fee payer (pays rent for accounts the program creates). */
   readonly feePayer: PublicKey;
+  /**
+   * The rent-exempt minimum for an account of `dataLength` bytes, from the cluster's Rent sysvar
+   * (a deployed program's `Rent::get()?.minimum_balance`): the same number the ledger and
+   * getMinimumBalanceForRentExemption answer, so there is no second formula to drift.
+   */
+  rentExemptMinimum(dataLength: number): bigint;
   log(message: string): void;
 }
 

@@ -4,7 +4,7 @@
  */
 import bs58 from 'bs58';
 import type { StoredAccount } from './svm-accounts.js';
-import { decodeMint, decodeTokenAccount, TOKEN_2022_PROGRAM, uiTokenAmount } from './token-balances.js';
+import { decodeMint, TOKEN_2022_PROGRAM, tokenAccountOf, uiTokenAmount } from './token-balances.js';
 
 /** Rent-exempt accounts report rentEpoch u64::MAX on current clusters. */
 export const RENT_EPOCH_MAX = 2 ** 64 - 1; // serializes as 18446744073709552000, as real nodes appear to JS clients
@@ -22,7 +22,7 @@ export interface EncodedRpcAccount {
 
 export function parsedAccountData(acc: StoredAccount, decimalsOf: (mint: string) => number): unknown | null {
   const program = acc.owner === TOKEN_2022_PROGRAM ? 'spl-token-2022' : 'spl-token';
-  const token = decodeTokenAccount(acc);
+  const token = tokenAccountOf(acc);
   if (token) {
     const decimals = decimalsOf(token.mint);
     const info: Record<string, unknown> = {

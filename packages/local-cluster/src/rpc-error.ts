@@ -1,4 +1,5 @@
 // JSON-RPC 2.0 errors with Solana's server error codes.
+import { BASE58_PUBKEY } from '@pmx/programs';
 import { addressBytes } from './svm-raw.js';
 
 export class RpcError extends Error {
@@ -32,7 +33,7 @@ export function invalidParams(message: string): RpcError {
 
 /** A base58 public key parameter, validated (decodes to exactly 32 bytes). */
 export function keyParam(v: unknown, name = 'pubkey'): string {
-  if (typeof v !== 'string' || v.length < 32 || v.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(v)) throw invalidParams(`Invalid ${name}`);
+  if (typeof v !== 'string' || !BASE58_PUBKEY.test(v)) throw invalidParams(`Invalid ${name}`);
   try {
     addressBytes(v); // decodes to exactly 32 bytes; cached, and the ledger's read reuses it
   } catch {

@@ -5,6 +5,7 @@
  * that throws later. Limits follow Agave's RPC where it has one.
  */
 import bs58 from 'bs58';
+import { BASE58_SIGNATURE, BASE58_TEXT } from '@pmx/programs';
 import { invalidParams } from './rpc-error.js';
 import type { AccountEncoding } from './rpc-encoding.js';
 
@@ -16,7 +17,6 @@ export const MAX_MEMCMP_BYTES = 128;
 
 const ACCOUNT_ENCODINGS = new Set(['base58', 'base64', 'base64+zstd', 'jsonParsed']);
 const TX_ENCODINGS = new Set(['json', 'jsonParsed', 'base58', 'base64']);
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]*$/;
 
 /** A filter whose memcmp bytes are decoded once, at validation time. */
 export interface CompiledFilter {
@@ -65,7 +65,7 @@ export function dataSliceParam(v: unknown): { offset: number; length: number } |
 
 /** A base58 transaction signature (64 bytes → 86–88 characters). */
 export function signatureParam(v: unknown, name = 'signature'): string {
-  if (typeof v !== 'string' || v.length < 64 || v.length > 88 || !BASE58.test(v)) throw invalidParams(`invalid ${name}`);
+  if (typeof v !== 'string' || !BASE58_SIGNATURE.test(v)) throw invalidParams(`invalid ${name}`);
   return v;
 }
 
@@ -91,7 +91,7 @@ function memcmpParam(m: unknown): { offset: number; bytes: Uint8Array } {
   const encoding = m.encoding ?? 'base58';
   let bytes: Uint8Array;
   if (encoding === 'base58') {
-    if (!BASE58.test(m.bytes) || m.bytes.length > 175) throw invalidParams('memcmp.bytes is not base58');
+    if (!BASE58_TEXT.test(m.bytes) || m.bytes.length > 175) throw invalidParams('memcmp.bytes is not base58');
     bytes = bs58.decode(m.bytes);
   } else if (encoding === 'base64') {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(m.bytes)) throw invalidParams('memcmp.bytes is not base64');

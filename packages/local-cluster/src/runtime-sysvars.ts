@@ -4,6 +4,7 @@
  * table a v0 transaction may use.
  */
 import { AddressLookupTableAccount, AddressLookupTableProgram, type PublicKey } from '@solana/web3.js';
+import { U64_MAX } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
 import type { LedgerClock } from './ledger-clock.js';
 import type { RuntimeAccount } from './program-runtime.js';
@@ -38,6 +39,6 @@ export function usableTableAddresses(account: RuntimeAccount | null, slot: numbe
   } catch {
     return null;
   }
-  if (state.deactivationSlot !== 2n ** 64n - 1n) return null;
+  if (state.deactivationSlot !== U64_MAX) return null;
   return state.lastExtendedSlot >= slot ? state.addresses.slice(0, state.lastExtendedSlotStartIndex) : state.addresses;
 }

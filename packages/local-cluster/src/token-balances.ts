@@ -1,14 +1,14 @@
 /**
- * SPL token account decoding for meta.preTokenBalances / postTokenBalances and jsonParsed output.
- * Reads the fixed layout directly (mint 0..32, owner 32..64, amount 64..72) rather than through
- * @solana/spl-token so the ledger's hot path stays allocation-light.
+ * SPL token accounts and mints for meta.preTokenBalances / postTokenBalances and jsonParsed output.
+ * Token accounts go through @pmx/programs' decodeTokenAccount (allocation-light, for the ledger's
+ * hot path); mints are read here from the fixed layout the same way.
  */
+import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE, type DecodedTokenAccount } from '@pmx/programs';
 import bs58 from 'bs58';
 import type { StoredAccount } from './svm-accounts.js';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
-export const TOKEN_ACCOUNT_SIZE = 165;
 export const MINT_SIZE = 82;
 
 export interface TokenBalance {
@@ -18,17 +18,6 @@ export interface TokenBalance {
   programId: string;
   amount: bigint;
   decimals: number;
-}
-
-export interface DecodedTokenAccount {
-  mint: string;
-  owner: string;
-  amount: bigint;
-  delegate: string | null;
-  state: 'uninitialized' | 'initialized' | 'frozen';
-  isNative: boolean;
-  delegatedAmount: bigint;
-  closeAuthority: string | null;
 }
 
 export interface DecodedMint {
@@ -47,21 +36,9 @@ function optionKey(data: Buffer, offset: number): string | null {
   return data.readUInt32LE(offset) === 1 ? bs58.encode(data.subarray(offset + 4, offset + 36)) : null;
 }
 
-export function decodeTokenAccount(acc: StoredAccount | null): DecodedTokenAccount | null {
-  if (!acc || !isTokenProgram(acc.owner) || acc.data.length < TOKEN_ACCOUNT_SIZE) return null;
-  const d = Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength);
-  const state = d[108];
-  if (state === 0 || state === undefined) return null;
-  return {
-    mint: bs58.encode(d.subarray(0, 32)),
-    owner: bs58.encode(d.subarray(32, 64)),
-    amount: d.readBigUInt64LE(64),
-    delegate: optionKey(d, 72),
-    state: state === 2 ? 'frozen' : 'initialized',
-    isNative: d.readUInt32LE(109) === 1,
-    delegatedAmount: d.readBigUInt64LE(121),
-    closeAuthority: optionKey(d, 129),
-  };
+/** A stored account as a token account: owned by a token program, then the shared decoder's checks. */
+export function tokenAccountOf(acc: StoredAccount | null): DecodedTokenAccount | null {
+  return acc && isTokenProgram(acc.owner) ? decodeTokenAccount(acc.data) : null;
 }
 
 export function decodeMint(acc: StoredAccount | null): DecodedMint | null {
@@ -98,7 +75,7 @@ export function collectTokenBalances(
   const decimals = new Map<string, number>();
   accountKeys.forEach((key, accountIndex) => {
     const acc = read(key);
-    const tok = decodeTokenAccount(acc);
+    const tok = tokenAccountOf(acc);
     if (!tok || !acc) return;
     let dec = decimals.get(tok.mint);
     if (dec === undefined) {

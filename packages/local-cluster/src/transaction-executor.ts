@@ -6,7 +6,7 @@
  * touched account is snapshotted first; any failure restores them all and charges only the fee.
  */
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
-import { publicKeyOf } from '@pmx/programs';
+import { MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
 import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
 import { HandlerContext } from './handler-context.js';
@@ -21,8 +21,6 @@ import { TouchedAccounts } from './touched-accounts.js';
 import { instructionErr, isFailed, isRecordedError, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
-/** Accounts one transaction may lock (Agave's MAX_TX_ACCOUNT_LOCKS as LiteSVM applies it). */
-export const MAX_TX_ACCOUNT_LOCKS = 64;
 /** commit: land it (fee charged even on failure); preflight: land only if it succeeds; simulate: never land. */
 export type ExecutionMode = 'commit' | 'preflight' | 'simulate';
 

@@ -14,7 +14,7 @@ import bs58 from 'bs58';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { programAccountsSliced } from '../src/program-accounts.js';
 import type { CompiledFilter } from '../src/rpc-params.js';
-import { TOKEN_ACCOUNT_SIZE } from '../src/token-balances.js';
+import { TOKEN_ACCOUNT_SIZE } from '@pmx/programs';
 import { tempDir } from '../src/testing/transactions.js';
 
 const TOKEN = TOKEN_PROGRAM_ID.toBase58();

@@ -15,3 +15,7 @@ export * from './solana/ed25519-strict.js';
 export * from './solana/signing.js';
 export * from './solana/legacy-message.js';
 export * from './solana/keys.js';
+export * from './shared/integers.js';
+export * from './solana/transaction-limits.js';
+export * from './solana/base58.js';
+export * from './solana/token-account.js';

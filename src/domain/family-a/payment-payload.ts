@@ -4,6 +4,7 @@
  * VALIDATION_ERROR, so a malformed header never reaches the chain or the database.
  */
 import { DomainError } from '../errors.js';
+import { BASE58_TEXT } from '@pmx/programs';
 import { decodeTransactionSignature } from '../signed-message.js';
 
 export interface PaymentPayload {
@@ -18,7 +19,6 @@ export interface PaymentPayload {
   quoteIssuedAt: string;
 }
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
 function invalid(message: string): DomainError {
   return new DomainError('invalid', 'VALIDATION_ERROR', `Malformed X-PAYMENT header: ${message}`);
@@ -44,7 +44,7 @@ export function decodePaymentHeader(header: string, opts: { quote?: boolean } = 
   if (typeof p.amount !== 'number' || !Number.isFinite(p.amount)) throw invalid('amount must be a number');
   for (const field of ['txHash', 'payer', 'payTo', 'asset'] as const) {
     const v = p[field] as string;
-    if (!BASE58.test(v) || v.length > 100) throw invalid(`${field} is not base58`);
+    if (!BASE58_TEXT.test(v) || v.length === 0 || v.length > 100) throw invalid(`${field} is not base58`);
   }
   // A txHash the node cannot parse would reach getSignatureStatuses and fail there (500/503).
   if (!decodeTransactionSignature(p.txHash as string)) throw invalid('txHash is not a transaction signature (base58 of 64 bytes)');

@@ -1,11 +1,11 @@
 /** Outcome sides: canonical YES/NO, tickers resolved case-insensitively (spec rule 1). */
-import { parseSide as matchSide, type OutcomeSide } from '@pmx/programs';
+import { parseOutcomeSide as matchSide, type OutcomeSide } from '@pmx/programs';
 import { DomainError } from '../errors.js';
 
 export type { OutcomeSide };
 
 /** The one ticker rule of the service (@pmx/programs, amm/side.ts), with Family A's refusal. */
-export function parseSide(value: string, tickers: { yes: string; no: string } = { yes: 'YES', no: 'NO' }): OutcomeSide {
+export function parseOutcomeSide(value: string, tickers: { yes: string; no: string } = { yes: 'YES', no: 'NO' }): OutcomeSide {
   const side = matchSide(value, { yesTicker: tickers.yes, noTicker: tickers.no });
   if (side) return side;
   throw new DomainError('invalid', 'VALIDATION_ERROR', `side must be YES or NO (or the market's tickers ${tickers.yes}/${tickers.no})`);

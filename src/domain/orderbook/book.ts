@@ -7,7 +7,7 @@
 import { buyCommitmentOf } from '@pmx/programs';
 import { CommitmentLedger } from './commitments.js';
 import { Ladder, OrderNode, type Level } from './ladder.js';
-import { Matcher } from './match.js';
+import { BookMatcher } from './match.js';
 import { OrderIndex } from './order-index.js';
 import { MAX_ORDER_QUANTITY } from './order-rules.js';
 import { validateOrder } from './validate.js';
@@ -72,7 +72,7 @@ export class OrderBook {
   lastPrice: Record<Outcome, number | null> = { yes: null, no: null };
   nextSeq = 1;
   fillSeq = 0;
-  private readonly matcher: Matcher;
+  private readonly matcher: BookMatcher;
   private stamp = 0;
   /** owner → the ledger slot of its committed YES tokens of this market (NO is the next slot): one lookup per resting sell. */
   private readonly tokenSlots = new Map<string, number>();
@@ -81,7 +81,7 @@ export class OrderBook {
     this.marketId = options.marketId;
     this.fees = options.fees ?? DEFAULT_FEES;
     this.commitments = options.commitments ?? new CommitmentLedger();
-    this.matcher = new Matcher(this);
+    this.matcher = new BookMatcher(this);
   }
 
   /** Matches an order and rests its remainder per its time in force. Throws DomainError on refusal (nothing changes). */
@@ -190,7 +190,7 @@ export class OrderBook {
     return book;
   }
 
-  // ---- internals shared with the matcher ----
+  // ---- internals shared with the BookMatcher ----
 
   /** Puts an order on its level (returned), the index and the ledger. */
   rest(node: OrderNode): Level {

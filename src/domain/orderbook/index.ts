@@ -7,6 +7,7 @@ export { buyCommitment, restingCommitment, orderNeed, ceilDiv, type OrderNeed } 
 export { WOULD_TAKE, INVALID_ORDER, DUPLICATE_ORDER } from './errors.js';
 export { fillHolds, ownerHolds, type HoldDelta, type OwnerHolds, type MarketHold, type RestingHold, type FillHoldInput } from './holds.js';
 export * from './order-rules.js';
+export { isClobMarketStatus, parseBookMarketStatus, type BookMarketStatus } from './market-status.js';
 export { uncoveredOrders, type CommittedOrder, type WalletCover } from './coverage.js';
 export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './batch-ledger.js';
 export * from './positions.js';

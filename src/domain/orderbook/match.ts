@@ -23,7 +23,11 @@ const NONE = 0;
 const DIRECT = 1;
 const COMP = 2;
 
-export class Matcher {
+/**
+ * One book's taking loop (`OrderBook.place` delegates to it). Not the Family C `Matcher` service,
+ * which batches operations over many books and owns their persistence.
+ */
+export class BookMatcher {
   /** Price (taker's outcome) of the queue `best` chose last. */
   private price = 0;
 

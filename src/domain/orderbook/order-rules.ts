@@ -11,9 +11,11 @@
  * - quantities are at most 10^14 raw units (100,000,000 tokens), so that an order's notional
  *   (quantity × price in bps) always fits a signed 64-bit column;
  * - at most 100 resting orders per owner and market, 500 per owner overall.
+ * This module is the one place these rules and the order-type rules are checked: the API's
+ * intake (order-intake.ts) and the book's own guard (validate.ts) both call it.
  */
 import { DomainError } from '../errors.js';
-import type { TimeInForce } from './types.js';
+import { MAX_LIMIT_PRICE, MAX_MARKET_PRICE, type OrderType, type TimeInForce } from './types.js';
 
 export const MAX_GTC_LIFETIME_SEC = 30 * 86_400;
 export const EXPIRY_MARGIN_SEC = 60;
@@ -26,16 +28,49 @@ export const RESTING_LIMIT_PER_OWNER = 500;
  * time in force. Compared as bigints: after this an expiry is a safe integer of seconds.
  */
 export function checkExpiry(expiry: bigint, nowSec: number, timeInForce: TimeInForce): void {
-  if (expiry <= BigInt(nowSec + EXPIRY_MARGIN_SEC)) {
-    throw new DomainError('invalid', 'ORDER_EXPIRED', `expiry ${expiry} is past or less than ${EXPIRY_MARGIN_SEC} s away (now ${nowSec})`);
-  }
+  checkNotExpiring(expiry, nowSec);
   if (expiry > BigInt(nowSec + MAX_GTC_LIFETIME_SEC)) {
     throw new DomainError('invalid', 'INVALID_ORDER', `a ${timeInForce} order must expire within 30 days (expiry ≤ ${nowSec + MAX_GTC_LIFETIME_SEC})`);
   }
 }
 
+/**
+ * An order's effective time in force, refusing the combinations that cannot be honoured: a market
+ * order never rests (ioc unless asked fok, never gtc, never downgraded from fok), and postOnly
+ * needs a gtc limit order.
+ */
+export function effectiveTimeInForce(orderType: OrderType, timeInForce: TimeInForce | undefined, postOnly: boolean): TimeInForce {
+  if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(`unknown orderType ${String(orderType)}`);
+  if (orderType === 'market' && timeInForce === 'gtc') throw invalidOrder('a market order cannot be gtc (it never rests): use ioc or a limit order');
+  const effective = orderType === 'market' ? (timeInForce === 'fok' ? 'fok' : 'ioc') : (timeInForce ?? 'gtc');
+  if (effective !== 'gtc' && effective !== 'ioc' && effective !== 'fok') throw invalidOrder(`unknown timeInForce ${String(effective)}`);
+  if (postOnly && (orderType !== 'limit' || effective !== 'gtc')) throw invalidOrder('postOnly needs a gtc limit order');
+  return effective;
+}
+
+/** A limit price is 1..9999 bps; a market order's worst price may be 10000 (it takes at any price). */
+export function checkPrice(priceBps: number, orderType: OrderType): void {
+  const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
+  if (!Number.isInteger(priceBps) || priceBps < 1 || priceBps > max) throw invalidOrder(`priceBps must be an integer within 1..${max} for a ${orderType} order`);
+}
+
+/**
+ * 1..10^14 raw units. The cap also keeps the book's arithmetic exact: a node's commitment is a
+ * number (exact below 2^53), and owners' totals and level sizes add deltas below 2^52
+ * (wide-totals.ts).
+ */
+/**
+ * Refuses (ORDER_EXPIRED) an order with less than EXPIRY_MARGIN_SEC left: at intake, and again
+ * when the matcher takes it (it may have waited in the queue).
+ */
+export function checkNotExpiring(expiry: bigint | number, nowSec: number): void {
+  if (BigInt(expiry) <= BigInt(nowSec + EXPIRY_MARGIN_SEC)) {
+    throw new DomainError('invalid', 'ORDER_EXPIRED', `expiry ${expiry} is past or less than ${EXPIRY_MARGIN_SEC} s away (now ${nowSec})`);
+  }
+}
+
 export function checkQuantity(quantity: bigint): void {
-  if (quantity < 1n || quantity > MAX_ORDER_QUANTITY) {
+  if (typeof quantity !== 'bigint' || quantity < 1n || quantity > MAX_ORDER_QUANTITY) {
     throw new DomainError('invalid', 'INVALID_ORDER', `quantity must be 1 to ${MAX_ORDER_QUANTITY} raw units`);
   }
 }
@@ -48,6 +83,10 @@ export function checkRestingLimits(counts: { total: number; inMarket: number }):
   if (counts.total >= RESTING_LIMIT_PER_OWNER) {
     throw new DomainError('invalid', 'TOO_MANY_ORDERS', `at most ${RESTING_LIMIT_PER_OWNER} resting orders per owner; cancel some first`);
   }
+}
+
+function invalidOrder(message: string): DomainError {
+  return new DomainError('invalid', 'INVALID_ORDER', message);
 }
 
 /** A market's minimum order size when its creator names none: one token (outcome-token raw units). */

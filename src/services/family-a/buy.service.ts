@@ -24,7 +24,7 @@ import { DomainError } from '../../domain/errors.js';
 import { assertBuyAmount, humanToRaw, rawToHuman, tokensForUsdc } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
-import { parseSide, type OutcomeSide } from '../../domain/family-a/side.js';
+import { parseOutcomeSide, type OutcomeSide } from '../../domain/family-a/side.js';
 import { PURPOSES, type DeliverParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { deliveryStatus } from './delivery-status.js';
@@ -53,7 +53,7 @@ async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: Ou
 
 function readBody(m: Market, body: BuyBody): { wallet: string; side: OutcomeSide; amountRaw: bigint } {
   const wallet = assertWallet(body.wallet);
-  const side = parseSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
+  const side = parseOutcomeSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
   const amountRaw = humanToRaw(body.amount);
   assertBuyAmount(amountRaw);
   return { wallet, side, amountRaw };

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { findMarketById, insertFamilyATerms, insertMarket, resolveMarketRow, slugExists } from '../../../db/repositories/family-a-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { humanToRaw } from '../../domain/family-a/money.js';
-import { assertTickers, parseSide } from '../../domain/family-a/side.js';
+import { assertTickers, parseOutcomeSide } from '../../domain/family-a/side.js';
 import { isValidSlug, slugify } from '../../domain/family-a/slug.js';
 import { recordOutboundIntent } from '../outbound/outbound-intents.js';
 import { PURPOSES, type SetupParams } from './family-a.builders.js';
@@ -102,7 +102,7 @@ export async function adminCreateMarket(deps: FamilyADeps, input: CreateMarketIn
 
 export async function adminResolveMarket(deps: FamilyADeps, slug: string, outcomeInput: string) {
   const m = await requireMarket(deps, slug);
-  const outcome = parseSide(outcomeInput);
+  const outcome = parseOutcomeSide(outcomeInput);
   if (m.kind !== 'x402') throw new DomainError('invalid', 'VALIDATION_ERROR', `Market ${slug} is a Family B market; resolve it on chain through Family B`);
   if (m.status === 'resolved') {
     if (m.outcome === outcome) return presentDetails(m);

@@ -16,15 +16,15 @@
  */
 import { listInboundOfTransaction } from '../../../db/repositories/family-a-inbound.repository.js';
 import { findPaymentOutcome } from '../../../db/repositories/family-a-trades.repository.js';
+import { BASE58_SIGNATURE } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { presentTransfer, refundStatus } from './transfer-outcome.presenter.js';
 
-const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 export async function paymentStatus(deps: FamilyADeps, txHash: string) {
-  if (!SIGNATURE.test(txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'txHash is not a base58 transaction signature');
+  if (!BASE58_SIGNATURE.test(txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'txHash is not a base58 transaction signature');
   const [row, rows] = await Promise.all([findPaymentOutcome(deps.db, txHash), listInboundOfTransaction(deps.db, txHash)]);
   const transfers = rows.map((r) => presentTransfer(deps, r));
   if (!row) {

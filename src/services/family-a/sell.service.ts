@@ -11,7 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import { humanToRaw, rawToHuman, usdcForTokens } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
 import { checkQuoteAt, quoteTimes } from '../../domain/family-a/quote.js';
-import { parseSide, type OutcomeSide } from '../../domain/family-a/side.js';
+import { parseOutcomeSide, type OutcomeSide } from '../../domain/family-a/side.js';
 import { PURPOSES, type PayUsdcParams } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { deliveryStatus } from './delivery-status.js';
@@ -28,7 +28,7 @@ const LABEL = 'Token transfer verification failed';
 
 function readBody(m: Market, body: SellBody) {
   const wallet = assertWallet(body.wallet);
-  const side = parseSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
+  const side = parseOutcomeSide(body.side, { yes: m.yes_ticker, no: m.no_ticker });
   const tokensRaw = humanToRaw(body.tokenAmount, 'tokenAmount');
   const payoutRaw = usdcForTokens(tokensRaw, BigInt(m.target_price_raw!));
   if (payoutRaw <= 0n) throw new DomainError('invalid', 'VALIDATION_ERROR', 'tokenAmount is too small to pay anything');

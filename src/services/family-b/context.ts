@@ -1,5 +1,6 @@
 /** What Family B's services need: the index, the chain, and the program's addresses. */
 import { PublicKey } from '@solana/web3.js';
+import { BASE58_PUBKEY } from '@pmx/programs';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/schema.js';
@@ -17,7 +18,7 @@ export interface FamilyBContext extends MarketProgramRef {
 
 /** A wallet parameter as a PublicKey, or a 400 naming the field. */
 export function parseWallet(value: unknown, field = 'wallet'): PublicKey {
-  if (typeof value === 'string' && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) {
+  if (typeof value === 'string' && BASE58_PUBKEY.test(value)) {
     try {
       return new PublicKey(value);
     } catch {

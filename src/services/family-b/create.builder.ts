@@ -5,8 +5,8 @@
  */
 import { highestReservation, tryReserve } from '../../../db/repositories/market-id-reservations.repository.js';
 import { maxIndexedMarketId } from '../../../db/repositories/chain-markets.repository.js';
-import { associatedTokenAddress, getCreateMarketInstruction, getInitMintsInstruction } from '@pmx/programs';
-import { assembleUnsignedTransaction, MAX_TRANSACTION_SIZE, transactionSize } from '../../chain/transaction-assembly.js';
+import { associatedTokenAddress, getCreateMarketInstruction, getInitMintsInstruction, PACKET_DATA_SIZE } from '@pmx/programs';
+import { assembleUnsignedTransaction, transactionSize } from '../../chain/transaction-assembly.js';
 import { createMarketProblem } from '../../domain/family-b/create-rules.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseAmount, parseMarketId, parseWallet, type FamilyBContext } from './context.js';
@@ -57,8 +57,8 @@ export async function buildCreateMarket(ctx: FamilyBContext, p: CreateParams) {
   // Refused before an id is reserved: a refused request must not use one up. The id is a fixed
   // 8 bytes, so the size does not depend on which id it will be.
   const size = transactionSize(creator, [instructionFor(0n)]);
-  if (size > MAX_TRANSACTION_SIZE) {
-    throw new DomainError('invalid', 'TRANSACTION_TOO_LARGE', `title and description make the transaction ${size} bytes, over the ${MAX_TRANSACTION_SIZE}-byte limit; shorten them (they are stored as UTF-8: an emoji takes 4 bytes)`, { size, limit: MAX_TRANSACTION_SIZE });
+  if (size > PACKET_DATA_SIZE) {
+    throw new DomainError('invalid', 'TRANSACTION_TOO_LARGE', `title and description make the transaction ${size} bytes, over the ${PACKET_DATA_SIZE}-byte limit; shorten them (they are stored as UTF-8: an emoji takes 4 bytes)`, { size, limit: PACKET_DATA_SIZE });
   }
   const marketId = await reserveMarketId(ctx, creator.toBase58());
   const tx = assembleUnsignedTransaction(creator, [instructionFor(marketId)], await ctx.chain.getLatestBlockhash());

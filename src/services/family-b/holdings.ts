@@ -4,11 +4,11 @@
  * transaction is built from the chain's amounts, never a stale index row. Bounded: a lookup by
  * the (owner, mint) index, then one account read per account, never a scan of the ledger.
  */
-import { AccountLayout, createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token';
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token';
 import { PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import type { FamilyBContext } from './context.js';
-import { associatedTokenAddress } from '@pmx/programs';
+import { associatedTokenAddress, decodeTokenAccount } from '@pmx/programs';
 
 /** Outcome mints have USDC's 6 decimals (packages/programs/docs/programs.md). */
 const OUTCOME_DECIMALS = 6;
@@ -24,9 +24,9 @@ export interface Holding {
 
 async function liveAmount(ctx: FamilyBContext, address: string, owner: PublicKey, mint: PublicKey): Promise<bigint> {
   const account = await ctx.chain.getAccount(address);
-  if (!account || account.data.length < AccountLayout.span) return 0n;
-  const t = AccountLayout.decode(account.data);
-  return t.owner.equals(owner) && t.mint.equals(mint) ? t.amount : 0n; // closed and reused: not the wallet's
+  const token = account ? decodeTokenAccount(account.data) : null;
+  // Closed and reused for another wallet or mint: not this holding.
+  return token && token.owner === owner.toBase58() && token.mint === mint.toBase58() ? token.amount : 0n;
 }
 
 export async function holdingOf(ctx: FamilyBContext, owner: PublicKey, mint: PublicKey): Promise<Holding> {

@@ -12,7 +12,8 @@ import type { TokenAccountRow } from '../../../db/repositories/token-accounts.re
 import type { Unsubscribe } from '../../chain/chain-client.js';
 import { MARKET_ACCOUNT_OFFSETS, marketAccountFilters } from '@pmx/programs';
 import type { FamilyBContext } from './context.js';
-import { decodeTokenAccount, knownMints, mintTokenAccountFilters } from './market-index.service.js';
+import { decodeTokenAccountSnapshot, tokenAccountsOfMintFilters } from '../token-account-index.js';
+import { knownMints } from './market-index.service.js';
 import { outcomeMints } from './market-reader.js';
 
 export interface IndexListeners {
@@ -53,10 +54,10 @@ export class IndexSubscriptions {
     const off = this.ctx.chain.onProgramAccountChange(
       TOKEN_PROGRAM_ID.toBase58(),
       (account) => {
-        const row = decodeTokenAccount(account);
+        const row = decodeTokenAccountSnapshot(account);
         if (row && row.mint === mint) this.listeners.tokenAccountChanged(row);
       },
-      mintTokenAccountFilters(mint),
+      tokenAccountsOfMintFilters(mint),
     );
     this.byMint.set(mint, off);
   }

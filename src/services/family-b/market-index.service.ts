@@ -3,36 +3,20 @@
  * the database, each row stamped with the slot it was read at (older reads never overwrite newer
  * rows). The full pass is the truth; change notifications only make it faster.
  */
-import { AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { rebuildableTransaction } from '../../../db/database.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
 import { deleteClosedTokenAccount, deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
-import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
 import { marketAccountFilters } from '@pmx/programs';
+import { decodeTokenAccountSnapshot, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyBContext } from './context.js';
 import { indexLoadedMarket, marketFromSnapshot, readMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { timeSlicer, yieldToEventLoop, type Slicer } from '../../infra/time-slice.js';
 
-const TOKEN_ACCOUNT_SIZE = AccountLayout.span;
-
-/**
- * The token accounts of one mint, as a getProgramAccounts / programSubscribe filter on the SPL
- * Token program: the 165-byte account layout, the mint at offset 0.
- */
-export function mintTokenAccountFilters(mint: string): ProgramAccountFilter[] {
-  return [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: mint } }];
-}
-
-export function decodeTokenAccount(snapshot: AccountSnapshot): TokenAccountRow | null {
-  if (snapshot.owner !== TOKEN_PROGRAM_ID.toBase58() || snapshot.data.length !== TOKEN_ACCOUNT_SIZE) return null;
-  const t = AccountLayout.decode(snapshot.data);
-  return { address: snapshot.address, mint: t.mint.toBase58(), owner: t.owner.toBase58(), amount: t.amount, slot: BigInt(snapshot.slot) };
-}
-
 /** All token accounts of one mint, as of one read. */
 async function indexMint(ctx: FamilyBContext, mint: string): Promise<number> {
-  const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), mintTokenAccountFilters(mint));
-  const rows = accounts.map(decodeTokenAccount).filter((r): r is TokenAccountRow => r !== null);
+  const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), tokenAccountsOfMintFilters(mint));
+  const rows = accounts.map(decodeTokenAccountSnapshot).filter((r): r is TokenAccountRow => r !== null);
   await upsertTokenAccounts(ctx.db, rows);
   const slot = rows.length > 0 ? rows[0]!.slot : BigInt(await ctx.chain.getSlot());
   await deleteUnseenForMint(ctx.db, mint, rows.map((r) => r.address), slot);
@@ -70,8 +54,8 @@ const WRITE_SLICE_MS = 5;
 async function tokenAccountsByMint(ctx: FamilyBContext, mints: string[], slice: Slicer): Promise<Map<string, TokenAccountRow[]>> {
   const byMint = new Map<string, TokenAccountRow[]>();
   for (const mint of mints) {
-    const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), mintTokenAccountFilters(mint));
-    byMint.set(mint, accounts.map(decodeTokenAccount).filter((r): r is TokenAccountRow => r !== null));
+    const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), tokenAccountsOfMintFilters(mint));
+    byMint.set(mint, accounts.map(decodeTokenAccountSnapshot).filter((r): r is TokenAccountRow => r !== null));
     await slice();
   }
   return byMint;
@@ -143,7 +127,7 @@ export async function knownMints(ctx: FamilyBContext): Promise<Set<string>> {
  */
 export async function applyTokenAccount(ctx: FamilyBContext, address: string): Promise<{ applied: true; closed?: true; slot?: number }> {
   const snapshot = await ctx.chain.getAccount(address);
-  const row = snapshot ? decodeTokenAccount(snapshot) : null;
+  const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
   if (!row) {
     await deleteClosedTokenAccount(ctx.db, address, BigInt(snapshot?.slot ?? (await ctx.chain.getSlot())));
     return { applied: true, closed: true };

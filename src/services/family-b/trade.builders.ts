@@ -7,7 +7,7 @@
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import {
-  associatedTokenAddress, getBuyInstruction, getSellInstruction, mulDivFloor, parseSide, quoteTrade, toMarketState, type TradeAction, type TradeQuote,
+  associatedTokenAddress, getBuyInstruction, getSellInstruction, mulDivFloor, parseOutcomeSide, quoteTrade, toMarketState, type TradeAction, type TradeQuote,
 } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 
@@ -28,7 +28,7 @@ export interface TradeParams {
 }
 
 export function sideOf(market: LoadedMarket, input: string) {
-  const side = parseSide(input, market.account);
+  const side = parseOutcomeSide(input, market.account);
   if (!side) {
     throw new DomainError('invalid', 'INVALID_SIDE', `side must be YES, NO, ${market.account.yesTicker} or ${market.account.noTicker}`, {
       yesTicker: market.account.yesTicker,

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
-import { isStrictPublicKey } from '@pmx/programs';
+import { BASE58_PUBKEY, isStrictPublicKey, U64_MAX } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
 export interface FamilyCContext {
@@ -22,11 +22,10 @@ export interface FamilyCContext {
   dispatchOutbound(outboundId: string): Promise<void>;
 }
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** A `pubkey` parameter as a PublicKey, or 400 INVALID_PUBKEY. */
 export function parsePubkey(value: string, field = 'pubkey'): PublicKey {
-  if (BASE58.test(value)) {
+  if (BASE58_PUBKEY.test(value)) {
     try {
       const key = new PublicKey(value);
       if (key.toBase58() === value) return key;
@@ -49,8 +48,6 @@ export function parseOwnerPubkey(value: string, field = 'pubkey'): PublicKey {
   }
   return key;
 }
-
-const U64_MAX = (1n << 64n) - 1n;
 
 /** A raw amount carried as a decimal string: a positive u64, or 400 INVALID_AMOUNT. */
 export function parseRawAmount(value: string, field = 'amount'): bigint {

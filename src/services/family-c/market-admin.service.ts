@@ -10,7 +10,7 @@ import { insertCatalogMarket, insertClobTerms, findClobMarketById } from '../../
 import { slugTaken } from '../../../db/repositories/market-catalog.repository.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import {
-  decodeClobMarket, findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, getClobMarketStatusInstruction, type MarketStatusAction,
+  type ClobMarketStatus, decodeClobMarket, findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, getClobMarketStatusInstruction, type MarketStatusAction,
 } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 import { DEFAULT_MIN_ORDER_SIZE, MAX_ORDER_QUANTITY } from '../../domain/orderbook/index.js';
@@ -111,7 +111,7 @@ export async function createClobMarket(ctx: FamilyCContext, input: CreateClobMar
   return live ?? (await findClobMarketById(ctx.db, id))!;
 }
 
-const ALLOWED: Record<MarketStatusAction, { from: string[]; to: string }> = {
+const ALLOWED: Record<MarketStatusAction, { from: ClobMarketStatus[]; to: ClobMarketStatus }> = {
   pause: { from: ['active'], to: 'paused' },
   resume: { from: ['paused'], to: 'active' },
   resolve: { from: ['active', 'paused'], to: 'resolved' },

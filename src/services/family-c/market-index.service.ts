@@ -8,7 +8,7 @@ import {
   claimClobSlot, findClobMarketByPubkey, listAllClobMarkets, setClobCatalogStatus, type ClobMarketRow,
 } from '../../../db/repositories/clob-markets.repository.js';
 import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
-import { CLOB_MARKET_SIZE, decodeClobMarket, EXCHANGE_ACCOUNT } from '@pmx/programs';
+import { CLOB_MARKET_SIZE, type ClobMarketStatus, decodeClobMarket, EXCHANGE_ACCOUNT } from '@pmx/programs';
 import type { FamilyCContext } from './context.js';
 
 /** The exchange program's market accounts (not its config or smart wallets). */
@@ -16,7 +16,7 @@ export function clobMarketAccountFilters(): ProgramAccountFilter[] {
   return [{ dataSize: CLOB_MARKET_SIZE }, { memcmp: { offset: 0, bytes: bs58.encode(EXCHANGE_ACCOUNT.market) } }];
 }
 
-export type MarketChange = { marketId: string; status: string; previous: string };
+export type MarketChange = { marketId: string; status: ClobMarketStatus; previous: string };
 
 /** Applies one read of a market account; returns the status change it made, if any. */
 export async function applyClobMarketAccount(ctx: FamilyCContext, row: ClobMarketRow, account: AccountSnapshot | null): Promise<MarketChange | null> {

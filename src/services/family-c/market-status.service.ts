@@ -12,6 +12,7 @@
  * 5. resolved: positions are brought up to date (redemption values follow the outcome).
  * Steps 4 and 5 enqueue jobs; a failure to enqueue is logged, and the sweeps pick the work up.
  */
+import type { ClobMarketStatus } from '@pmx/programs';
 import type { FamilyCContext } from './context.js';
 import type { ClobEventBus } from './events/event-bus.js';
 import { marketOutcome } from './market-catalog.service.js';
@@ -31,7 +32,7 @@ export interface MarketStatusDeps {
 export class MarketStatusService {
   constructor(private readonly deps: MarketStatusDeps) {}
 
-  async changed(marketId: string, status: string): Promise<void> {
+  async changed(marketId: string, status: ClobMarketStatus): Promise<void> {
     const { ctx, bus, leases, matcher } = this.deps;
     const log = ctx.log;
     if (status === 'resolved') {

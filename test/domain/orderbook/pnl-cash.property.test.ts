@@ -16,10 +16,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  applyOwnerMove, applyWalletMove, EMPTY_POSITION, fillMoves, unrealizedPnl, walletMoves, type MarketPositions,
+  applyOwnerMove, applyWalletMove, EMPTY_POSITION, fillMoves, unrealizedPnl, walletMoves, type MarketPositions, type Outcome,
 } from '../../../src/domain/orderbook/index.js';
-
-type Outcome = 'yes' | 'no';
 type Fill = Parameters<typeof fillMoves>[0];
 
 interface Trader {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
 import {
-  findMarketPda, getClaimFeesInstruction, getClaimProtocolFeesInstruction, getRedeemInstruction, getResolveInstruction, getSellInstruction, quoteBuy, quoteSell, toMarketState, vaultLiabilities,
+  findMarketPda, getClaimFeesInstruction, MARKET_ACCOUNT_SIZE, getClaimProtocolFeesInstruction, getRedeemInstruction, getResolveInstruction, getSellInstruction, quoteBuy, quoteSell, toMarketState, vaultLiabilities,
 } from '@pmx/programs';
 import { MarketHarness, USDC } from './harness.js';
 
@@ -37,6 +37,8 @@ describe('AMM market on the embedded ledger', () => {
     expect(h.usdc(vaultOf(id))).toBe(SEED);
     expect(h.marketCounter()).toBe(id);
     expect(h.totalUsdc(everyone())).toBe(totalBefore);
+    // The program pays the Rent sysvar's minimum, the one getMinimumBalanceForRentExemption answers.
+    expect(h.ledger.getAccount(vaultOf(id))!.lamports).toBe(h.ledger.minimumBalanceForRentExemption(MARKET_ACCOUNT_SIZE));
   });
 
   it('executes a buy exactly as quoted, on both sides', async () => {

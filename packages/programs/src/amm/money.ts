@@ -2,9 +2,9 @@
  * Raw-unit integer helpers. Every division names its rounding; callers choose the direction that
  * goes against the user (floor what they receive, ceil what they pay).
  */
+import { U64_MAX } from '../shared/integers.js';
 import { AmmError } from './errors.js';
 
-export const U64_MAX = (1n << 64n) - 1n;
 export const BPS_DENOMINATOR = 10_000n;
 
 /** floor(a × b / d) for non-negative a, b and positive d. */

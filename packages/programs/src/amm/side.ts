@@ -5,7 +5,7 @@
  */
 import type { OutcomeSide } from './types.js';
 
-export function parseSide(input: string, tickers: { yesTicker: string; noTicker: string }): OutcomeSide | null {
+export function parseOutcomeSide(input: string, tickers: { yesTicker: string; noTicker: string }): OutcomeSide | null {
   const s = input.trim().toUpperCase();
   if (s === 'YES' || s === 'NO') return s;
   if (s !== '' && s === tickers.yesTicker.trim().toUpperCase()) return 'YES';

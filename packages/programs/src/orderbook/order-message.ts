@@ -15,14 +15,12 @@
  * wallets refuse to sign bytes that look like a transaction). Verification is the shared
  * signed-message verifier's job; this module only produces and parses the bytes and the text.
  */
+import { I64_MAX, I64_MIN, U64_MAX } from '../shared/integers.js';
 import type { Outcome, Side } from './order-types.js';
 
 export const ORDER_MESSAGE_LENGTH = 92;
 export const ORDER_TEXT_PREFIX = 'PMX Order:\n';
 
-const U64_MAX = (1n << 64n) - 1n;
-const I64_MIN = -(1n << 63n);
-const I64_MAX = (1n << 63n) - 1n;
 
 export interface OrderMessage {
   market: Uint8Array;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bpsCeil, mulDivCeil, mulDivFloor, sqrtCeil, sqrtFloor, U64_MAX, assertU64 } from '../../src/amm/index.js';
+import { bpsCeil, mulDivCeil, mulDivFloor, sqrtCeil, sqrtFloor, assertU64 } from '../../src/amm/index.js';
+import { U64_MAX } from '../../src/index.js';
 
 describe('money helpers', () => {
   it('rounds in the named direction', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { openMarket, parseSide, quoteBuy, quoteTrade, redeemableValue, resolveMarket } from '../../src/amm/index.js';
+import { openMarket, parseOutcomeSide, quoteBuy, quoteTrade, redeemableValue, resolveMarket } from '../../src/amm/index.js';
 
-describe('parseSide', () => {
+describe('parseOutcomeSide', () => {
   const tickers = { yesTicker: 'Up', noTicker: 'DOWN' };
   it('accepts canonical names and tickers, case-insensitively', () => {
-    expect(parseSide('yes', tickers)).toBe('YES');
-    expect(parseSide('NO', tickers)).toBe('NO');
-    expect(parseSide('up', tickers)).toBe('YES');
-    expect(parseSide(' Down ', tickers)).toBe('NO');
-    expect(parseSide('sideways', tickers)).toBeNull();
-    expect(parseSide('', { yesTicker: '', noTicker: '' })).toBeNull();
+    expect(parseOutcomeSide('yes', tickers)).toBe('YES');
+    expect(parseOutcomeSide('NO', tickers)).toBe('NO');
+    expect(parseOutcomeSide('up', tickers)).toBe('YES');
+    expect(parseOutcomeSide(' Down ', tickers)).toBe('NO');
+    expect(parseOutcomeSide('sideways', tickers)).toBeNull();
+    expect(parseOutcomeSide('', { yesTicker: '', noTicker: '' })).toBeNull();
   });
 });
 

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PUBKEY_PATTERN } from '@pmx/programs';
 import { isNumberLike } from '../../families.js';
 import { ok } from '../../envelopes.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -72,7 +73,7 @@ export function marketRoutes(deps: FamilyADeps) {
         querystring: Type.Object({
           status: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('active'), Type.Literal('resolved'), Type.Literal('pending')])),
           q: Type.Optional(Type.String({ maxLength: 200 })),
-          creator: Type.Optional(Type.String({ pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'a wallet address (base58 public key)' })),
+          creator: Type.Optional(Type.String({ pattern: PUBKEY_PATTERN, description: 'a wallet address (base58 public key)' })),
           published: Type.Optional(Type.Boolean()),
           ...Page,
         }),

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
+import { SIGNATURE_PATTERN } from '@pmx/programs';
 import { ok } from '../../envelopes.js';
 import { buyStep1, buyStep2 } from '../../../services/family-a/buy.service.js';
 import { claimEligibility, confirmClaim } from '../../../services/family-a/claim.service.js';
@@ -59,7 +60,7 @@ export function tradeRoutes(deps: FamilyADeps) {
     app.post('/v2/markets/:slug/claim/confirm', {
       schema: {
         tags: ['A'], summary: 'Confirm the transfer of ALL winning tokens and receive the USDC payout',
-        params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ minLength: 64, maxLength: 88, pattern: '^[1-9A-HJ-NP-Za-km-z]+$', description: 'the token transfer\'s signature (base58, 64 bytes)' }) }),
+        params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ pattern: SIGNATURE_PATTERN, description: 'the token transfer\'s signature (base58, 64 bytes)' }) }),
         response: { 200: Success(ClaimConfirmation), 402: ErrorA, ...Errors },
       },
     }, async ({ params, body }) => {

@@ -1,7 +1,8 @@
 /** TypeBox schemas shared by Family B routes (raw units are JSON integers; ids are integers). */
 import { Type } from 'typebox';
+import { PUBKEY_PATTERN } from '@pmx/programs';
 
-export const WALLET_PATTERN = '^[1-9A-HJ-NP-Za-km-z]{32,44}$';
+export const WALLET_PATTERN = PUBKEY_PATTERN;
 export const Wallet = Type.String({ pattern: WALLET_PATTERN, description: 'base58 Solana address' });
 /**
  * Market ids in paths: canonical decimal only (no sign, no leading zero, no exponent, no hex, no

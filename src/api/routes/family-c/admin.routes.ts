@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { ClobMarketStatus } from '@pmx/programs';
 import { requireAdmin } from '../../plugins/admin-auth.js';
 import type { FamilyCContext } from '../../../services/family-c/context.js';
 import { changeClobMarketStatus, createClobMarket } from '../../../services/family-c/market-admin.service.js';
@@ -20,7 +21,7 @@ export interface ClobAdminOptions {
   /** How long creation waits for the market account to land before answering 202 `creating`. */
   createWaitMs: number;
   /** Called after a status change so the matcher can react (e.g. cancel resting orders on resolve). */
-  onStatusChanged?(marketId: string, status: string): Promise<void>;
+  onStatusChanged?(marketId: string, status: ClobMarketStatus): Promise<void>;
   /** A failed fill was re-driven: plan its market's settlement. */
   onRedrive?(marketId: string): Promise<void>;
 }
@@ -68,7 +69,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
         schema: { tags: ['admin'], summary: `${action === 'pause' ? 'Pause' : 'Resume'} an orderbook market (idempotent)`, params: MarketParams, response: { 200: MarketView, ...errorResponses } },
       }, async ({ params }) => {
         const { market, change } = await changeClobMarketStatus(ctx, params.id, action);
-        if (change) await opts.onStatusChanged?.(market.id, market.status);
+        if (change) await opts.onStatusChanged?.(market.id, change.status);
         return presentMarket(market, await tops.top(market.id));
       });
     }
@@ -82,7 +83,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
       },
     }, async ({ params, body }) => {
       const { market, change } = await changeClobMarketStatus(ctx, params.id, 'resolve', body.outcome);
-      if (change) await opts.onStatusChanged?.(market.id, market.status);
+      if (change) await opts.onStatusChanged?.(market.id, change.status);
       return presentMarket(market, await tops.top(market.id));
     });
 

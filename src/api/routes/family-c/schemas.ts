@@ -3,8 +3,9 @@
  * units; prices are integer basis points; markets are addressed by UUID or slug.
  */
 import { Type } from 'typebox';
+import { PUBKEY_PATTERN } from '@pmx/programs';
 
-export const Pubkey = Type.String({ pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$', description: 'base58 Solana public key' });
+export const Pubkey = Type.String({ pattern: PUBKEY_PATTERN, description: 'base58 Solana public key' });
 export const RawAmountText = Type.String({ pattern: '^[0-9]{1,20}$', description: 'raw units (6 decimals) as a decimal string' });
 export const MarketRef = Type.String({ minLength: 1, maxLength: 80, description: 'market UUID or slug' });
 export const MarketParams = Type.Object({ id: MarketRef });

@@ -6,7 +6,7 @@
  * settled|retrying|failed`, `balance:update`. Every market event carries the market's sequence
  * number `seq`: one more than the previous event of that market, so a gap means a lost event.
  */
-import type { LevelDelta, Outcome } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, LevelDelta, Outcome } from '../../../domain/orderbook/index.js';
 import type { BookTopView } from '../market.presenter.js';
 
 export interface BookLevelView {
@@ -23,7 +23,7 @@ export type MarketEvent =
   | { event: 'price_change'; marketId: string; outcome: Outcome; side: 'buy' | 'sell'; price: number; size: string }
   | { event: 'best_bid_ask'; marketId: string; bestBid: BookTopView['bestBid']; bestAsk: BookTopView['bestAsk'] }
   | { event: 'trade'; marketId: string; trade: TradeView }
-  | { event: 'market_resolved'; marketId: string; outcome: Outcome | null; status: string };
+  | { event: 'market_resolved'; marketId: string; outcome: Outcome | null; status: ClobMarketStatus };
 
 export type SequencedMarketEvent = MarketEvent & { seq: number; timestamp: number };
 

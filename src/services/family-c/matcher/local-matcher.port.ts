@@ -5,7 +5,7 @@ import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
-import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
+import { isClobMarketStatus, type SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export class LocalMatcherPort implements MatcherPort {
   constructor(private readonly matcher: Matcher) {}
@@ -34,7 +34,9 @@ export class LocalMatcherPort implements MatcherPort {
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
+  /** Takes a string: the matcher queue hands it what crossed Redis; anything but a program status is refused here. */
   async marketStatus(marketId: string, status: string): Promise<void> {
+    if (!isClobMarketStatus(status)) throw new DomainError('invalid', 'INVALID_STATUS', `unknown orderbook market status ${JSON.stringify(status)}`);
     if (!this.matcher.owns(marketId)) return;
     await this.matcher.submit({ kind: 'status', marketId, status });
   }

@@ -5,7 +5,7 @@
  * the batch's writes and ledger, for the operations after it and for the commit.
  */
 import { DomainError } from '../../../domain/errors.js';
-import { EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type CancelledOrder, type LevelDelta, type RestingOrder, type SystemCancelReason } from '../../../domain/orderbook/index.js';
+import { checkNotExpiring, EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type BookMarketStatus, type CancelledOrder, type LevelDelta, type RestingOrder, type SystemCancelReason } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
@@ -18,12 +18,12 @@ export interface OpContext {
   /** Give-backs still pending in the database at the batch's start; each is taken out once dealt with. */
   pendingGiveBacks: Set<string>;
   /** Market statuses as the database holds them at the batch's start (for `syncStatus`). */
-  statuses: Map<string, string>;
+  statuses: Map<string, BookMarketStatus>;
 }
 
 export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): PlaceOutcome {
   if (m.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${m.marketId} is ${m.status}`, { marketStatus: m.status });
-  if (order.expiry <= c.nowSec + EXPIRY_MARGIN_SEC) throw new DomainError('invalid', 'ORDER_EXPIRED', `Order expiry ${order.expiry} is less than ${EXPIRY_MARGIN_SEC} s away`);
+  checkNotExpiring(order.expiry, c.nowSec);
   const quantity = BigInt(order.quantity);
   const check = {
     owner: order.owner, marketId: order.marketId, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity, nonce: order.nonce,
@@ -80,7 +80,7 @@ export function expireOrders(c: OpContext, m: OwnedMarket): CancelOutcome {
 }
 
 /** A market turned paused, active or resolved: a resolved market's resting orders are cancelled. */
-export function applyStatus(c: OpContext, m: OwnedMarket, status: string): CancelOutcome {
+export function applyStatus(c: OpContext, m: OwnedMarket, status: BookMarketStatus): CancelOutcome {
   m.status = status;
   if (status !== 'resolved') return cancelled(c, m, [], []);
   const all = m.book.restingOrders().map((o) => m.book.cancel(o.id, 'user')!);

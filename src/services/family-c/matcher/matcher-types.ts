@@ -1,5 +1,5 @@
 /** The operations the matcher runs on the books it owns, and what each answers. */
-import type { OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome, SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { BookMarketStatus, ClobMarketStatus, OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome, SystemCancelReason } from '../../../domain/orderbook/index.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';
@@ -11,7 +11,7 @@ export type MatcherOp =
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
   | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: SystemCancelReason }
   | { kind: 'expire'; marketId: string }
-  | { kind: 'status'; marketId: string; status: string }
+  | { kind: 'status'; marketId: string; status: ClobMarketStatus }
   /** Apply the status the database holds when the operation runs (catch-up.ts). */
   | { kind: 'syncStatus'; marketId: string }
   | { kind: 'giveBack'; marketId: string; fills: GiveBackFill[] };
@@ -53,7 +53,7 @@ export interface OwnedMarket {
   marketId: string;
   book: OrderBook;
   epoch: bigint;
-  status: string;
+  status: BookMarketStatus;
   yesMint: string;
   noMint: string;
   /** The earliest expiry among resting orders (unix seconds), or Infinity. */

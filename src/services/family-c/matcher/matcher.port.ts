@@ -4,7 +4,7 @@
  */
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { PlacementView } from '../orders/order.presenter.js';
-import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface CancelView {
   cancelled: string[];
@@ -17,5 +17,5 @@ export interface MatcherPort {
   /** Cancels those of `orderIds` still resting, reason `insufficient_balance` (their wallet no longer covers them). */
   cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView>;
   /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */
-  marketStatus(marketId: string, status: string): Promise<void>;
+  marketStatus(marketId: string, status: ClobMarketStatus): Promise<void>;
 }

@@ -13,7 +13,7 @@ import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.re
 import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
-import { BatchLedger, EXPIRY_MARGIN_SEC, type FeeConfig } from '../../../domain/orderbook/index.js';
+import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
@@ -77,7 +77,7 @@ export class Matcher {
     const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
     if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    this.markets.set(marketId, { marketId, book, epoch, status: row.status, yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: book.earliestExpiry() });
+    this.markets.set(marketId, { marketId, book, epoch, status: parseBookMarketStatus(row.status), yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: book.earliestExpiry() });
     this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
@@ -136,7 +136,7 @@ export class Matcher {
         const c: OpContext = {
           ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000),
           pendingGiveBacks: await stillPendingGiveBacks(trx, giveBacks.map((f) => f.fillId)),
-          statuses: new Map((await clobMarketStatuses(trx, batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])))).map((r) => [r.id, r.status])),
+          statuses: new Map((await clobMarketStatuses(trx, batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])))).map((r) => [r.id, parseBookMarketStatus(r.status)])),
         };
         for (const { op } of batch) {
           const marketId = marketOf(op);
@@ -223,7 +223,7 @@ export class Matcher {
         const row = await findClobMarketById(this.deps.db, marketId);
         if (!row) throw new Error(`orderbook market ${marketId} is gone`);
         m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
-        m.status = row.status;
+        m.status = parseBookMarketStatus(row.status);
         m.nextExpiry = m.book.earliestExpiry(); // a failed expiry sweep had moved it past the restored orders
       } catch (err) {
         this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');

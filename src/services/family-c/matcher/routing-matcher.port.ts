@@ -10,7 +10,7 @@ import type { LocalMatcherPort } from './local-matcher.port.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { PlacementView } from '../orders/order.presenter.js';
-import type { SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, SystemCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface RoutingOptions {
   local?: { matcher: Matcher; port: LocalMatcherPort };
@@ -44,7 +44,7 @@ export class RoutingMatcherPort implements MatcherPort {
   }
 
   /** Best effort: a market without a matcher loads its status when it is taken over. */
-  async marketStatus(marketId: string, status: string): Promise<void> {
+  async marketStatus(marketId: string, status: ClobMarketStatus): Promise<void> {
     const port = await this.portFor(marketId);
     if (port) await port.marketStatus(marketId, status);
   }

@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../../domain/errors.js';
 import {
-  checkExpiry, checkMinOrderSize, checkQuantity, encodeOrderMessage, MAX_LIMIT_PRICE, MAX_MARKET_PRICE, orderSigningText, toHex,
+  checkExpiry, checkMinOrderSize, checkPrice, checkQuantity, effectiveTimeInForce, encodeOrderMessage, orderSigningText, toHex,
   type OrderMessage, type OrderType, type TimeInForce,
 } from '../../../domain/orderbook/index.js';
+import { BASE58_PUBKEY, I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
 import type { AcceptedOrder } from './accepted-order.js';
 import type { MarketLookup } from './market-lookup.js';
@@ -41,7 +42,7 @@ const invalid = (message: string) => new DomainError('invalid', 'INVALID_ORDER',
 
 function key(value: string, field: string): PublicKey {
   try {
-    if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return new PublicKey(value);
+    if (BASE58_PUBKEY.test(value)) return new PublicKey(value);
   } catch {
     // fall through
   }
@@ -70,8 +71,8 @@ export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
     nonce: integer(m.nonce, 'nonce'),
     expiry: integer(m.expiry, 'expiry', true),
   };
-  if (message.quantity > (1n << 64n) - 1n || message.nonce > (1n << 64n) - 1n) throw invalid('quantity and nonce must fit a u64');
-  if (message.expiry > (1n << 63n) - 1n || message.expiry < -(1n << 63n)) throw invalid('expiry must fit an i64');
+  if (message.quantity > U64_MAX || message.nonce > U64_MAX) throw invalid('quantity and nonce must fit a u64');
+  if (message.expiry > I64_MAX || message.expiry < I64_MIN) throw invalid('expiry must fit an i64');
   return message;
 }
 
@@ -89,13 +90,8 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
   const owner = input.orderMessage.owner;
 
   const orderType = input.orderType ?? 'limit';
-  // A market order never rests: asked to rest (gtc), it is refused, not silently stored as ioc.
-  if (orderType === 'market' && input.timeInForce === 'gtc') throw invalid('a market order cannot be gtc (it never rests): use ioc or a limit order');
-  // ioc by default; fok (all at once within the price cap, or nothing) is kept, never downgraded.
-  const timeInForce = orderType === 'market' ? (input.timeInForce === 'fok' ? 'fok' : 'ioc') : (input.timeInForce ?? 'gtc');
-  const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
-  if (!Number.isInteger(message.priceBps) || message.priceBps < 1 || message.priceBps > max) throw invalid(`priceBps must be 1..${max} for a ${orderType} order`);
-  if (input.postOnly && (orderType !== 'limit' || timeInForce !== 'gtc')) throw invalid('postOnly needs a gtc limit order');
+  const timeInForce = effectiveTimeInForce(orderType, input.timeInForce, input.postOnly === true);
+  checkPrice(message.priceBps, orderType);
   checkQuantity(message.quantity);
   checkExpiry(message.expiry, nowSec, timeInForce);
 

@@ -10,7 +10,7 @@
 import { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import { findClobMarketById, setClobLookupTable } from '../../../../db/repositories/clob-markets.repository.js';
 import {
-  getCreateLookupTableInstruction, getExtendLookupTableInstructions, LOOKUP_TABLE_CAPACITY, missingLookupTableAddresses, type SettlementFill,
+  getCreateLookupTableInstruction, getExtendLookupTableInstructions, LOOKUP_TABLE_CAPACITY, missingLookupTableAddresses, type SettlementFill, U64_MAX,
 } from '@pmx/programs';
 import { pollUntil } from '../../../infra/poll.js';
 import { sendAndConfirmPlatformTransaction } from '../../platform-transaction.js';
@@ -50,7 +50,7 @@ export async function ensureLookupTables(k: KeeperDeps, marketId: string, fills:
       const row = await findClobMarketById(k.c.db, marketId);
       await setClobLookupTable(k.c.db, marketId, [...(row ? tablesOf(row) : []), key.toBase58()].join(','));
       k.log.info({ market: marketId, table: key.toBase58() }, 'settlement lookup table created');
-      table = new AddressLookupTableAccount({ key, state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: [] } });
+      table = new AddressLookupTableAccount({ key, state: { deactivationSlot: U64_MAX, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: [] } });
       tables = [...tables, table];
     }
     const room = LOOKUP_TABLE_CAPACITY - table.state.addresses.length;

@@ -4,19 +4,18 @@
  * market PDA signs mints and what leaves the vault. complete_sets tracks YES = NO supply = vault.
  */
 import {
-  AccountLayout, ASSOCIATED_TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createBurnInstruction, createMintToInstruction,
+  ASSOCIATED_TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createBurnInstruction, createMintToInstruction,
   createTransferInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
-import { SystemProgram, type PublicKey } from '@solana/web3.js';
+import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../program-runtime.js';
-import { type ClobMarketAccount, encodeClobMarket, EXCHANGE_DATA, findUserEscrowPda } from '@pmx/programs';
+import { type ClobMarketAccount, decodeTokenAccount, encodeClobMarket, EXCHANGE_DATA, findUserEscrowPda, U64_MAX } from '@pmx/programs';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import type { Processor } from './operator.processors.js';
 import { loadEscrow, loadMarket, save, tokenBalance } from './state.js';
 import { decodeAmount } from './wallet.processors.js';
 
 const NAMES = ['owner', 'escrow', 'market', 'vault', 'escrowUsdc', 'yesMint', 'noMint', 'escrowYes', 'escrowNo', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
-const U64_MAX = (1n << 64n) - 1n;
 
 interface Ops {
   owner: PublicKey; escrow: PublicKey; marketKey: PublicKey; market: ClobMarketAccount; vault: PublicKey;
@@ -34,7 +33,9 @@ function loadOps(ix: ProgramInstruction, ctx: InvocationContext, programId: Publ
   const vault = a.expect('vault', market.vault);
   const vaultAcc = ctx.getAccount(vault);
   if (!vaultAcc) fail('NotInitialized', 'vault');
-  const usdc = AccountLayout.decode(vaultAcc.data).mint;
+  const vaultToken = decodeTokenAccount(vaultAcc.data);
+  if (!vaultToken) fail('InvalidAccount', 'vault is not a token account');
+  const usdc = new PublicKey(vaultToken.mint);
   a.expect('yesMint', market.yesMint);
   a.expect('noMint', market.noMint);
   a.expect('tokenProgram', TOKEN_PROGRAM_ID);

@@ -7,13 +7,12 @@
 import { SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import { fail } from './guard.js';
-import { rentExemptLamports } from './state.js';
 
 const SYSTEM = SystemProgram.programId;
 
 /** The System instructions that make `address` a program account (to invoke with `address` as PDA signer). */
 export function programAccountInstructions(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): TransactionInstruction[] {
-  const rent = rentExemptLamports(size);
+  const rent = ctx.rentExemptMinimum(size);
   const existing = ctx.getAccount(address);
   if (!existing) return [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner })];
   if (!existing.owner.equals(SYSTEM) || existing.data.length > 0) fail('AlreadyInitialized', address.toBase58());

@@ -6,7 +6,7 @@
  */
 import type { PublicKey } from '@solana/web3.js';
 import {
-  afterFill, encodeFillReceipt, FILL_RECEIPT_SIZE, fillPrices, type FillType, fillTypeOf, type SettleFillData, settlementMoney, type SettlementMoney, type SettleParty, uuidFromSeed, withinSignedLimit,
+  afterFill, encodeFillReceipt, FILL_RECEIPT_SIZE, fillPrices, type FillType, fillTypeOf, type SettleFillData, settlementMoney, type SettlementMoney, type SettleParty, uuidFromSeed, U64_MAX, withinSignedLimit,
 } from '@pmx/programs';
 import { fail } from './guard.js';
 import { programAccountInstructions } from './pda-account.js';
@@ -14,7 +14,6 @@ import { refuseFill, type LoadedOrder, type SettleEnv } from './settle-env.js';
 import { moveFillFunds } from './settle-transfers.js';
 import { tokenBalance } from './state.js';
 
-const U64_MAX = (1n << 64n) - 1n;
 
 interface Pair {
   id: string;

@@ -1,21 +1,16 @@
 /** Reading and writing the exchange's state accounts and SPL token accounts, with owner checks. */
-import { AccountLayout, ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import {
-  type ClobMarketAccount, decodeClobMarket, decodeExchangeConfig, decodeUserEscrow, type ExchangeConfigAccount, findClobMarketPda, findExchangeConfigPda, type UserEscrowAccount, uuidFromSeed,
+  type ClobMarketAccount, decodeClobMarket, decodeTokenAccount, decodeExchangeConfig, decodeUserEscrow, type ExchangeConfigAccount, findClobMarketPda, findExchangeConfigPda, type UserEscrowAccount, uuidFromSeed,
 } from '@pmx/programs';
 import { fail } from './guard.js';
-
-/** Rent-exempt minimum with the default rent (as the market program's reference computes it). */
-export function rentExemptLamports(size: number): bigint {
-  return BigInt((128 + size) * 3480 * 2);
-}
 
 export function createPdaAccount(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rentExemptLamports(size)), space: size, programId: owner })],
+    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
     [address],
   );
 }
@@ -54,9 +49,9 @@ export function save(ctx: InvocationContext, address: PublicKey, data: Buffer): 
 /** An initialised SPL token account of `mint` (and `owner` when given); returns its balance. */
 export function tokenBalance(ctx: InvocationContext, address: PublicKey, mint: PublicKey, owner?: PublicKey): bigint {
   const acc = ctx.getAccount(address);
-  if (!acc || !acc.owner.equals(TOKEN_PROGRAM_ID) || acc.data.length !== ACCOUNT_SIZE) fail('InvalidAccount', `${address.toBase58()} is not a token account`);
-  const raw = AccountLayout.decode(acc.data);
-  if (!raw.mint.equals(mint)) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
-  if (owner && !raw.owner.equals(owner)) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
+  const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? decodeTokenAccount(acc.data) : null;
+  if (!raw) fail('InvalidAccount', `${address.toBase58()} is not a token account`);
+  if (raw.mint !== mint.toBase58()) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
+  if (owner && raw.owner !== owner.toBase58()) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
   return raw.amount;
 }

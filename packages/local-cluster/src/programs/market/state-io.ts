@@ -2,18 +2,13 @@
  * Reading and writing the program's state accounts and reading SPL token accounts, with the
  * ownership checks a deployed program makes (data owned by the right program, right type).
  */
-import { AccountLayout, ACCOUNT_SIZE, MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { SystemProgram, type PublicKey } from '@solana/web3.js';
+import { MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import {
-  type ConfigAccount, decodeConfigAccount, decodeMarketAccount, encodeConfigAccount, encodeMarketAccount, findConfigPda, findMarketPda, type MarketAccount,
+  type ConfigAccount, decodeConfigAccount, decodeTokenAccount, decodeMarketAccount, encodeConfigAccount, encodeMarketAccount, findConfigPda, findMarketPda, type MarketAccount,
 } from '@pmx/programs';
 import { fail } from './guard.js';
-
-/** Rent-exempt minimum with the default rent (3480 lamports per byte-year, 2 years, 128-byte header). */
-export function rentExemptLamports(size: number): bigint {
-  return BigInt((128 + size) * 3480 * 2);
-}
 
 /** System createAccount signed by the payer and the new PDA, as invoke_signed would on chain. */
 export function createPdaAccount(
@@ -25,7 +20,7 @@ export function createPdaAccount(
 ): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rentExemptLamports(size)), space: size, programId: owner })],
+    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
     [address],
   );
 }
@@ -86,13 +81,11 @@ export function readTokenAccount(
   owner?: PublicKey,
 ): TokenAccountView {
   const acc = ctx.getAccount(address);
-  if (!acc || !acc.owner.equals(TOKEN_PROGRAM_ID) || acc.data.length !== ACCOUNT_SIZE) {
-    fail('InvalidAccount', `${address.toBase58()} is not a token account`);
-  }
-  const raw = AccountLayout.decode(acc.data);
-  if (mint && !raw.mint.equals(mint)) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
-  if (owner && !raw.owner.equals(owner)) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
-  return { mint: raw.mint, owner: raw.owner, amount: raw.amount };
+  const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? decodeTokenAccount(acc.data) : null;
+  if (!raw) fail('InvalidAccount', `${address.toBase58()} is not a token account`);
+  if (mint && raw.mint !== mint.toBase58()) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
+  if (owner && raw.owner !== owner.toBase58()) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
+  return { mint: new PublicKey(raw.mint), owner: new PublicKey(raw.owner), amount: raw.amount };
 }
 
 /** The mint's supply (also proves the account is an initialised SPL mint). */

@@ -4,7 +4,7 @@
  * checked against the quote's outputAmount.
  */
 import { createBurnInstruction, createMintToInstruction, createTransferInstruction } from '@solana/spl-token';
-import { BUY_DATA, quoteBuy, quoteSell, SELL_DATA, toMarketState, withMarketState } from '@pmx/programs';
+import { BUY_DATA, quoteBuy, quoteSell, SELL_DATA, toMarketState, U64_MAX, withMarketState } from '@pmx/programs';
 import { decodeArgs, domain, fail } from './guard.js';
 import { loadSideAccounts } from './side-accounts.js';
 import { saveMarket } from './state-io.js';
@@ -40,6 +40,5 @@ export const processSell: Processor = (ix, ctx, programId) => {
 
 /** Volume saturates rather than failing a trade: it is a statistic, not money. */
 function saturatingAdd(a: bigint, b: bigint): bigint {
-  const max = (1n << 64n) - 1n;
-  return a + b > max ? max : a + b;
+  return a + b > U64_MAX ? U64_MAX : a + b;
 }

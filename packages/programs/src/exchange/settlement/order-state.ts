@@ -5,6 +5,7 @@
  * amounts, the same running totals the matching engine rounds against (docs/programs.md).
  */
 import { decodeOrderMessage, type OrderMessage } from '../../orderbook/order-message.js';
+import { U64_MAX } from '../../shared/integers.js';
 import { EXCHANGE_ACCOUNT } from '../discriminators.js';
 
 export const ORDER_STATE_SIZE = 168;
@@ -35,7 +36,7 @@ export function encodeOrderState(a: OrderStateAccount): Buffer {
   EXCHANGE_ACCOUNT.orderState.copy(b, 0);
   b.set(a.message, MESSAGE_AT);
   b.writeBigUInt64LE(a.filled, 100);
-  b.writeBigUInt64LE(a.notional & ((1n << 64n) - 1n), 108);
+  b.writeBigUInt64LE(a.notional & U64_MAX, 108);
   b.writeBigUInt64LE(a.notional >> 64n, 116);
   b.writeBigUInt64LE(a.usdc, 124);
   b.writeBigUInt64LE(a.takerUsdc, 132);

@@ -15,6 +15,7 @@ import { ComputeBudgetProgram, PublicKey, TransactionMessage, VersionedTransacti
 import { decodeOrderMessage, orderSigningBytes, orderSigningLength, type OrderMessage } from '../../orderbook/order-message.js';
 import { createEd25519Instruction, ED25519_OFFSETS_SIZE, type Ed25519Entry } from '../../solana/ed25519-instruction.js';
 import { findClobMarketPda } from '../pda.js';
+import { MAX_TX_ACCOUNT_LOCKS, PACKET_DATA_SIZE } from '../../solana/transaction-limits.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { fillTypeOf } from './fill-amounts.js';
 import { SETTLE_FILL_BYTES, SETTLE_ORDER_BYTES, SETTLE_TAG_BYTES } from './settle-data.js';
@@ -22,8 +23,6 @@ import { getSettleInstruction, SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS,
 import { findOrderStatePda } from './settle-pda.js';
 import { SettlementAssemblyError, type SettlementContext, type SettlementFill, type SignedOrder } from './settlement-types.js';
 
-export const PACKET_DATA_SIZE = 1232;
-export const MAX_TX_ACCOUNT_LOCKS = 64;
 export const MAX_COMPUTE_UNITS = 1_400_000;
 /**
  * Compute estimates for the deployed (sBPF) program, which the embedded reference does not

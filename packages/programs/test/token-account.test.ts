@@ -1,0 +1,39 @@
+/**
+ * The shared token-account decoder against @solana/spl-token's own encoder: the same fields for
+ * a 165-byte account, and null for what is not an initialised token account.
+ */
+import { AccountLayout, AccountState } from '@solana/spl-token';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { describe, expect, it } from 'vitest';
+import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from '../src/index.js';
+
+const mint = Keypair.generate().publicKey;
+const owner = Keypair.generate().publicKey;
+const delegate = Keypair.generate().publicKey;
+
+function encoded(state: AccountState): Buffer {
+  const data = Buffer.alloc(AccountLayout.span);
+  AccountLayout.encode({
+    mint, owner, amount: 123_456_789n, delegateOption: 1, delegate, state, isNativeOption: 0, isNative: 0n,
+    delegatedAmount: 7n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
+  }, data);
+  return data;
+}
+
+describe('decodeTokenAccount', () => {
+  it('reads what spl-token wrote, at the size spl-token declares', () => {
+    expect(TOKEN_ACCOUNT_SIZE).toBe(AccountLayout.span);
+    expect(decodeTokenAccount(encoded(AccountState.Frozen))).toEqual({
+      mint: mint.toBase58(), owner: owner.toBase58(), amount: 123_456_789n, delegate: delegate.toBase58(),
+      state: 'frozen', isNative: false, delegatedAmount: 7n, closeAuthority: null,
+    });
+  });
+
+  it('refuses a short, an uninitialised, or a longer account that Token-2022 does not mark as an account', () => {
+    const data = encoded(AccountState.Initialized);
+    expect(decodeTokenAccount(data.subarray(0, TOKEN_ACCOUNT_SIZE - 1))).toBeNull();
+    expect(decodeTokenAccount(encoded(AccountState.Uninitialized))).toBeNull();
+    expect(decodeTokenAccount(Buffer.concat([data, Buffer.from([1, 0, 0])]))).toBeNull(); // a mint with extensions
+    expect(decodeTokenAccount(Buffer.concat([data, Buffer.from([2, 0, 0])]))?.amount).toBe(123_456_789n);
+  });
+});
