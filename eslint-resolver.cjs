@@ -9,7 +9,11 @@ const path = require('node:path');
 
 exports.interfaceVersion = 2;
 /** Workspace packages resolve to their sources, as tsconfig's "pmx-source" condition does. */
-const WORKSPACE = { '@pmx/programs': 'packages/programs/src/index.ts', '@pmx/local-cluster': 'packages/local-cluster/src/index.ts', '@pmx/local-cluster/testing': 'packages/local-cluster/src/testing/index.ts' };
+const WORKSPACE = {
+  '@pmx/programs': 'packages/programs/src/index.ts',
+  '@pmx/local-cluster': 'packages/local-cluster/src/index.ts',
+  '@pmx/local-cluster/testing': 'packages/local-cluster/src/testing/index.ts',
+};
 
 exports.resolve = function resolve(source, file) {
   if (WORKSPACE[source]) return { found: true, path: path.join(__dirname, WORKSPACE[source]) };

@@ -21,13 +21,20 @@ const LAYERS = {
   services: { pattern: 'src/services', allow: ['domain', 'db', 'chain', 'infra', 'config', 'programs'] },
   jobs: { pattern: 'jobs', allow: ['services', 'domain', 'config', 'infra', 'programs'], allowTypes: ['db', 'chain'] },
   api: { pattern: 'src/api', allow: ['services', 'domain', 'infra', 'programs'], allowTypes: ['chain', 'config'] },
-  features: { pattern: 'src/features', allow: ['api', 'services', 'jobs', 'domain', 'chain', 'infra', 'config', 'programs', 'local-cluster'], allowTypes: ['db'] },
+  features: {
+    pattern: 'src/features',
+    allow: ['api', 'services', 'jobs', 'domain', 'chain', 'infra', 'config', 'programs', 'local-cluster'],
+    allowTypes: ['db'],
+  },
 };
 
 /** Outside a package, only its entry points (package.json "exports"): never its files. */
 const NO_DEEP_PACKAGE_IMPORTS = {
   patterns: [
-    { group: ['**/packages/*/src/**', '**/packages/*/dist/**', '@pmx/*/src/**', '@pmx/*/dist/**'], message: 'import a workspace package by its entry point (@pmx/programs, @pmx/local-cluster)' },
+    {
+      group: ['**/packages/*/src/**', '**/packages/*/dist/**', '@pmx/*/src/**', '@pmx/*/dist/**'],
+      message: 'import a workspace package by its entry point (@pmx/programs, @pmx/local-cluster)',
+    },
   ],
 };
 
@@ -57,7 +64,12 @@ export default tseslint.config(
           policies: Object.entries(LAYERS).flatMap(([type, l]) => [
             { from: { element: { type } }, allow: { to: { element: { types: { anyOf: [type, ...l.allow] } } } } },
             ...(l.allowTypes
-              ? [{ from: { element: { type } }, allow: { to: { element: { types: { anyOf: l.allowTypes } } }, dependency: { kind: 'type' } } }]
+              ? [
+                  {
+                    from: { element: { type } },
+                    allow: { to: { element: { types: { anyOf: l.allowTypes } } }, dependency: { kind: 'type' } },
+                  },
+                ]
               : []),
           ]),
         },
@@ -71,7 +83,19 @@ export default tseslint.config(
   {
     // A package's tests import its own sources, and other packages only by their entry points.
     files: ['packages/*/test/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/../../../src/**', '**/../../../test/**', '@pmx/*/src/**'], message: 'a package test imports its own package and other packages\' entry points only' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/../../../src/**', '**/../../../test/**', '@pmx/*/src/**'],
+              message: "a package test imports its own package and other packages' entry points only",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // No value import cycles anywhere in the tree; type-only ones are fine (eslint-rules/).
@@ -83,13 +107,37 @@ export default tseslint.config(
     // The domain is pure: no I/O of any kind (docs/architecture.md, "Layers").
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{
-          group: ['node:fs*', 'node:net', 'node:http*', 'node:child_process', 'node:dgram', 'node:worker_threads', 'fs', 'net', 'http',
-            'ioredis', 'bullmq', 'kysely', 'pg', 'better-sqlite3', 'fastify', 'pino', 'litesvm', 'ws'],
-          message: 'src/domain is pure: no I/O imports (docs/architecture.md, "Layers")',
-        }, ...NO_DEEP_PACKAGE_IMPORTS.patterns],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'node:fs*',
+                'node:net',
+                'node:http*',
+                'node:child_process',
+                'node:dgram',
+                'node:worker_threads',
+                'fs',
+                'net',
+                'http',
+                'ioredis',
+                'bullmq',
+                'kysely',
+                'pg',
+                'better-sqlite3',
+                'fastify',
+                'pino',
+                'litesvm',
+                'ws',
+              ],
+              message: 'src/domain is pure: no I/O imports (docs/architecture.md, "Layers")',
+            },
+            ...NO_DEEP_PACKAGE_IMPORTS.patterns,
+          ],
+        },
+      ],
     },
   },
   {

@@ -15,12 +15,16 @@ const CONCURRENCY = 16;
 
 function postOnce(agent: Agent, url: string, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString()));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString()));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -31,9 +35,11 @@ async function reqPerSec(url: string, body: string): Promise<number> {
   for (let i = 0; i < 1500; i++) await postOnce(agent, url, body); // warm-up (JIT, sockets): fewer skews the first side measured
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < REQUESTS) await postOnce(agent, url, body);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < REQUESTS) await postOnce(agent, url, body);
+    }),
+  );
   const rate = REQUESTS / ((performance.now() - t0) / 1000);
   agent.destroy();
   return rate;
@@ -77,8 +83,10 @@ export async function run(): Promise<void> {
         ceiling = Math.max(ceiling, await reqPerSec(bare.url, body));
       }
       await bare.close();
-      console.log(`chain.rpc.${method}: ${Math.round(rpc).toLocaleString('en-US')} req/s through JSON-RPC vs ${Math.round(ceiling).toLocaleString('en-US')} req/s ` +
-        `from a bare node:http server answering the same ${answer.length} bytes; ratio ${(rpc / ceiling).toFixed(2)}x (goal ≥ 0.70x)`);
+      console.log(
+        `chain.rpc.${method}: ${Math.round(rpc).toLocaleString('en-US')} req/s through JSON-RPC vs ${Math.round(ceiling).toLocaleString('en-US')} req/s ` +
+          `from a bare node:http server answering the same ${answer.length} bytes; ratio ${(rpc / ceiling).toFixed(2)}x (goal ≥ 0.70x)`,
+      );
     }
   } finally {
     await chain.close();

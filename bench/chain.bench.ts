@@ -44,9 +44,11 @@ async function throughJsonRpc(dataDir: string): Promise<number> {
   const conn = new Connection(chain.rpcUrl, 'confirmed');
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < txs.length) await conn.sendRawTransaction(txs[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < txs.length) await conn.sendRawTransaction(txs[next++]!);
+    }),
+  );
   const tps = N / ((performance.now() - t0) / 1000);
   await chain.close();
   return tps;
@@ -54,11 +56,15 @@ async function throughJsonRpc(dataDir: string): Promise<number> {
 
 function rawPost(agent: Agent, url: string, body: string): Promise<{ result?: unknown; error?: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { result?: unknown; error?: unknown }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as { result?: unknown; error?: unknown }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -77,15 +83,30 @@ async function sendAndConfirm(dataDir: string, client: 'web3' | 'http'): Promise
       if (!st.value[0]) throw new Error('not confirmed');
       return;
     }
-    const sent = await rawPost(agent, chain.rpcUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }] }));
-    const st = await rawPost(agent, chain.rpcUrl, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'getSignatureStatuses', params: [[sent.result]] }));
+    const sent = await rawPost(
+      agent,
+      chain.rpcUrl,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'sendTransaction',
+        params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }],
+      }),
+    );
+    const st = await rawPost(
+      agent,
+      chain.rpcUrl,
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'getSignatureStatuses', params: [[sent.result]] }),
+    );
     if (!(st.result as { value: unknown[] }).value[0]) throw new Error('not confirmed');
   };
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < txs.length) await one(txs[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < txs.length) await one(txs[next++]!);
+    }),
+  );
   const tps = N / ((performance.now() - t0) / 1000);
   agent.destroy();
   await chain.close();
@@ -106,15 +127,21 @@ export async function run(): Promise<void> {
     let disk = await inProcess(join(dir, 'disk1'));
     memory = best(memory, await inProcess(undefined));
     disk = best(disk, await inProcess(join(dir, 'disk2')));
-    console.log(`chain.rpc: ${Math.round(rpc).toLocaleString('en-US')} SPL transfers/s through JSON-RPC (web3.js, HTTP, ${CONCURRENCY} in flight, preflight, persisted); ` +
-      `LiteSVM direct ${Math.round(direct).toLocaleString('en-US')} tx/s; ratio ${(direct / rpc).toFixed(1)}x`);
+    console.log(
+      `chain.rpc: ${Math.round(rpc).toLocaleString('en-US')} SPL transfers/s through JSON-RPC (web3.js, HTTP, ${CONCURRENCY} in flight, preflight, persisted); ` +
+        `LiteSVM direct ${Math.round(direct).toLocaleString('en-US')} tx/s; ratio ${(direct / rpc).toFixed(1)}x`,
+    );
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-    console.log(`chain.rpc.confirm: send+confirm ${fmt(confirmedHttp)} tx/s with a bare node:http client (${(confirmedHttp / direct).toFixed(2)}x LiteSVM direct, goal ≥ 0.5x), ` +
-      `${fmt(confirmedWeb3)} tx/s with web3.js (${(confirmedWeb3 / direct).toFixed(2)}x); the web3.js client's share of each transaction ≈ ` +
-      `${((1 - confirmedWeb3 / confirmedHttp) * 100).toFixed(0)}%`);
-    console.log(`chain.ledger: in-process ${Math.round(memory.tps).toLocaleString('en-US')} tx/s in memory (${memory.usPerTx.toFixed(0)} µs/tx) vs ` +
-      `${Math.round(disk.tps).toLocaleString('en-US')} tx/s persisted (${disk.usPerTx.toFixed(0)} µs/tx): persistence costs ${(disk.usPerTx - memory.usPerTx).toFixed(0)} µs/tx; ` +
-      `full snapshot ${disk.snapshotMs.toFixed(1)} ms`);
+    console.log(
+      `chain.rpc.confirm: send+confirm ${fmt(confirmedHttp)} tx/s with a bare node:http client (${(confirmedHttp / direct).toFixed(2)}x LiteSVM direct, goal ≥ 0.5x), ` +
+        `${fmt(confirmedWeb3)} tx/s with web3.js (${(confirmedWeb3 / direct).toFixed(2)}x); the web3.js client's share of each transaction ≈ ` +
+        `${((1 - confirmedWeb3 / confirmedHttp) * 100).toFixed(0)}%`,
+    );
+    console.log(
+      `chain.ledger: in-process ${Math.round(memory.tps).toLocaleString('en-US')} tx/s in memory (${memory.usPerTx.toFixed(0)} µs/tx) vs ` +
+        `${Math.round(disk.tps).toLocaleString('en-US')} tx/s persisted (${disk.usPerTx.toFixed(0)} µs/tx): persistence costs ${(disk.usPerTx - memory.usPerTx).toFixed(0)} µs/tx; ` +
+        `full snapshot ${disk.snapshotMs.toFixed(1)} ms`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,14 +34,49 @@ const PAUSE_BACKEND = process.env.BENCH_CLOB_BACKEND === 'paused';
 const ADMIN = 'bench-clob-admin-token-0123456789';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const pkcs8 = (k: Keypair) => createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]), format: 'der', type: 'pkcs8' });
-const spki = (k: Keypair) => createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), k.publicKey.toBuffer()]), format: 'der', type: 'spki' });
+const pkcs8 = (k: Keypair) =>
+  createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+const spki = (k: Keypair) =>
+  createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), k.publicKey.toBuffer()]),
+    format: 'der',
+    type: 'spki',
+  });
 
-function signedBody(owner: Keypair, key: ReturnType<typeof pkcs8>, market: string, side: 'buy' | 'sell', nonce: bigint, expiry: bigint): { body: string; text: string; sig: Buffer } {
-  const bytes = encodeOrderMessage({ market: new PublicKey(market).toBytes(), owner: owner.publicKey.toBytes(), side, outcome: 'yes', priceBps: 5000, quantity: 1_000_000n, nonce, expiry });
+function signedBody(
+  owner: Keypair,
+  key: ReturnType<typeof pkcs8>,
+  market: string,
+  side: 'buy' | 'sell',
+  nonce: bigint,
+  expiry: bigint,
+): { body: string; text: string; sig: Buffer } {
+  const bytes = encodeOrderMessage({
+    market: new PublicKey(market).toBytes(),
+    owner: owner.publicKey.toBytes(),
+    side,
+    outcome: 'yes',
+    priceBps: 5000,
+    quantity: 1_000_000n,
+    nonce,
+    expiry,
+  });
   const text = orderSigningText(bytes);
   const sig = sign(null, Buffer.from(text), key);
-  const orderMessage = { market, owner: owner.publicKey.toBase58(), side: side === 'buy' ? 0 : 1, outcome: 0, priceBps: 5000, quantity: '1000000', nonce: nonce.toString(), expiry: expiry.toString() };
+  const orderMessage = {
+    market,
+    owner: owner.publicKey.toBase58(),
+    side: side === 'buy' ? 0 : 1,
+    outcome: 0,
+    priceBps: 5000,
+    quantity: '1000000',
+    nonce: nonce.toString(),
+    expiry: expiry.toString(),
+  };
   return { body: JSON.stringify({ orderMessage, signature: sig.toString('base64') }), text, sig };
 }
 
@@ -68,7 +103,11 @@ function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
  * verifies each order (support/verify-only-server.ts). Orders/s.
  */
 async function verifyOnlyRate(bodies: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', new URL('./support/verify-only-server.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=pmx-source', '--import', 'tsx', new URL('./support/verify-only-server.ts', import.meta.url).pathname],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
@@ -76,10 +115,20 @@ async function verifyOnlyRate(bodies: string[]): Promise<number> {
     });
     let next = 0;
     const result = await cannon({
-      url, connections: CONNECTIONS, duration: SECONDS,
-      requests: [{ method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
+      url,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v2/clob/orders',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
+        },
+      ],
     });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`verify-only server refused ${result.non2xx} and failed ${result.errors} requests`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`verify-only server refused ${result.non2xx} and failed ${result.errors} requests`);
     return result['2xx'] / SECONDS;
   } finally {
     child.kill('SIGTERM');
@@ -91,7 +140,8 @@ export type Api = (method: string, path: string, body?: unknown, admin?: boolean
 export function apiOf(url: string): Api {
   return async (method, path, body, admin = false) => {
     const res = await fetch(`${url}${path}`, {
-      method, body: body ? JSON.stringify(body) : undefined,
+      method,
+      body: body ? JSON.stringify(body) : undefined,
       headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) },
     });
     const json = (await res.json()) as Json;
@@ -113,9 +163,22 @@ async function setUp(api: Api): Promise<{ market: Json; buyer: Keypair; seller: 
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const market = (await api('POST', '/v2/admin/clob/markets', {
-    title: 'Bench market', description: 'x', resolutionRules: 'x', category: 'bench', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
-  }, true)).market as Json;
+  const market = (
+    await api(
+      'POST',
+      '/v2/admin/clob/markets',
+      {
+        title: 'Bench market',
+        description: 'x',
+        resolutionRules: 'x',
+        category: 'bench',
+        endDate: new Date(Date.now() + 86_400_000).toISOString(),
+        yesTicker: 'Y',
+        noTicker: 'N',
+      },
+      true,
+    )
+  ).market as Json;
   const buyer = Keypair.generate();
   const seller = Keypair.generate();
   for (const t of [buyer, seller]) {
@@ -123,7 +186,11 @@ async function setUp(api: Api): Promise<{ market: Json; buyer: Keypair; seller: 
     await send((await api('POST', '/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: '900000000000' })).transaction, t);
   }
   await waitForBalance(api, seller, (b) => b.smartWalletBalance === '900000000000'); // the deposit indexed
-  await send((await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' })).transaction, seller);
+  await send(
+    (await api('POST', '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: '500000000000' }))
+      .transaction,
+    seller,
+  );
   await waitForYes(api, seller, '500000000000');
   return { market, buyer, seller };
 }
@@ -171,8 +238,13 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   const dataDir = tempDir('pmx-bench-clob-');
   const database = { env: databaseEnv };
   const shared = {
-    ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-clob-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()),
+    ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `bench-clob-${process.pid}`,
+    LEDGER_RPC_PORT: String(await findFreePort()),
     ...database.env,
   };
   console.log(`  database: ${database.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
@@ -203,7 +275,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     const pub = [spki(buyer), spki(seller)];
     for (let i = 0; i < expected; i++) {
       const who = i % 2;
-      const s = signedBody(who === 0 ? buyer : seller, keys[who]!, market.marketPubkey as string, who === 0 ? 'buy' : 'sell', BigInt(i + 1), expiry);
+      const s = signedBody(
+        who === 0 ? buyer : seller,
+        keys[who]!,
+        market.marketPubkey as string,
+        who === 0 ? 'buy' : 'sell',
+        BigInt(i + 1),
+        expiry,
+      );
       bodies.push(s.body);
       if (i < 2_000) samples.push({ text: s.text, sig: s.sig, key: pub[who]! });
     }
@@ -223,10 +302,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
       url: daemon.url,
       connections: CONNECTIONS,
       duration: SECONDS,
-      requests: [{
-        method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/v2/clob/orders',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
+        },
+      ],
     });
     const ok = result['2xx'];
     const used = cpu.end(Math.max(ok, 1));
@@ -236,7 +319,9 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     const baseline = (verifyPerSec + verifyAfter) / 2;
     const lat = result.latency as unknown as Record<string, number>;
     console.log(`  bare Ed25519 verification (node:crypto, prepared keys): ${Math.round(baseline)} /s`);
-    console.log(`  order placement through HTTP, ${CONNECTIONS} connections: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`);
+    console.log(
+      `  order placement through HTTP, ${CONNECTIONS} connections: ${Math.round(placed)} orders/s (${ok} accepted, ${result.non2xx} refused, ${result.errors} errors), p50 ${lat.p50} ms, p99 ${lat.p99} ms`,
+    );
     console.log(`  ratio ${(placed / baseline).toFixed(2)}× (goal ≥ 0.5×)`);
     for (const line of describeCpu(used, 'order')) console.log(line);
     console.log(`  that ceiling is ${(used.ceilingPerSecond / baseline).toFixed(2)}× bare verification`);
@@ -244,9 +329,12 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
       if (PAUSE_BACKEND) backend.child.kill('SIGSTOP');
       const floor = await verifyOnlyRate(bodies);
       if (PAUSE_BACKEND) backend.child.kill('SIGCONT');
-      console.log(`  floor: a bare Fastify route that only verifies the same orders (no funds check, matching or persistence): ${Math.round(floor)} orders/s, ${(floor / baseline).toFixed(2)}× bare verification`);
+      console.log(
+        `  floor: a bare Fastify route that only verifies the same orders (no funds check, matching or persistence): ${Math.round(floor)} orders/s, ${(floor / baseline).toFixed(2)}× bare verification`,
+      );
     }
-    if (next > bodies.length) console.log(`  note: ${next - bodies.length} requests reused a signed body (DUPLICATE_NONCE refusals): raise the pre-signed count`);
+    if (next > bodies.length)
+      console.log(`  note: ${next - bodies.length} requests reused a signed body (DUPLICATE_NONCE refusals): raise the pre-signed count`);
   } finally {
     daemon.child.kill('SIGINT');
     backend.child.kill('SIGCONT'); // a paused backend, after a failed load, would never see its SIGINT

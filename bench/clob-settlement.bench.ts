@@ -21,12 +21,28 @@ const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 export async function run(): Promise<void> {
-  const daemon = await startDaemon(loadConfig({
-    DATA_DIR: tempDir('pmx-bench-settle-'), PORT: '0', LEDGER_RPC_PORT: '0', LOG_LEVEL: process.env.BENCH_LOG ?? 'silent', ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench-settle-${process.pid}` } : {}),
-  }), pino({ level: process.env.BENCH_LOG ?? 'silent' }));
-  const h = { daemon, app: daemon.app!, ledger: daemon.chain.ledger!, usdcMint: daemon.chain.usdcMint, prefix: '', close: () => daemon.stop() };
+  const daemon = await startDaemon(
+    loadConfig({
+      DATA_DIR: tempDir('pmx-bench-settle-'),
+      PORT: '0',
+      LEDGER_RPC_PORT: '0',
+      LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench-settle-${process.pid}` } : {}),
+    }),
+    pino({ level: process.env.BENCH_LOG ?? 'silent' }),
+  );
+  const h = {
+    daemon,
+    app: daemon.app!,
+    ledger: daemon.chain.ledger!,
+    usdcMint: daemon.chain.usdcMint,
+    prefix: '',
+    close: () => daemon.stop(),
+  };
   try {
     // Raw SPL transfers, signed and sent one after another, each landed before the next.
     const payer = Keypair.generate();
@@ -41,8 +57,12 @@ export async function run(): Promise<void> {
       for (let i = 0; i < transfers; i++) {
         const { blockhash } = await daemon.chain.client.getLatestBlockhash();
         const message = new TransactionMessage({
-          payerKey: payer.publicKey, recentBlockhash: blockhash,
-          instructions: [createTransferInstruction(from!, dest!, payer.publicKey, 1n), new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(`t${sent++}`) })],
+          payerKey: payer.publicKey,
+          recentBlockhash: blockhash,
+          instructions: [
+            createTransferInstruction(from!, dest!, payer.publicKey, 1n),
+            new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(`t${sent++}`) }),
+          ],
         }).compileToV0Message();
         const tx = new VersionedTransaction(message);
         tx.sign([payer]);
@@ -57,23 +77,46 @@ export async function run(): Promise<void> {
     const makers: Keypair[] = [];
     for (let i = 0; i < 8; i++) {
       const m = await depositedTrader(h as never, 100n * USDC);
-      await clobWrite(h as never, '/v2/clob/account/split', { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: (60n * USDC).toString() }, m);
+      await clobWrite(
+        h as never,
+        '/v2/clob/account/split',
+        { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: (60n * USDC).toString() },
+        m,
+      );
       makers.push(m);
     }
     const taker = await depositedTrader(h as never, 5_000n * USDC);
-    await waitFor('splits indexed', async () => {
-      const rows = await daemon.db.db.selectFrom('token_accounts').select('amount').where('mint', '=', market.yesMint).execute();
-      return rows.filter((r) => BigInt(r.amount) === 60n * USDC).length === makers.length ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'splits indexed',
+      async () => {
+        const rows = await daemon.db.db.selectFrom('token_accounts').select('amount').where('mint', '=', market.yesMint).execute();
+        return rows.filter((r) => BigInt(r.amount) === 60n * USDC).length === makers.length ? true : undefined;
+      },
+      30_000,
+    );
     const perRound = makers.length * 3;
     // Makers rest asks, one taker sweeps them with IOC buys; returns each fill's match time.
     const matchFills = async (): Promise<Map<string, number>> => {
       const matched = new Map<string, number>();
       for (let made = 0; made < FILLS; made += perRound) {
         for (const [i, m] of makers.entries()) {
-          for (let j = 0; j < 3; j++) await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000 + i * 10 + j, quantity: 200_000n });
+          for (let j = 0; j < 3; j++)
+            await place(h as never, m, {
+              market: market.marketPubkey,
+              side: 'sell',
+              outcome: 'yes',
+              priceBps: 5000 + i * 10 + j,
+              quantity: 200_000n,
+            });
         }
-        const r = await place(h as never, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(perRound) * 200_000n, timeInForce: 'ioc' });
+        const r = await place(h as never, taker, {
+          market: market.marketPubkey,
+          side: 'buy',
+          outcome: 'yes',
+          priceBps: 9000,
+          quantity: BigInt(perRound) * 200_000n,
+          timeInForce: 'ioc',
+        });
         for (const f of r.fills as Array<{ id: string }>) matched.set(f.id, Date.now());
       }
       return matched;
@@ -86,14 +129,31 @@ export async function run(): Promise<void> {
       }
       throw new Error('timed out waiting for every fill to settle');
     };
-    const settleTransactions = async () => Number((await daemon.db.db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', market.id).executeTakeFirstOrThrow()).n);
+    const settleTransactions = async () =>
+      Number(
+        (
+          await daemon.db.db
+            .selectFrom('clob_settlement_batches')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('market_id', '=', market.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     // Warm-up: one settled fill per maker, so the market's lookup table holds every trader's
     // accounts before the measure (created once per trader and market, it waits a slot), as it
     // does for traders who traded before. Each order of the measure is still new on chain.
     const warm: string[] = [];
-    for (const [i, m] of makers.entries()) await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 4000 + i, quantity: 100_000n });
-    const sweep = await place(h as never, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(makers.length) * 100_000n, timeInForce: 'ioc' });
+    for (const [i, m] of makers.entries())
+      await place(h as never, m, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 4000 + i, quantity: 100_000n });
+    const sweep = await place(h as never, taker, {
+      market: market.marketPubkey,
+      side: 'buy',
+      outcome: 'yes',
+      priceBps: 9000,
+      quantity: BigInt(makers.length) * 100_000n,
+      timeInForce: 'ioc',
+    });
     for (const f of sweep.fills as Array<{ id: string }>) warm.push(f.id);
     await settledTimes(warm);
 
@@ -117,10 +177,16 @@ export async function run(): Promise<void> {
     // two (this machine's speed drifts by ±20 % within a minute: the higher baseline is the stricter).
     const transfersAfter = await rawTransfersPerSec();
     const transfersPerSec = Math.max(transfersBefore, transfersAfter);
-    console.log(`  raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`);
-    console.log(`  fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`);
+    console.log(
+      `  raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`,
+    );
+    console.log(
+      `  fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`,
+    );
     console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
-    console.log(`  ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`);
+    console.log(
+      `  ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
+    );
   } finally {
     await daemon.stop();
   }

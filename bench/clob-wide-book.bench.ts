@@ -37,7 +37,13 @@ const ASK_WALLETS = 40;
 const PER_WALLET = 100;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Order { owner: Keypair; side: 'buy' | 'sell'; outcome: 'yes' | 'no'; priceBps: number; nonce: bigint }
+interface Order {
+  owner: Keypair;
+  side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  priceBps: number;
+  nonce: bigint;
+}
 
 /** The resting layout: bid j and ask k of a market, wide or narrow. No two resting orders cross, and YES at 6000 crosses none. */
 function bidPrice(wide: boolean, j: number): { outcome: 'yes' | 'no'; priceBps: number } {
@@ -48,24 +54,55 @@ function bidPrice(wide: boolean, j: number): { outcome: 'yes' | 'no'; priceBps: 
 const askPrice = (wide: boolean, k: number) => 6_500 + (wide ? k % 3_500 : k % 10);
 
 const keys = new Map<Keypair, ReturnType<typeof createPrivateKey>>();
-const keyOf = (k: Keypair) => keys.get(k) ?? keys.set(k, createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]), format: 'der', type: 'pkcs8' })).get(k)!;
+const keyOf = (k: Keypair) =>
+  keys.get(k) ??
+  keys
+    .set(
+      k,
+      createPrivateKey({
+        key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]),
+        format: 'der',
+        type: 'pkcs8',
+      }),
+    )
+    .get(k)!;
 
 function signed(market: string, o: Order, expiry: bigint): { bytes: Uint8Array; signature: string } {
-  const bytes = encodeOrderMessage({ market: new PublicKey(market).toBytes(), owner: o.owner.publicKey.toBytes(), side: o.side, outcome: o.outcome, priceBps: o.priceBps, quantity: TOKEN, nonce: o.nonce, expiry });
+  const bytes = encodeOrderMessage({
+    market: new PublicKey(market).toBytes(),
+    owner: o.owner.publicKey.toBytes(),
+    side: o.side,
+    outcome: o.outcome,
+    priceBps: o.priceBps,
+    quantity: TOKEN,
+    nonce: o.nonce,
+    expiry,
+  });
   return { bytes, signature: sign(null, Buffer.from(orderSigningText(bytes)), keyOf(o.owner)).toString('base64') };
 }
 
 function body(market: string, o: Order, expiry: bigint): string {
   const { signature } = signed(market, o, expiry);
-  const orderMessage = { market, owner: o.owner.publicKey.toBase58(), side: o.side === 'buy' ? 0 : 1, outcome: o.outcome === 'yes' ? 0 : 1, priceBps: o.priceBps, quantity: TOKEN.toString(), nonce: o.nonce.toString(), expiry: expiry.toString() };
+  const orderMessage = {
+    market,
+    owner: o.owner.publicKey.toBase58(),
+    side: o.side === 'buy' ? 0 : 1,
+    outcome: o.outcome === 'yes' ? 0 : 1,
+    priceBps: o.priceBps,
+    quantity: TOKEN.toString(),
+    nonce: o.nonce.toString(),
+    expiry: expiry.toString(),
+  };
   return JSON.stringify({ orderMessage, signature });
 }
 
 async function pool<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await each(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await each(items[next++]!);
+    }),
+  );
 }
 
 /** Funds a wallet: faucet, a deposit, and `split` USDC split into YES+NO of each market. */
@@ -88,7 +125,8 @@ async function fund(api: Api, conn: Connection, t: Keypair, deposit: bigint, mar
   await send((await api('POST', '/v2/clob/account/deposit', { pubkey, amount: deposit.toString() })).transaction);
   await until((b) => b.smartWalletBalance === deposit.toString());
   if (split === 0n) return;
-  for (const m of markets) await send((await api('POST', '/v2/clob/account/split', { pubkey, marketId: m.id, amount: split.toString() })).transaction);
+  for (const m of markets)
+    await send((await api('POST', '/v2/clob/account/split', { pubkey, marketId: m.id, amount: split.toString() })).transaction);
   await until((b) => markets.every((m) => (b.markets as Json[]).some((x) => x.marketId === m.id && x.yesTokens === split.toString())));
 }
 
@@ -108,8 +146,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   const dataDir = tempDir('pmx-bench-wide-');
   console.log(`  database: ${databaseEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
   const env = {
-    ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: `bench-wide-${process.pid}`, LEDGER_RPC_PORT: String(await findFreePort()), ...databaseEnv,
+    ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `bench-wide-${process.pid}`,
+    LEDGER_RPC_PORT: String(await findFreePort()),
+    ...databaseEnv,
   };
   const start = async () => {
     const d = await spawnDaemon(dataDir, env);
@@ -124,9 +168,23 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   try {
     let api = apiOf(daemon.url);
     const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
-    const newMarket = async (title: string) => (await api('POST', '/v2/admin/clob/markets', {
-      title, description: 'x', resolutionRules: 'x', category: 'bench', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
-    }, true)).market as Json;
+    const newMarket = async (title: string) =>
+      (
+        await api(
+          'POST',
+          '/v2/admin/clob/markets',
+          {
+            title,
+            description: 'x',
+            resolutionRules: 'x',
+            category: 'bench',
+            endDate: new Date(Date.now() + 86_400_000).toISOString(),
+            yesTicker: 'Y',
+            noTicker: 'N',
+          },
+          true,
+        )
+      ).market as Json;
     const wide = await newMarket('Wide book');
     const narrow = await newMarket('Narrow book');
     const bidders = Array.from({ length: BID_WALLETS }, () => Keypair.generate());
@@ -134,30 +192,77 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     const buyer = Keypair.generate();
     const seller = Keypair.generate();
     let started = performance.now();
-    await pool([...bidders.map((t) => [t, 200n, 0n] as const), ...askers.map((t) => [t, 250n, 100n] as const), [buyer, 20_000n, 0n] as const, [seller, 20_000n, 8_000n] as const], 16,
-      ([t, deposit, split]) => fund(api, conn, t, deposit * TOKEN, [wide, narrow], split * TOKEN));
+    await pool(
+      [
+        ...bidders.map((t) => [t, 200n, 0n] as const),
+        ...askers.map((t) => [t, 250n, 100n] as const),
+        [buyer, 20_000n, 0n] as const,
+        [seller, 20_000n, 8_000n] as const,
+      ],
+      16,
+      ([t, deposit, split]) => fund(api, conn, t, deposit * TOKEN, [wide, narrow], split * TOKEN),
+    );
     console.log(`  ${BID_WALLETS + ASK_WALLETS + 2} wallets funded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
     // The resting books: signed orders written as the matcher writes resting ones, daemon stopped.
     started = performance.now();
     const expiry = BigInt(Math.floor(Date.now() / 1000) + 3 * 3600);
     const now = new Date().toISOString();
-    const rows = (m: Json, isWide: boolean) => [
-      ...bidders.flatMap((owner, w) => Array.from({ length: PER_WALLET }, (_, i) => ({ owner, side: 'buy' as const, ...bidPrice(isWide, w * PER_WALLET + i), nonce: BigInt((isWide ? 0 : 1_000) + i + 1) }))),
-      ...askers.flatMap((owner, w) => Array.from({ length: PER_WALLET }, (_, i) => ({ owner, side: 'sell' as const, outcome: 'yes' as const, priceBps: askPrice(isWide, w * PER_WALLET + i), nonce: BigInt((isWide ? 0 : 1_000) + i + 1) }))),
-    ].map((o, seq) => {
-      const { bytes, signature } = signed(m.marketPubkey as string, o, expiry);
-      return {
-        id: randomUUID(), market_id: m.id as string, owner: o.owner.publicKey.toBase58(), side: o.side, outcome: o.outcome, price_bps: o.priceBps,
-        quantity: TOKEN, remaining: TOKEN, status: 'open' as const, order_type: 'limit' as const, time_in_force: 'gtc' as const, post_only: 0, nonce: o.nonce.toString(), expiry,
-        message: Buffer.from(bytes).toString('hex'), signature, seq: BigInt(seq + 1), notional: 0n, usdc: 0n, committed: restingCommitment(o.side, o.priceBps, TOKEN),
-        cancel_reason: null, created_at: now, updated_at: now,
-      };
-    });
+    const rows = (m: Json, isWide: boolean) =>
+      [
+        ...bidders.flatMap((owner, w) =>
+          Array.from({ length: PER_WALLET }, (_, i) => ({
+            owner,
+            side: 'buy' as const,
+            ...bidPrice(isWide, w * PER_WALLET + i),
+            nonce: BigInt((isWide ? 0 : 1_000) + i + 1),
+          })),
+        ),
+        ...askers.flatMap((owner, w) =>
+          Array.from({ length: PER_WALLET }, (_, i) => ({
+            owner,
+            side: 'sell' as const,
+            outcome: 'yes' as const,
+            priceBps: askPrice(isWide, w * PER_WALLET + i),
+            nonce: BigInt((isWide ? 0 : 1_000) + i + 1),
+          })),
+        ),
+      ].map((o, seq) => {
+        const { bytes, signature } = signed(m.marketPubkey as string, o, expiry);
+        return {
+          id: randomUUID(),
+          market_id: m.id as string,
+          owner: o.owner.publicKey.toBase58(),
+          side: o.side,
+          outcome: o.outcome,
+          price_bps: o.priceBps,
+          quantity: TOKEN,
+          remaining: TOKEN,
+          status: 'open' as const,
+          order_type: 'limit' as const,
+          time_in_force: 'gtc' as const,
+          post_only: 0,
+          nonce: o.nonce.toString(),
+          expiry,
+          message: Buffer.from(bytes).toString('hex'),
+          signature,
+          seq: BigInt(seq + 1),
+          notional: 0n,
+          usdc: 0n,
+          committed: restingCommitment(o.side, o.priceBps, TOKEN),
+          cancel_reason: null,
+          created_at: now,
+          updated_at: now,
+        };
+      });
     await stop(daemon);
     const database = openDatabase(databaseEnv.DATABASE_URL, dataDir);
     try {
-      for (const [m, isWide] of [[wide, true], [narrow, false]] as const) await insertOrders(database.db, rows(m, isWide));
+      for (const [m, isWide] of [
+        [wide, true],
+        [narrow, false],
+      ] as const)
+        await insertOrders(database.db, rows(m, isWide));
     } finally {
       await database.close();
     }
@@ -171,25 +276,59 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     while ((await depth(wide)) === 0 || (await depth(narrow)) === 0) await new Promise((r) => setTimeout(r, 200));
     for (const t of [buyer, seller]) {
       const pubkey = t.publicKey.toBase58();
-      while (((await api('GET', `/v2/clob/account/balances?pubkey=${pubkey}`)).smartWalletBalance as string) === '0') await new Promise((r) => setTimeout(r, 200));
+      while (((await api('GET', `/v2/clob/account/balances?pubkey=${pubkey}`)).smartWalletBalance as string) === '0')
+        await new Promise((r) => setTimeout(r, 200));
     }
-    console.log(`  40,000 resting orders written and loaded in ${((performance.now() - started) / 1000).toFixed(0)} s: wide book ${await depth(wide)} levels, narrow ${await depth(narrow)}`);
+    console.log(
+      `  40,000 resting orders written and loaded in ${((performance.now() - started) / 1000).toFixed(0)} s: wide book ${await depth(wide)} levels, narrow ${await depth(narrow)}`,
+    );
     // The load: pre-signed YES orders at 6000, buyer and seller alternating.
-    const loadBodies = (m: Json, base: number) => Array.from({ length: Math.ceil(SECONDS * ROUNDS * 2_000) }, (_, i) =>
-      body(m.marketPubkey as string, { owner: i % 2 === 0 ? buyer : seller, side: i % 2 === 0 ? 'buy' : 'sell', outcome: 'yes', priceBps: 6_000, nonce: BigInt(base + i) }, expiry));
-    const loads = new Map<Json, { bodies: string[]; next: number }>([[wide, { bodies: loadBodies(wide, 1), next: 0 }], [narrow, { bodies: loadBodies(narrow, 10_000_000), next: 0 }]]);
+    const loadBodies = (m: Json, base: number) =>
+      Array.from({ length: Math.ceil(SECONDS * ROUNDS * 2_000) }, (_, i) =>
+        body(
+          m.marketPubkey as string,
+          {
+            owner: i % 2 === 0 ? buyer : seller,
+            side: i % 2 === 0 ? 'buy' : 'sell',
+            outcome: 'yes',
+            priceBps: 6_000,
+            nonce: BigInt(base + i),
+          },
+          expiry,
+        ),
+      );
+    const loads = new Map<Json, { bodies: string[]; next: number }>([
+      [wide, { bodies: loadBodies(wide, 1), next: 0 }],
+      [narrow, { bodies: loadBodies(narrow, 10_000_000), next: 0 }],
+    ]);
     const memory: string[] = [];
     const round = async (m: Json): Promise<Rate & { placed: number }> => {
       const load = loads.get(m)!;
       const before = rssMb(daemon.child.pid!);
       const r = await cannon({
-        url: daemon.url, connections: CONNECTIONS, duration: SECONDS,
-        requests: [{ method: 'POST', path: '/v2/clob/orders', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: load.bodies[load.next++ % load.bodies.length] }) }],
+        url: daemon.url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v2/clob/orders',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: load.bodies[load.next++ % load.bodies.length] }),
+          },
+        ],
       });
-      memory.push(`${m === wide ? 'wide' : 'narrow'} ${before.toFixed(0)}→${rssMb(daemon.child.pid!).toFixed(0)} MB over ${r['2xx']} orders`);
+      memory.push(
+        `${m === wide ? 'wide' : 'narrow'} ${before.toFixed(0)}→${rssMb(daemon.child.pid!).toFixed(0)} MB over ${r['2xx']} orders`,
+      );
       return { ...rateOf(r), placed: r['2xx'] / SECONDS };
     };
-    const result = await interleaved(ROUNDS, () => round(wide), () => round(narrow), (w, n) => w.placed / n.placed);
+    const result = await interleaved(
+      ROUNDS,
+      () => round(wide),
+      () => round(narrow),
+      (w, n) => w.placed / n.placed,
+    );
     const line = (name: string, rs: Array<Rate & { placed: number }>) =>
       `  ${name}: ${rs.map((r) => `${Math.round(r.placed)} orders/s (p50 ${r.p50} ms, p99 ${r.p99} ms${r.failures > 0 ? `, ${r.failures} not 2xx` : ''})`).join('; ')}`;
     console.log(line(`into 20,000 resting orders over ${await depth(wide)} levels`, result.ours));

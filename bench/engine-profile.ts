@@ -27,10 +27,20 @@ for (let round = 0; round < 4; round++) {
   const wall = performance.now();
   const cpu = process.cpuUsage();
   for (const o of stream) {
-    book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: o.quantity, expiry: 0 });
+    book.place({
+      id: o.id,
+      owner: owners[n++ % owners.length]!,
+      side: o.buy ? 'buy' : 'sell',
+      outcome: 'yes',
+      priceBps: o.price,
+      quantity: o.quantity,
+      expiry: 0,
+    });
   }
   const wallMs = performance.now() - wall;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
-  console.log(`round ${round}: ${Math.round((count / wallMs) * 1000).toLocaleString('en-US')} orders/s, ${Math.round((count / cpuMs) * 1000).toLocaleString('en-US')} per CPU second, ${book.index.size} resting`);
+  console.log(
+    `round ${round}: ${Math.round((count / wallMs) * 1000).toLocaleString('en-US')} orders/s, ${Math.round((count / cpuMs) * 1000).toLocaleString('en-US')} per CPU second, ${book.index.size} resting`,
+  );
 }

@@ -37,11 +37,25 @@ async function step2Latency(h: Harness, n: number) {
   const user = await fundedUser(h, 1_000_000_000n);
   const wallet = user.publicKey.toBase58();
   for (let i = 0; i < n; i++) {
-    const q = (await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, payload: { wallet, amount: 1, side: 'YES' } })).json();
+    const q = (
+      await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, payload: { wallet, amount: 1, side: 'YES' } })
+    ).json();
     const sig = await transfer(h, user, h.usdcMint, q.payment.payTo, 1_000_000n);
-    const header = xPayment({ txHash: sig, amount: 1, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt });
+    const header = xPayment({
+      txHash: sig,
+      amount: 1,
+      payer: wallet,
+      payTo: q.payment.payTo,
+      asset: h.usdcMint,
+      quoteIssuedAt: q.quote.issuedAt,
+    });
     const t0 = performance.now();
-    const res = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, headers: { 'x-payment': header }, payload: { wallet, amount: 1, side: 'YES' } });
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: `/v2/markets/${market.slug}/trade/buy`,
+      headers: { 'x-payment': header },
+      payload: { wallet, amount: 1, side: 'YES' },
+    });
     samples.push(performance.now() - t0);
     if (res.statusCode !== 200 || res.json().data.deliveryStatus !== 'confirmed') throw new Error(`step 2 failed: ${res.body}`);
   }
@@ -88,7 +102,8 @@ export async function run(): Promise<void> {
     const filtered = await rps(apiUrl, '/v2/markets?status=live&limit=20');
     // Deep pages: by offset (steps over 50,000 rows) and by cursor (seeks to the same place).
     const deep = MARKETS / 2;
-    const cursor = ((await (await fetch(`${apiUrl}/v2/markets?limit=20&offset=${deep - 20}`)).json()) as { data: { nextCursor: string } }).data.nextCursor;
+    const cursor = ((await (await fetch(`${apiUrl}/v2/markets?limit=20&offset=${deep - 20}`)).json()) as { data: { nextCursor: string } })
+      .data.nextCursor;
     const deepOffset = await rps(apiUrl, `/v2/markets?limit=20&offset=${deep}`);
     const deepCursor = await rps(apiUrl, `/v2/markets?limit=20&cursor=${cursor}`);
     const search = await rps(apiUrl, `/v2/markets/search?q=${WORDS[7]}&limit=20`);
@@ -99,14 +114,24 @@ export async function run(): Promise<void> {
     const base = Math.max(baseline, baseline2);
     const fmt = (x: number) => `${Math.round(x).toLocaleString('en-US')} req/s (${(x / base).toFixed(2)}x bare)`;
     const n = MARKETS.toLocaleString('en-US');
-    console.log(`family-a.http (${n} markets, autocannon ${CONNECTIONS} connections, ${SECONDS} s each): bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s`);
+    console.log(
+      `family-a.http (${n} markets, autocannon ${CONNECTIONS} connections, ${SECONDS} s each): bare Fastify ${Math.round(base).toLocaleString('en-US')} req/s`,
+    );
     for (const [label, x] of [
-      ['/health', health], ['list', list], ['list status=live', filtered], [`list offset=${deep.toLocaleString('en-US')}`, deepOffset],
-      [`list by cursor at the same depth`, deepCursor], ['search (one word)', search], ['search "will" (matches every market)', searchAll],
+      ['/health', health],
+      ['list', list],
+      ['list status=live', filtered],
+      [`list offset=${deep.toLocaleString('en-US')}`, deepOffset],
+      [`list by cursor at the same depth`, deepCursor],
+      ['search (one word)', search],
+      ['search "will" (matches every market)', searchAll],
       ['search "w" (a prefix of 400 words, every market)', searchW],
-    ] as const) console.log(`  ${label.padEnd(48)} ${fmt(x)}`);
+    ] as const)
+      console.log(`  ${label.padEnd(48)} ${fmt(x)}`);
     const lat = await step2Latency(h, Number(process.env.FAMILY_A_BENCH_BUYS ?? 40));
-    console.log(`family-a.step2: buy step 2 (verify payment on chain + record + deliver, confirmed) p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms over ${lat.n} buys`);
+    console.log(
+      `family-a.step2: buy step 2 (verify payment on chain + record + deliver, confirmed) p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms over ${lat.n} buys`,
+    );
   } finally {
     await bare.close();
     await h.close();
@@ -120,7 +145,9 @@ export async function run(): Promise<void> {
       await db.close();
     }
   }
-  console.log(`family-a.queries (repository, no cache, ${MARKETS.toLocaleString('en-US')} markets): ${lines.join('; ')}${PG_AVAILABLE ? '' : '; PostgreSQL unreachable: not measured'}`);
+  console.log(
+    `family-a.queries (repository, no cache, ${MARKETS.toLocaleString('en-US')} markets): ${lines.join('; ')}${PG_AVAILABLE ? '' : '; PostgreSQL unreachable: not measured'}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -77,13 +77,19 @@ export async function run(): Promise<Record<string, number>> {
       const oursRps = await requestsPerSecond(ours, READ_N, CONCURRENCY);
       const bareRps = await requestsPerSecond(baseline, READ_N, CONCURRENCY);
       out[`${label} rps`] = oursRps;
-      console.log(`${label}: ${oursRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} req/s (ratio ${(oursRps / bareRps).toFixed(2)}x; N=${READ_N}, ${CONCURRENCY} in flight, keep-alive, ${bytes} B body)`);
+      console.log(
+        `${label}: ${oursRps.toFixed(0)} req/s vs bare ${bareRps.toFixed(0)} req/s (ratio ${(oursRps / bareRps).toFixed(2)}x; N=${READ_N}, ${CONCURRENCY} in flight, keep-alive, ${bytes} B body)`,
+      );
     }
 
     const samples: number[] = [];
     for (let i = 0; i < WRITE_N + 20; i++) {
       const ms = await timeMs(async () => {
-        const res = await fetch(`${base}/v2/markets/${id}/buy`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet, side: 'UP', amount: USDC }) });
+        const res = await fetch(`${base}/v2/markets/${id}/buy`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ wallet, side: 'UP', amount: USDC }),
+        });
         if (res.status !== 200) throw new Error(`buy: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
       });
@@ -92,11 +98,15 @@ export async function run(): Promise<Record<string, number>> {
     const w = summarize(samples);
     out['buy p50 ms'] = w.p50;
     out['buy p99 ms'] = w.p99;
-    console.log(`POST /v2/markets/{id}/buy (through the tx-build queue): p50 ${formatMs(w.p50)} p99 ${formatMs(w.p99)} (N=${WRITE_N}, sequential, after 20 warm-up)`);
+    console.log(
+      `POST /v2/markets/{id}/buy (through the tx-build queue): p50 ${formatMs(w.p50)} p99 ${formatMs(w.p99)} (N=${WRITE_N}, sequential, after 20 warm-up)`,
+    );
 
     const idx = await indexingRate(INDEX_ROWS);
     out['index rows/s'] = idx.ours;
-    console.log(`indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x)`);
+    console.log(
+      `indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x)`,
+    );
     return out;
   } finally {
     await bare.close();

@@ -27,12 +27,18 @@ const REPS = Number(process.env.BENCH_TABLE_REPS ?? 3);
 const CONNECTIONS = 10;
 const SEND_N = Number(process.env.BENCH_TABLE_SEND_N ?? 2_000);
 /** `BENCH_TABLE_ONLY=health,quote,buy` measures only the rows whose label contains one of the words. */
-const ONLY = process.env.BENCH_TABLE_ONLY?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const ONLY = process.env.BENCH_TABLE_ONLY?.split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
 const wanted = (label: string) => !ONLY || ONLY.some((w) => label.toLowerCase().includes(w));
 
 /** The bare servers' process: resolves with its two base URLs once it listens. */
 async function startBare(spec: { http: BareReply[]; rpc: BareReply[] }) {
-  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/bare-server.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/bare-server.ts')],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   child.stdin!.write(`${JSON.stringify(spec)}\n`);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -50,10 +56,15 @@ interface Row {
 }
 
 async function measure(target: Row['ours'], seconds: number): Promise<Rate> {
-  const rate = rateOf(await cannon({
-    url: target.url, method: target.method, connections: CONNECTIONS, duration: seconds,
-    ...(target.body ? { body: target.body, headers: { 'content-type': 'application/json' } } : {}),
-  }));
+  const rate = rateOf(
+    await cannon({
+      url: target.url,
+      method: target.method,
+      connections: CONNECTIONS,
+      duration: seconds,
+      ...(target.body ? { body: target.body, headers: { 'content-type': 'application/json' } } : {}),
+    }),
+  );
   if (rate.failures > 0) throw new Error(`${target.method} ${target.url}: ${rate.failures} requests failed`);
   return rate;
 }
@@ -67,9 +78,17 @@ function report(label: string, ours: string, base: string, result: string, goal:
 }
 
 export async function run(): Promise<void> {
-  const daemon = await spawnDaemon(tempDir('pmx-bench-table-'), {
-    RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', LOG_LEVEL: 'warn', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
-  }, [], daemonEntry());
+  const daemon = await spawnDaemon(
+    tempDir('pmx-bench-table-'),
+    {
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      LOG_LEVEL: 'warn',
+      HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
+    },
+    [],
+    daemonEntry(),
+  );
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     await waitForStatus(daemon, '/health', 200, 60_000);
@@ -86,14 +105,28 @@ export async function run(): Promise<void> {
       { label: 'GET /v2/positions/{wallet}', path: `/v2/positions/${wallet}`, goal: 0.5 },
     ];
     const rpc: Array<{ label: string; body: string; goal: number }> = [
-      { label: 'JSON-RPC getAccountInfo vs bare node:http', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [ata, { encoding: 'base64' }] }), goal: 0.7 },
-      { label: 'JSON-RPC getTokenAccountBalance vs bare node:http', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [ata] }), goal: 0.7 },
+      {
+        label: 'JSON-RPC getAccountInfo vs bare node:http',
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [ata, { encoding: 'base64' }] }),
+        goal: 0.7,
+      },
+      {
+        label: 'JSON-RPC getTokenAccountBalance vs bare node:http',
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [ata] }),
+        goal: 0.7,
+      },
     ];
     // The baselines answer exactly what the daemon answers (status, content type, bytes).
     const spec: { http: BareReply[]; rpc: BareReply[] } = { http: [], rpc: [] };
     for (const [i, r] of http.entries()) {
       const res = await fetch(`${daemon.url}${r.path}`);
-      spec.http.push({ path: `/r${i}`, method: 'GET', status: res.status, contentType: res.headers.get('content-type') ?? 'application/json', body: await res.text() });
+      spec.http.push({
+        path: `/r${i}`,
+        method: 'GET',
+        status: res.status,
+        contentType: res.headers.get('content-type') ?? 'application/json',
+        body: await res.text(),
+      });
     }
     for (const [i, r] of rpc.entries()) {
       const res = await fetch(f.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: r.body });
@@ -101,35 +134,73 @@ export async function run(): Promise<void> {
     }
     bare = await startBare(spec);
     const rows: Row[] = [
-      ...http.map((r, i) => ({ label: r.label, goal: r.goal, ours: { url: `${daemon.url}${r.path}`, method: 'GET' as const }, bare: { url: `${bare!.fastify}/r${i}`, method: 'GET' as const } })),
-      ...rpc.map((r, i) => ({ label: r.label, goal: r.goal, ours: { url: f.rpcUrl, method: 'POST' as const, body: r.body }, bare: { url: `${bare!.rpc}/rpc${i}`, method: 'POST' as const, body: r.body } })),
+      ...http.map((r, i) => ({
+        label: r.label,
+        goal: r.goal,
+        ours: { url: `${daemon.url}${r.path}`, method: 'GET' as const },
+        bare: { url: `${bare!.fastify}/r${i}`, method: 'GET' as const },
+      })),
+      ...rpc.map((r, i) => ({
+        label: r.label,
+        goal: r.goal,
+        ours: { url: f.rpcUrl, method: 'POST' as const, body: r.body },
+        bare: { url: `${bare!.rpc}/rpc${i}`, method: 'POST' as const, body: r.body },
+      })),
     ];
 
-    console.log(`  autocannon, ${CONNECTIONS} connections, ${REPS} interleaved rounds of ${SECONDS} s per side; daemon pid ${daemon.child.pid}; ratio = median of the rounds' ours/bare`);
+    console.log(
+      `  autocannon, ${CONNECTIONS} connections, ${REPS} interleaved rounds of ${SECONDS} s per side; daemon pid ${daemon.child.pid}; ratio = median of the rounds' ours/bare`,
+    );
     report('row', 'ours', 'baseline', 'ratio', 'goal');
     for (const row of rows.filter((r) => wanted(r.label))) {
       await measure(row.ours, 1); // warm-up: JIT, connections, caches
       await measure(row.bare, 1);
-      const r = await interleaved(REPS, () => measure(row.ours, SECONDS), () => measure(row.bare, SECONDS), (o, b) => o.rps / b.rps);
-      report(row.label, `${fmt(median(r.ours.map((x) => x.rps)))} req/s`, `${fmt(median(r.baseline.map((x) => x.rps)))} req/s`, `${r.ratio.toFixed(2)}x`, `≥ ${row.goal}x`);
+      const r = await interleaved(
+        REPS,
+        () => measure(row.ours, SECONDS),
+        () => measure(row.bare, SECONDS),
+        (o, b) => o.rps / b.rps,
+      );
+      report(
+        row.label,
+        `${fmt(median(r.ours.map((x) => x.rps)))} req/s`,
+        `${fmt(median(r.baseline.map((x) => x.rps)))} req/s`,
+        `${r.ratio.toFixed(2)}x`,
+        `≥ ${row.goal}x`,
+      );
     }
 
     const buyLabel = 'POST /v2/markets/{id}/buy (through the queue)';
     if (wanted(buyLabel)) {
       // The write path: validation → tx-build queue → worker → builder → answer. Absolute goals.
-      const buy = { url: `${daemon.url}/v2/markets/${f.marketId}/buy`, method: 'POST' as const, body: JSON.stringify({ wallet, side: 'UP', amount: 1_000_000 }) };
+      const buy = {
+        url: `${daemon.url}/v2/markets/${f.marketId}/buy`,
+        method: 'POST' as const,
+        body: JSON.stringify({ wallet, side: 'UP', amount: 1_000_000 }),
+      };
       await measure(buy, 1);
       const buys: Rate[] = [];
       for (let i = 0; i < REPS; i++) buys.push(await measure(buy, SECONDS));
-      report(buyLabel, `${fmt(median(buys.map((b) => b.rps)))} req/s`, '', `p50 ${median(buys.map((b) => b.p50))} ms`, '≥ 3,000 req/s, p50 ≤ 5 ms');
+      report(
+        buyLabel,
+        `${fmt(median(buys.map((b) => b.rps)))} req/s`,
+        '',
+        `p50 ${median(buys.map((b) => b.p50))} ms`,
+        '≥ 3,000 req/s, p50 ≤ 5 ms',
+      );
     }
     if (wanted('JSON-RPC send + confirm')) await sendConfirmRow(daemon.url, f);
     if (wanted('Indexing token accounts')) {
       // Each round measures both sides (ours, then raw better-sqlite3) on fresh databases.
       const idx: Array<{ ours: number; raw: number }> = [];
       for (let i = 0; i < REPS; i++) idx.push(await indexingRate(20_000));
-      report('Indexing token accounts vs raw better-sqlite3', `${fmt(median(idx.map((x) => x.ours)))} rows/s`, `${fmt(median(idx.map((x) => x.raw)))} rows/s`,
-        `${median(idx.map((x) => x.ours / x.raw)).toFixed(2)}x`, '≥ 0.7x');
+      report(
+        'Indexing token accounts vs raw better-sqlite3',
+        `${fmt(median(idx.map((x) => x.ours)))} rows/s`,
+        `${fmt(median(idx.map((x) => x.raw)))} rows/s`,
+        `${median(idx.map((x) => x.ours / x.raw)).toFixed(2)}x`,
+        '≥ 0.7x',
+      );
     }
     console.log('\n  summary (busy shared 2-core machine; client, daemon and baseline share it):');
     for (const line of lines) console.log(line);
@@ -148,12 +219,23 @@ async function sendConfirmRow(base: string, f: Fixture): Promise<void> {
   await call(base, 'POST', '/v2/dev/faucet', { wallet: to.toBase58(), usdc: '1' });
   const conn = new Connection(f.rpcUrl, 'confirmed');
   let amount = 1;
-  const sent = await interleaved(REPS, async () => {
-    const txs = signedTransfers((await conn.getLatestBlockhash()).blockhash, f.usdcMint, payer, to, SEND_N, amount);
-    amount += SEND_N;
-    const r = await sendAndConfirmOverRpc(f.rpcUrl, txs, CONNECTIONS);
-    if (r.failures > 0) throw new Error(`send+confirm: ${r.failures} failures`);
-    return r.tps;
-  }, async () => liteSvmDirect(SEND_N), (o, b) => o / b);
-  report('JSON-RPC send + confirm vs LiteSVM direct', `${fmt(median(sent.ours))} tx/s`, `${fmt(median(sent.baseline))} tx/s`, `${sent.ratio.toFixed(2)}x`, '≥ 0.5x');
+  const sent = await interleaved(
+    REPS,
+    async () => {
+      const txs = signedTransfers((await conn.getLatestBlockhash()).blockhash, f.usdcMint, payer, to, SEND_N, amount);
+      amount += SEND_N;
+      const r = await sendAndConfirmOverRpc(f.rpcUrl, txs, CONNECTIONS);
+      if (r.failures > 0) throw new Error(`send+confirm: ${r.failures} failures`);
+      return r.tps;
+    },
+    async () => liteSvmDirect(SEND_N),
+    (o, b) => o / b,
+  );
+  report(
+    'JSON-RPC send + confirm vs LiteSVM direct',
+    `${fmt(median(sent.ours))} tx/s`,
+    `${fmt(median(sent.baseline))} tx/s`,
+    `${sent.ratio.toFixed(2)}x`,
+    '≥ 0.5x',
+  );
 }

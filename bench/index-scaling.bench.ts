@@ -25,17 +25,54 @@ const SIZES = (process.env.BENCH_INDEX_SIZES ?? '100,1000,10000').split(',').map
 
 function market(id: bigint, creator: PublicKey, vault: PublicKey): MarketAccount {
   return {
-    marketId: id, creator, vault, resolutionTime: 2_000_000_000n, createdAt: 1_700_000_000n, resolvedAt: 0n, tradeFeeBps: 200,
-    mode: 'amm', status: 'active', winningSide: null, mintsInitialized: true, bump: 255, seedAmount: 100_000_000n,
-    yesReserve: 100_000_000n, noReserve: 100_000_000n, yesSupply: 1_000_000n, noSupply: 1_000_000n, collateral: 101_000_000n,
-    creatorFeesAccrued: 0n, creatorFeesClaimed: 0n, protocolFeesAccrued: 0n, protocolFeesClaimed: 0n, totalVolume: 0n,
-    title: `Bench market ${id}`, description: 'scaling', yesTicker: 'YES', noTicker: 'NO',
+    marketId: id,
+    creator,
+    vault,
+    resolutionTime: 2_000_000_000n,
+    createdAt: 1_700_000_000n,
+    resolvedAt: 0n,
+    tradeFeeBps: 200,
+    mode: 'amm',
+    status: 'active',
+    winningSide: null,
+    mintsInitialized: true,
+    bump: 255,
+    seedAmount: 100_000_000n,
+    yesReserve: 100_000_000n,
+    noReserve: 100_000_000n,
+    yesSupply: 1_000_000n,
+    noSupply: 1_000_000n,
+    collateral: 101_000_000n,
+    creatorFeesAccrued: 0n,
+    creatorFeesClaimed: 0n,
+    protocolFeesAccrued: 0n,
+    protocolFeesClaimed: 0n,
+    totalVolume: 0n,
+    title: `Bench market ${id}`,
+    description: 'scaling',
+    yesTicker: 'YES',
+    noTicker: 'NO',
   };
 }
 
 function tokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8Array {
   const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode({ mint, owner, amount, delegateOption: 0, delegate: PublicKey.default, state: 1, isNativeOption: 0, isNative: 0n, delegatedAmount: 0n, closeAuthorityOption: 0, closeAuthority: PublicKey.default }, data);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: 1,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
   return data;
 }
 
@@ -43,7 +80,11 @@ const HEALTH_GOAL_MS = 50;
 
 /** Starts the probe against `url`; `stop()` resolves with its latency summary. */
 async function startProbe(url: string): Promise<{ stop(): Promise<{ n: number; p50: number; p99: number; max: number; errors: number }> }> {
-  const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/latency-probe.ts'), url, '5'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/latency-probe.ts'), url, '5'],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   if ((await lines.next()).value !== 'ready') throw new Error('latency probe did not start');
   return {
@@ -76,12 +117,26 @@ async function size(n: number, healthUrl: string): Promise<void> {
     const other = Keypair.generate().publicKey; // a mint that is not ours: USDC-like noise
     for (let i = 1; i <= n; i++) {
       const id = BigInt(i);
-      ledger.setAccount(findMarketPda(id)[0].toBase58(), { owner: MARKET_PROGRAM_ID.toBase58(), lamports: 10_000_000n, data: encodeMarketAccount(market(id, creator, creator)) });
+      ledger.setAccount(findMarketPda(id)[0].toBase58(), {
+        owner: MARKET_PROGRAM_ID.toBase58(),
+        lamports: 10_000_000n,
+        data: encodeMarketAccount(market(id, creator, creator)),
+      });
       for (const mint of [findYesMintPda(id)[0], findNoMintPda(id)[0], other]) {
-        ledger.setAccount(Keypair.generate().publicKey.toBase58(), { owner: TOKEN_PROGRAM_ID.toBase58(), lamports: 2_039_280n, data: tokenAccount(mint, holder, 1_000_000n) });
+        ledger.setAccount(Keypair.generate().publicKey.toBase58(), {
+          owner: TOKEN_PROGRAM_ID.toBase58(),
+          lamports: 2_039_280n,
+          data: tokenAccount(mint, holder, 1_000_000n),
+        });
       }
     }
-    const ctx = { db: db.db, chain: new EmbeddedChainClient(ledger), programId: MARKET_PROGRAM_ID, usdcMint: creator, log: pino({ level: 'silent' }) };
+    const ctx = {
+      db: db.db,
+      chain: new EmbeddedChainClient(ledger),
+      programId: MARKET_PROGRAM_ID,
+      usdcMint: creator,
+      log: pino({ level: 'silent' }),
+    };
     // The same probe for a second with nothing running: what this machine gives /health anyway.
     const idleProbe = await startProbe(healthUrl);
     await new Promise((r) => setTimeout(r, 1_000));

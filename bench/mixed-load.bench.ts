@@ -16,7 +16,11 @@ const SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 type Json = Record<string, unknown>;
 
 async function call(base: string, method: string, path: string, body?: Json): Promise<Json> {
-  const res = await fetch(`${base}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as Json;
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data as Json;
@@ -30,7 +34,10 @@ async function signAndSend(conn: Connection, base64: string, signer: Keypair): P
 }
 
 function rssMb(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
@@ -44,22 +51,40 @@ async function setUp(daemon: DaemonProcess): Promise<{ marketId: number; trader:
   const conn = new Connection(config.rpcUrl as string, 'confirmed');
   const creator = Keypair.generate();
   const trader = Keypair.generate();
-  for (const w of [creator, trader]) await call(base, 'POST', '/v2/dev/faucet', { wallet: w.publicKey.toBase58(), usdc: '100000000000', sol: '2000000000' });
+  for (const w of [creator, trader])
+    await call(base, 'POST', '/v2/dev/faucet', { wallet: w.publicKey.toBase58(), usdc: '100000000000', sol: '2000000000' });
   const created = await call(base, 'POST', '/v2/markets/create', {
-    wallet: creator.publicKey.toBase58(), title: 'Bench market', description: 'Mixed load', yesTicker: 'UP', noTicker: 'DOWN',
-    resolutionTime: Math.floor(Date.now() / 1000) + 86_400, seedAmount: 100_000_000, tradeFeeBps: 200,
+    wallet: creator.publicKey.toBase58(),
+    title: 'Bench market',
+    description: 'Mixed load',
+    yesTicker: 'UP',
+    noTicker: 'DOWN',
+    resolutionTime: Math.floor(Date.now() / 1000) + 86_400,
+    seedAmount: 100_000_000,
+    tradeFeeBps: 200,
   });
   await signAndSend(conn, created.transaction as string, creator);
   const marketId = created.marketId as number;
-  await signAndSend(conn, (await call(base, 'POST', `/v2/markets/${marketId}/init-mints`, { wallet: creator.publicKey.toBase58() })).transaction as string, creator);
-  const bought = await call(base, 'POST', `/v2/markets/${marketId}/buy`, { wallet: trader.publicKey.toBase58(), side: 'UP', amount: 5_000_000 });
+  await signAndSend(
+    conn,
+    (await call(base, 'POST', `/v2/markets/${marketId}/init-mints`, { wallet: creator.publicKey.toBase58() })).transaction as string,
+    creator,
+  );
+  const bought = await call(base, 'POST', `/v2/markets/${marketId}/buy`, {
+    wallet: trader.publicKey.toBase58(),
+    side: 'UP',
+    amount: 5_000_000,
+  });
   await signAndSend(conn, bought.transaction as string, trader);
   return { marketId, trader: trader.publicKey.toBase58() };
 }
 
 export async function run(): Promise<void> {
   const daemon = await spawnDaemon(tempDir('pmx-bench-mixed-'), {
-    RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', LOG_LEVEL: 'warn', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    LOG_LEVEL: 'warn',
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
   });
   try {
     await waitForStatus(daemon, '/health', 200, 60_000);
@@ -67,7 +92,12 @@ export async function run(): Promise<void> {
     const pid = daemon.child.pid!;
     const reads = [`/v2/markets/${marketId}`, `/v2/positions/${trader}`, '/v2/config'].map((path) => ({ method: 'GET' as const, path }));
     const json = { 'content-type': 'application/json' };
-    const buy = { method: 'POST' as const, path: `/v2/markets/${marketId}/buy`, headers: json, body: JSON.stringify({ wallet: trader, side: 'UP', amount: 1_000_000 }) };
+    const buy = {
+      method: 'POST' as const,
+      path: `/v2/markets/${marketId}/buy`,
+      headers: json,
+      body: JSON.stringify({ wallet: trader, side: 'UP', amount: 1_000_000 }),
+    };
     const redeemAll = { method: 'POST' as const, path: '/v2/redeem-all', headers: json, body: JSON.stringify({ wallet: trader }) };
 
     await cannon({ url: daemon.url, connections: 10, duration: 3, requests: reads }); // warm-up
@@ -91,7 +121,16 @@ export async function run(): Promise<void> {
     console.log(`  daemon RSS: ${rssBefore.toFixed(0)} MB before the load phases, ${rssAfter.toFixed(0)} MB after`);
     // Where the resident memory is: the daemon's own /metrics (prom-client's Node metrics).
     const metrics = await (await fetch(`${daemon.url}/metrics`)).text();
-    const gauge = (name: string) => Number(/^(\S+) ([0-9.e+]+)$/m.exec(metrics.split('\n').filter((l) => l.startsWith(`${name} `)).join('\n'))?.[2] ?? NaN) / 2 ** 20;
+    const gauge = (name: string) =>
+      Number(
+        /^(\S+) ([0-9.e+]+)$/m.exec(
+          metrics
+            .split('\n')
+            .filter((l) => l.startsWith(`${name} `))
+            .join('\n'),
+        )?.[2] ?? NaN,
+      ) /
+      2 ** 20;
     console.log(
       `  of which: V8 heap used ${gauge('nodejs_heap_size_used_bytes').toFixed(0)} MB of ${gauge('nodejs_heap_size_total_bytes').toFixed(0)} MB, ` +
         `external ${gauge('nodejs_external_memory_bytes').toFixed(0)} MB (native: LiteSVM's accounts, better-sqlite3, buffers)`,

@@ -35,8 +35,15 @@ function ours(): Engine {
   return {
     name: 'pmx engine',
     place: (o) =>
-      book.place({ id: o.id, owner: owners[n++ % owners.length]!, side: o.buy ? 'buy' : 'sell', outcome: 'yes', priceBps: o.price, quantity: o.quantity, expiry: 0 })
-        .fills.length > 0,
+      book.place({
+        id: o.id,
+        owner: owners[n++ % owners.length]!,
+        side: o.buy ? 'buy' : 'sell',
+        outcome: 'yes',
+        priceBps: o.price,
+        quantity: o.quantity,
+        expiry: 0,
+      }).fills.length > 0,
     cancel: (id) => void book.cancel(id),
   };
 }
@@ -148,7 +155,9 @@ export async function run(count = 1_000_000, rounds = 5): Promise<OrderbookBench
   names.forEach((name, i) => {
     place[name] = median(placeRounds[i]!);
     cancel[name] = median(cancelRounds[i]!);
-    console.log(`orderbook.place ${name}: ${fmt(place[name])} orders/s (median of ${rounds}; ${count.toLocaleString('en-US')} limit orders, ${(crossing * 100).toFixed(1)} % crossing)`);
+    console.log(
+      `orderbook.place ${name}: ${fmt(place[name])} orders/s (median of ${rounds}; ${count.toLocaleString('en-US')} limit orders, ${(crossing * 100).toFixed(1)} % crossing)`,
+    );
     console.log(`orderbook.cancel ${name}: ${fmt(cancel[name])} cancels/s (median of ${rounds}; 1,200 orders per level, back half)`);
   });
   // The ratio is taken within each round (ours ÷ the faster baseline of that round, seconds
@@ -156,7 +165,8 @@ export async function run(count = 1_000_000, rounds = 5): Promise<OrderbookBench
   // which a ratio of medians taken from different moments carries into the result.
   const ratios = (rates: number[][]) => median(rates[0]!.map((ourRate, r) => ourRate / Math.max(rates[1]![r]!, rates[2]![r]!)));
   const result = { place, cancel, crossing, placeRatio: ratios(placeRounds), cancelRatio: ratios(cancelRounds) };
-  for (const [i, name] of names.entries()) console.log(`  ${name} by round: place ${placeRounds[i]!.map(fmt).join(', ')}; cancel ${cancelRounds[i]!.map(fmt).join(', ')}`);
+  for (const [i, name] of names.entries())
+    console.log(`  ${name} by round: place ${placeRounds[i]!.map(fmt).join(', ')}; cancel ${cancelRounds[i]!.map(fmt).join(', ')}`);
   const perRound = placeRounds[0]!.map((ourRate, r) => (ourRate / Math.max(placeRounds[1]![r]!, placeRounds[2]![r]!)).toFixed(2));
   console.log(
     `orderbook: place ${result.placeRatio.toFixed(2)}× the faster baseline (the median of the rounds' ratios ${perRound.join(', ')}; target ≥ 3); ` +

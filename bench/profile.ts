@@ -18,9 +18,17 @@ import { topSelfTime } from './support/profile-summary.js';
 const [kind = 'reads', seconds = '10', top = '30'] = process.argv.slice(2);
 const profDir = tempDir('pmx-cpuprof-');
 const window = { fromUs: 0, toUs: 0 };
-const daemon = await spawnDaemon(tempDir('pmx-bench-profile-'), {
-  RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', LOG_LEVEL: 'warn', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
-}, ['--cpu-prof', `--cpu-prof-dir=${profDir}`], daemonEntry());
+const daemon = await spawnDaemon(
+  tempDir('pmx-bench-profile-'),
+  {
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    LOG_LEVEL: 'warn',
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
+  },
+  ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
+  daemonEntry(),
+);
 try {
   await waitForStatus(daemon, '/health', 200, 60_000);
   const f = await setUp(daemon);
@@ -28,13 +36,33 @@ try {
   const json = { 'content-type': 'application/json' };
   const ata = getAssociatedTokenAddressSync(f.usdcMint, f.trader.publicKey).toBase58();
   const loads: Record<string, autocannon.Request[]> = {
-    reads: [`/v2/config`, `/v2/markets/${f.marketId}`, `/v2/markets/${f.slug}`, `/v2/markets/${f.marketId}/quote?side=UP&amount=1000000`].map((p) => ({ method: 'GET', path: p })),
+    reads: [
+      `/v2/config`,
+      `/v2/markets/${f.marketId}`,
+      `/v2/markets/${f.slug}`,
+      `/v2/markets/${f.marketId}/quote?side=UP&amount=1000000`,
+    ].map((p) => ({ method: 'GET', path: p })),
     health: [{ method: 'GET', path: '/health' }],
     list: [{ method: 'GET', path: '/v2/markets?limit=20' }],
     positions: [{ method: 'GET', path: `/v2/positions/${wallet}` }],
-    buy: [{ method: 'POST', path: `/v2/markets/${f.marketId}/buy`, headers: json, body: JSON.stringify({ wallet, side: 'UP', amount: 1_000_000 }) }],
-    rpc: [{ method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [ata] }) }],
-    account: [{ method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [ata, { encoding: 'base64' }] }) }],
+    buy: [
+      {
+        method: 'POST',
+        path: `/v2/markets/${f.marketId}/buy`,
+        headers: json,
+        body: JSON.stringify({ wallet, side: 'UP', amount: 1_000_000 }),
+      },
+    ],
+    rpc: [
+      { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountBalance', params: [ata] }) },
+    ],
+    account: [
+      {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: [ata, { encoding: 'base64' }] }),
+      },
+    ],
   };
   const requests = loads[kind];
   if (!requests) throw new Error(`unknown load ${kind}; one of ${Object.keys(loads).join(', ')}`);

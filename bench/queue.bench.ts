@@ -51,8 +51,15 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
 
   // Ours: the catalog-validated enqueue, the tx-build processor and the request/reply client.
   const queues = new JobQueues(connect('producer'), prefix);
-  const schemas = { 'bench.echo': Type.Object({ market: Type.Integer(), side: Type.String(), amount: Type.Integer(), wallet: Type.String() }) };
-  const client = new TxBuildClient<{ 'bench.echo': (p: typeof params) => Promise<typeof params> }>(queues, connect('blocking'), 10_000, schemas);
+  const schemas = {
+    'bench.echo': Type.Object({ market: Type.Integer(), side: Type.String(), amount: Type.Integer(), wallet: Type.String() }),
+  };
+  const client = new TxBuildClient<{ 'bench.echo': (p: typeof params) => Promise<typeof params> }>(
+    queues,
+    connect('blocking'),
+    10_000,
+    schemas,
+  );
   const workers = startWorkers({
     connection: connect('blocking'),
     prefix,
@@ -63,7 +70,11 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
   // Bare: the same round trip with nothing but BullMQ, same job retention.
   const bareQueue = new Queue('bare', { connection: connect('producer'), prefix });
   const bareEvents = new QueueEvents('bare', { connection: connect('blocking'), prefix });
-  const bareWorker = new Worker('bare', async (job) => ({ ok: true, value: job.data as unknown }), { connection: connect('blocking'), prefix, concurrency: 1 });
+  const bareWorker = new Worker('bare', async (job) => ({ ok: true, value: job.data as unknown }), {
+    connection: connect('blocking'),
+    prefix,
+    concurrency: 1,
+  });
 
   const ours = () => client.request('bench.echo', params);
   const bare = async () => {
@@ -72,7 +83,12 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
   };
 
   try {
-    await Promise.all([client.ready(), bareEvents.waitUntilReady(), bareWorker.waitUntilReady(), ...workers.map((w) => w.waitUntilReady())]);
+    await Promise.all([
+      client.ready(),
+      bareEvents.waitUntilReady(),
+      bareWorker.waitUntilReady(),
+      ...workers.map((w) => w.waitUntilReady()),
+    ]);
     for (let i = 0; i < warmup; i++) {
       await ours();
       await bare();
@@ -82,7 +98,10 @@ export async function run(n = 2000, warmup = 200): Promise<QueueBenchResult> {
     // Alternate blocks (and which side goes first) so that drift (GC, a noisy neighbour) lands on both sides alike.
     for (let done = 0, block = 0; done < n; done += BLOCK, block++) {
       const count = Math.min(BLOCK, n - done);
-      const sides: Array<[() => Promise<unknown>, number[]]> = [[ours, oursMs], [bare, bareMs]];
+      const sides: Array<[() => Promise<unknown>, number[]]> = [
+        [ours, oursMs],
+        [bare, bareMs],
+      ];
       if (block % 2 === 1) sides.reverse();
       for (const [body, samples] of sides) for (let i = 0; i < count; i++) samples.push(await timeMs(body));
     }

@@ -16,7 +16,12 @@ const available = fs
   .map((file) => file.slice(0, -SUFFIX.length))
   .sort();
 
-const requested = process.argv.slice(2).map((arg) => path.basename(arg).replace(/\.bench(\.ts)?$/, '').replace(/\.ts$/, ''));
+const requested = process.argv.slice(2).map((arg) =>
+  path
+    .basename(arg)
+    .replace(/\.bench(\.ts)?$/, '')
+    .replace(/\.ts$/, ''),
+);
 const unknown = requested.filter((name) => !available.includes(name));
 if (unknown.length > 0) {
   console.error(`unknown bench(es): ${unknown.join(', ')}; available: ${available.join(', ')}`);

@@ -14,12 +14,31 @@
  */
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import {
-  AccountRole, address, appendTransactionMessageInstructions, type Address, type Blockhash, compileTransactionMessage, createKeyPairFromBytes,
-  createTransactionMessage, getAddressDecoder, getCompiledTransactionMessageEncoder, getProgramDerivedAddress, type Instruction,
-  isOffCurveAddress, setTransactionMessageFeePayer, setTransactionMessageLifetimeUsingBlockhash, signBytes,
+  AccountRole,
+  address,
+  appendTransactionMessageInstructions,
+  type Address,
+  type Blockhash,
+  compileTransactionMessage,
+  createKeyPairFromBytes,
+  createTransactionMessage,
+  getAddressDecoder,
+  getCompiledTransactionMessageEncoder,
+  getProgramDerivedAddress,
+  type Instruction,
+  isOffCurveAddress,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signBytes,
 } from '@solana/kit';
 import {
-  Keypair, Message, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction,
+  Keypair,
+  Message,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
 } from '@solana/web3.js';
 import { addressOf, compileLegacyMessage, deriveProgramAddress, isOnCurveCached, signTransaction } from '@pmx/programs';
 
@@ -127,16 +146,24 @@ async function programAddress(): Promise<void> {
 async function signing(): Promise<void> {
   // A settlement-shaped v0 transaction signed by the operator, as settle-group.ts does.
   const operator = Keypair.generate();
-  const instructions = Array.from({ length: 4 }, () => SystemProgram.transfer({
-    fromPubkey: operator.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5,
-  }));
+  const instructions = Array.from({ length: 4 }, () =>
+    SystemProgram.transfer({
+      fromPubkey: operator.publicKey,
+      toPubkey: Keypair.generate().publicKey,
+      lamports: 5,
+    }),
+  );
   const message = new TransactionMessage({
-    payerKey: operator.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58(), instructions,
+    payerKey: operator.publicKey,
+    recentBlockhash: Keypair.generate().publicKey.toBase58(),
+    instructions,
   }).compileToV0Message();
   const transaction = new VersionedTransaction(message);
   const kitKeys = await createKeyPairFromBytes(operator.secretKey);
   const nodeKey = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), operator.secretKey.subarray(0, 32)]), format: 'der', type: 'pkcs8',
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), operator.secretKey.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
   });
   await compare('signing a v0 transaction (4 transfers) by one signer', {
     'hand-written signTransaction (node:crypto KeyObject)': () => signTransaction(transaction, [operator]),
@@ -149,7 +176,7 @@ async function signing(): Promise<void> {
 }
 
 const toRole = (signer: boolean, writable: boolean): AccountRole =>
-  signer ? (writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER) : (writable ? AccountRole.WRITABLE : AccountRole.READONLY);
+  signer ? (writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER) : writable ? AccountRole.WRITABLE : AccountRole.READONLY;
 
 function kitMessageBytes(payer: PublicKey, instructions: readonly TransactionInstruction[], blockhash: string) {
   const kitInstructions: Instruction[] = instructions.map((ix) => ({
@@ -160,7 +187,10 @@ function kitMessageBytes(payer: PublicKey, instructions: readonly TransactionIns
   const lifetime = { blockhash: blockhash as Blockhash, lastValidBlockHeight: 0n };
   const transactionMessage = appendTransactionMessageInstructions(
     kitInstructions,
-    setTransactionMessageLifetimeUsingBlockhash(lifetime, setTransactionMessageFeePayer(addressOf(payer) as Address, createTransactionMessage({ version: 'legacy' }))),
+    setTransactionMessageLifetimeUsingBlockhash(
+      lifetime,
+      setTransactionMessageFeePayer(addressOf(payer) as Address, createTransactionMessage({ version: 'legacy' })),
+    ),
   );
   return getCompiledTransactionMessageEncoder().encode(compileTransactionMessage(transactionMessage));
 }
@@ -172,8 +202,16 @@ async function legacyMessage(): Promise<void> {
   const blockhash = Keypair.generate().publicKey.toBase58();
   const payer = keys[0]!;
   const build = (): TransactionInstruction[] => [
-    new TransactionInstruction({ programId: keys[13]!, keys: [0, 4, 0, 5, 14, 15].map((k, n) => ({ pubkey: keys[k]!, isSigner: n === 0, isWritable: n < 2 })), data: Buffer.of(1) }),
-    new TransactionInstruction({ programId: keys[13]!, keys: [0, 6, 0, 7, 14, 15].map((k, n) => ({ pubkey: keys[k]!, isSigner: n === 0, isWritable: n < 2 })), data: Buffer.of(1) }),
+    new TransactionInstruction({
+      programId: keys[13]!,
+      keys: [0, 4, 0, 5, 14, 15].map((k, n) => ({ pubkey: keys[k]!, isSigner: n === 0, isWritable: n < 2 })),
+      data: Buffer.of(1),
+    }),
+    new TransactionInstruction({
+      programId: keys[13]!,
+      keys: [0, 6, 0, 7, 14, 15].map((k, n) => ({ pubkey: keys[k]!, isSigner: n === 0, isWritable: n < 2 })),
+      data: Buffer.of(1),
+    }),
     new TransactionInstruction({
       programId: keys[12]!,
       keys: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15].map((k, n) => ({ pubkey: keys[k]!, isSigner: n === 0, isWritable: n < 8 })),
@@ -182,7 +220,8 @@ async function legacyMessage(): Promise<void> {
   ];
   await compare('legacy message bytes of a buy-shaped transaction (3 instructions, 16 keys)', {
     'hand-written compileLegacyMessage': () => compileLegacyMessage(payer, build(), blockhash).message,
-    'web3.js Message.compile + serialize (same bytes)': () => Message.compile({ payerKey: payer, recentBlockhash: blockhash, instructions: build() }).serialize(),
+    'web3.js Message.compile + serialize (same bytes)': () =>
+      Message.compile({ payerKey: payer, recentBlockhash: blockhash, instructions: build() }).serialize(),
     'kit compileTransactionMessage + encoder (other key order)': () => kitMessageBytes(payer, build(), blockhash),
   });
 }

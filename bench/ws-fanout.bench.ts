@@ -77,7 +77,8 @@ class Fleet {
         this.received++;
         const head = SEQ.exec(data.toString('latin1', 0, 24));
         if (head) this.lastSeq[index] = Number(head[1]);
-        else if (subscribe && data.toString('latin1', 0, 16).startsWith('{"event":"book"')) this.lastSeq[index] = Number(/"seq":(\d+)/.exec(data.toString('latin1', 0, 40))![1]);
+        else if (subscribe && data.toString('latin1', 0, 16).startsWith('{"event":"book"'))
+          this.lastSeq[index] = Number(/"seq":(\d+)/.exec(data.toString('latin1', 0, 40))![1]);
         if (this.sampling && index % 20 === 0) {
           const ts = TS.exec(data.toString('latin1', data.length - 40));
           if (ts) this.delays.push(Date.now() - Number(ts[1]));
@@ -132,14 +133,32 @@ async function throughput(fleet: Fleet, firstSeq: number, publish: (batch: numbe
 function bookEvents(marketId: string, b: number) {
   const price = 3_000 + (b % 40) * 100;
   return [
-    { event: 'trade' as const, marketId, trade: { id: `t${b}`, marketId, outcome: 'yes' as const, priceBps: price, quantity: '1000000', takerSide: 'buy' as const, fillType: 'direct', status: 'matched', matchedAt: new Date().toISOString() } },
+    {
+      event: 'trade' as const,
+      marketId,
+      trade: {
+        id: `t${b}`,
+        marketId,
+        outcome: 'yes' as const,
+        priceBps: price,
+        quantity: '1000000',
+        takerSide: 'buy' as const,
+        fillType: 'direct',
+        status: 'matched',
+        matchedAt: new Date().toISOString(),
+      },
+    },
     { event: 'price_change' as const, marketId, outcome: 'yes' as const, side: 'buy' as const, price, size: String(1_000_000 * (b % 7)) },
     { event: 'best_bid_ask' as const, marketId, bestBid: { yes: price, no: null }, bestAsk: { yes: null, no: null } },
   ];
 }
 
 async function startBaseline(channel: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', BASELINE], { cwd: `${import.meta.dirname}/..`, env: { ...process.env, REDIS_URL, CHANNEL: channel }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BASELINE], {
+    cwd: `${import.meta.dirname}/..`,
+    env: { ...process.env, REDIS_URL, CHANNEL: channel },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port)));
   return { child, url: `ws://127.0.0.1:${port}` };
 }
@@ -152,26 +171,51 @@ async function loopLag(base: string): Promise<{ p99: number; max: number }> {
 }
 
 async function call(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bench plumbing
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
 async function setUpMarket(daemon: DaemonProcess) {
-  const market = (await call(daemon.url, '/v2/admin/clob/markets', {
-    title: 'Fan-out bench', description: 'WebSocket fan-out', resolutionRules: 'n/a', category: 'bench',
-    endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
-  }, { authorization: `Bearer ${ADMIN}` })).market as { id: string; marketPubkey: string };
-  const rpc = new Connection(((await (await fetch(`${daemon.url}/v2/config`)).json()) as { data: { rpcUrl: string } }).data.rpcUrl, 'confirmed');
+  const market = (
+    await call(
+      daemon.url,
+      '/v2/admin/clob/markets',
+      {
+        title: 'Fan-out bench',
+        description: 'WebSocket fan-out',
+        resolutionRules: 'n/a',
+        category: 'bench',
+        endDate: new Date(Date.now() + 86_400_000).toISOString(),
+        yesTicker: 'Y',
+        noTicker: 'N',
+      },
+      { authorization: `Bearer ${ADMIN}` },
+    )
+  ).market as { id: string; marketPubkey: string };
+  const rpc = new Connection(
+    ((await (await fetch(`${daemon.url}/v2/config`)).json()) as { data: { rpcUrl: string } }).data.rpcUrl,
+    'confirmed',
+  );
   const traders = [Keypair.generate(), Keypair.generate()];
   for (const t of traders) {
     const pubkey = t.publicKey.toBase58();
     await call(daemon.url, '/v2/dev/faucet', { wallet: pubkey, usdc: String(1_000n * USDC), sol: '1000000000' });
-    const tx = VersionedTransaction.deserialize(Buffer.from((await call(daemon.url, '/v2/clob/account/deposit', { pubkey, amount: String(900n * USDC) })).transaction, 'base64'));
+    const tx = VersionedTransaction.deserialize(
+      Buffer.from((await call(daemon.url, '/v2/clob/account/deposit', { pubkey, amount: String(900n * USDC) })).transaction, 'base64'),
+    );
     tx.sign([t]);
     await rpc.confirmTransaction(await rpc.sendRawTransaction(tx.serialize()), 'confirmed');
-    while (((await (await fetch(`${daemon.url}/v2/clob/account/balances?pubkey=${pubkey}`)).json()) as { smartWalletBalance: string }).smartWalletBalance !== String(900n * USDC)) await sleep(50);
+    while (
+      ((await (await fetch(`${daemon.url}/v2/clob/account/balances?pubkey=${pubkey}`)).json()) as { smartWalletBalance: string })
+        .smartWalletBalance !== String(900n * USDC)
+    )
+      await sleep(50);
   }
   return { market, maker: traders[0]!, taker: traders[1]! };
 }
@@ -179,8 +223,15 @@ async function setUpMarket(daemon: DaemonProcess) {
 export async function run(): Promise<void> {
   const prefix = uniquePrefix('bench-ws');
   const daemon = await spawnDaemon(tempDir('pmx-bench-ws-'), {
-    REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
-    RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', WS_IDLE_TIMEOUT_MS: '600000', INDEX_INTERVAL_MS: '600000',
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: 'warn',
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
+    RATE_LIMIT_READ_PER_MIN: '1000000',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000',
+    WS_IDLE_TIMEOUT_MS: '600000',
+    INDEX_INTERVAL_MS: '600000',
   });
   const baseline = await startBaseline(`${prefix}:baseline`);
   const redis = new Redis(REDIS_URL);
@@ -206,14 +257,23 @@ export async function run(): Promise<void> {
     await sleep(3_000);
     const idle = await loopLag(daemon.url); // with 1,000 idle sockets, nothing published: the machine's own noise
     await loopLag(daemon.url);
-    const mine = await throughput(ours, first, async (b) => { await bus.publishMarket(market.id, bookEvents(market.id, b)); });
+    const mine = await throughput(ours, first, async (b) => {
+      await bus.publishMarket(market.id, bookEvents(market.id, b));
+    });
     const lag1 = await loopLag(daemon.url);
     console.log(`  fan-out to ${SOCKETS} sockets, ${BATCHES} batches of 3 book events (${WINDOW} in flight):`);
-    const row = (name: string, r: typeof mine) => console.log(`    ${name.padEnd(22)} ${Math.round(r.perSecond).toString().padStart(8)} msg/s  publish→delivery p50 ${formatMs(r.delay.p50)}  p99 ${formatMs(r.delay.p99)}`);
+    const row = (name: string, r: typeof mine) =>
+      console.log(
+        `    ${name.padEnd(22)} ${Math.round(r.perSecond).toString().padStart(8)} msg/s  publish→delivery p50 ${formatMs(r.delay.p50)}  p99 ${formatMs(r.delay.p99)}`,
+      );
     row('pmx hub', mine);
     row('bare ws broadcaster', base);
-    console.log(`    ratio pmx ÷ bare: throughput ${(mine.perSecond / base.perSecond).toFixed(2)}×, p99 delay ${(mine.delay.p99 / Math.max(base.delay.p99, 1)).toFixed(2)}×`);
-    console.log(`    the daemon's event-loop lag meanwhile: p99 ${formatMs(lag1.p99)}, max ${formatMs(lag1.max)} (sends go out in ≤ 4 ms slices); idle before: p99 ${formatMs(idle.p99)}, max ${formatMs(idle.max)}`);
+    console.log(
+      `    ratio pmx ÷ bare: throughput ${(mine.perSecond / base.perSecond).toFixed(2)}×, p99 delay ${(mine.delay.p99 / Math.max(base.delay.p99, 1)).toFixed(2)}×`,
+    );
+    console.log(
+      `    the daemon's event-loop lag meanwhile: p99 ${formatMs(lag1.p99)}, max ${formatMs(lag1.max)} (sends go out in ≤ 4 ms slices); idle before: p99 ${formatMs(idle.p99)}, max ${formatMs(idle.max)}`,
+    );
     theirs.close();
 
     // (2) real matches through the API: the matcher publishes after each commit; delivery to all sockets.
@@ -223,8 +283,16 @@ export async function run(): Promise<void> {
     const acks: number[] = [];
     for (let i = 0; i < 100; i++) {
       const t0 = performance.now();
-      await call(daemon.url, '/v2/clob/orders', signedOrder(maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 4_000 + (i % 10) * 10, quantity: USDC }));
-      await call(daemon.url, '/v2/clob/orders', signedOrder(taker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 6_100, quantity: USDC }));
+      await call(
+        daemon.url,
+        '/v2/clob/orders',
+        signedOrder(maker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 4_000 + (i % 10) * 10, quantity: USDC }),
+      );
+      await call(
+        daemon.url,
+        '/v2/clob/orders',
+        signedOrder(taker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 6_100, quantity: USDC }),
+      );
       acks.push(performance.now() - t0);
     }
     const last = Number(await redis.get(`${prefix}:clob:seq:${market.id}`));
@@ -233,9 +301,10 @@ export async function run(): Promise<void> {
     const lag2 = await loopLag(daemon.url);
     const matched = summarize(ours.delays);
     console.log(`  100 matches through the API (bid, then a crossing order): publish after commit → delivery at ${SOCKETS} sockets`);
-    console.log(`    p50 ${formatMs(matched.p50)}  p99 ${formatMs(matched.p99)}  max ${formatMs(matched.max)} (${matched.n} samples at 1 ms resolution); order pair round trip p50 ${formatMs(summarize(acks).p50)}`);
+    console.log(
+      `    p50 ${formatMs(matched.p50)}  p99 ${formatMs(matched.p99)}  max ${formatMs(matched.max)} (${matched.n} samples at 1 ms resolution); order pair round trip p50 ${formatMs(summarize(acks).p50)}`,
+    );
     console.log(`    the daemon's event-loop lag meanwhile: p99 ${formatMs(lag2.p99)}, max ${formatMs(lag2.max)}`);
-
   } finally {
     for (const f of fleets) f.close();
     redis.disconnect();

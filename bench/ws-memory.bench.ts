@@ -56,7 +56,9 @@ function usage() {
 async function perConnection(url: string, subscribe?: unknown) {
   const before = usage();
   const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENTS], {
-    cwd: `${import.meta.dirname}/..`, env: { ...process.env, URL: url, N: String(N), SUBSCRIBE: subscribe ? JSON.stringify(subscribe) : '' }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: `${import.meta.dirname}/..`,
+    env: { ...process.env, URL: url, N: String(N), SUBSCRIBE: subscribe ? JSON.stringify(subscribe) : '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
     const ready = await new Promise<number>((resolve, reject) => {
@@ -75,15 +77,34 @@ async function perConnection(url: string, subscribe?: unknown) {
 
 async function daemonApp(prefix: string): Promise<{ app: FastifyInstance; url: string; redis: Redis }> {
   const redis = new Redis(REDIS_URL);
-  const book = JSON.stringify({ event: 'book', seq: 0, status: 'active', marketId: MARKET, yes: { bids: [], asks: [] }, no: { bids: [], asks: [] } });
+  const book = JSON.stringify({
+    event: 'book',
+    seq: 0,
+    status: 'active',
+    marketId: MARKET,
+    yes: { bids: [], asks: [] },
+    no: { bids: [], asks: [] },
+  });
   const hub: WsHub = new WsHub(
-    { resolveMarkets: async (refs) => refs.map(() => MARKET), readBook: (m, t) => setImmediate(() => hub.bookArrived(m, t, { seq: 0, frame: book })), now: Date.now, warn: () => undefined },
+    {
+      resolveMarkets: async (refs) => refs.map(() => MARKET),
+      readBook: (m, t) => setImmediate(() => hub.bookArrived(m, t, { seq: 0, frame: book })),
+      now: Date.now,
+      warn: () => undefined,
+    },
     { idleTimeoutMs: 600_000, maxBufferedBytes: 1 << 20 },
   );
   const app = await buildApp({
-    log: pino({ level: 'silent' }), version: 'bench', redis, metrics: createMetrics(), adminToken: 'bench-admin-token-0123456789',
-    rateLimit: { readPerMinute: 1_000_000, writePerMinute: 1_000_000, nameSpace: prefix }, dashboardQueues: [],
-    readiness: async () => ({}), routes: [clobWsRoutes(hub)], maxConnectionsPerClient: 0,
+    log: pino({ level: 'silent' }),
+    version: 'bench',
+    redis,
+    metrics: createMetrics(),
+    adminToken: 'bench-admin-token-0123456789',
+    rateLimit: { readPerMinute: 1_000_000, writePerMinute: 1_000_000, nameSpace: prefix },
+    dashboardQueues: [],
+    readiness: async () => ({}),
+    routes: [clobWsRoutes(hub)],
+    maxConnectionsPerClient: 0,
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url: `${url.replace('http', 'ws')}/v2/ws/market`, redis };
@@ -101,7 +122,9 @@ export async function run(): Promise<void> {
     console.log(`  memory per idle connection, ${N} connections opened by a child process, after a full GC:`);
     console.log(`    pmx (app + hub, subscribed, book received): ${ours.toFixed(2)} KB of V8 heap + external`);
     console.log(`    bare ws server:                             ${base.toFixed(2)} KB`);
-    console.log(`    ratio pmx ÷ bare: ${(ours / base).toFixed(2)}× (the rest is Fastify's request/reply kept by @fastify/websocket, the hub's connection record)`);
+    console.log(
+      `    ratio pmx ÷ bare: ${(ours / base).toFixed(2)}× (the rest is Fastify's request/reply kept by @fastify/websocket, the hub's connection record)`,
+    );
   } finally {
     bare.close();
     await app.close();

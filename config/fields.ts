@@ -46,7 +46,10 @@ export function url(...protocols: string[]): Parser<string> {
 
 export function list<T extends string>(allowed: readonly T[]): Parser<T[]> {
   return (raw) => {
-    const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = items.filter((item) => !(allowed as readonly string[]).includes(item));
     if (bad.length > 0) throw new Error(`unknown value(s) ${bad.join(', ')}; allowed: ${allowed.join(', ')}`);
     if (items.length === 0) throw new Error('must name at least one value');
@@ -68,7 +71,10 @@ export const trustProxy: Parser<boolean | number | string> = (raw) => {
   const v = raw.trim();
   if (/^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
   if (/^\d+$/.test(v)) return Number(v);
-  const parts = v.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length > 0 && parts.every((p) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p))) return parts.join(',');
   throw new Error(`must be true, false, a hop count or a comma list of addresses/CIDRs, got "${raw}"`);
 };

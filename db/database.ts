@@ -33,7 +33,9 @@ export interface DatabaseHandle {
  */
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** Prepared statements kept per connection; the daemon's queries are a few hundred distinct texts. */

@@ -134,7 +134,6 @@ export interface ClobPositionsTable {
   updated_at: string;
 }
 
-
 /** Cancel-all proofs already used (migration 0013): each works once within its window. */
 export interface ClobCancelAllUsesTable {
   owner: string;

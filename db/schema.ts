@@ -6,7 +6,17 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 import type { BigCol, Int } from './column-types.js';
-import type { ClobBatchFillsTable, ClobCancelAllUsesTable, ClobFillsTable, ClobMarketsTable, ClobOrdersTable, ClobOwnerHoldsTable, ClobPositionsTable, ClobSettlementBatchesTable, ClobWalletsTable } from './schema-clob.js';
+import type {
+  ClobBatchFillsTable,
+  ClobCancelAllUsesTable,
+  ClobFillsTable,
+  ClobMarketsTable,
+  ClobOrdersTable,
+  ClobOwnerHoldsTable,
+  ClobPositionsTable,
+  ClobSettlementBatchesTable,
+  ClobWalletsTable,
+} from './schema-clob.js';
 
 export type * from './schema-clob.js';
 

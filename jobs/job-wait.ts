@@ -10,7 +10,10 @@ import type { Job, QueueEvents } from 'bullmq';
 /** No finish notification arrived for the job within the deadline. */
 export class JobWaitTimeout extends Error {
   override readonly name = 'JobWaitTimeout';
-  constructor(readonly jobId: string | undefined, readonly ms: number) {
+  constructor(
+    readonly jobId: string | undefined,
+    readonly ms: number,
+  ) {
     super(`job ${jobId ?? '?'} did not finish within ${ms} ms`);
   }
 }

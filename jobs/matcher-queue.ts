@@ -29,7 +29,9 @@ export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
   Type.Object({
-    op: Type.Literal('cancelOrders'), marketId: Id, orderIds: Type.Array(Id, { maxItems: 500 }),
+    op: Type.Literal('cancelOrders'),
+    marketId: Id,
+    orderIds: Type.Array(Id, { maxItems: 500 }),
     reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature')]),
   }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
@@ -42,29 +44,40 @@ const matcherJob = Compile(MatcherJob);
 type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedDomainError };
 
 /** The matcher node's side: runs its queue's jobs on its local matcher. */
-export function startMatcherQueueWorker(o: { node: string; connection: Redis; prefix: string; port: LocalMatcherPort; log: Logger }): Worker {
-  const worker = new Worker(matcherQueueName(o.node), async (job): Promise<Outcome> => {
-    const data: unknown = job.data;
-    if (!matcherJob.Check(data)) return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
-    try {
-      switch (data.op) {
-        case 'place':
-          return { ok: true, value: await o.port.place(data.order) };
-        case 'cancel':
-          return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
-        case 'cancelOwner':
-          return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
-        case 'cancelOrders':
-          return { ok: true, value: await o.port.cancelOrders(data.marketId, data.orderIds, data.reason) };
-        case 'status':
-          await o.port.marketStatus(data.marketId, data.status);
-          return { ok: true, value: null };
+export function startMatcherQueueWorker(o: {
+  node: string;
+  connection: Redis;
+  prefix: string;
+  port: LocalMatcherPort;
+  log: Logger;
+}): Worker {
+  const worker = new Worker(
+    matcherQueueName(o.node),
+    async (job): Promise<Outcome> => {
+      const data: unknown = job.data;
+      if (!matcherJob.Check(data))
+        return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
+      try {
+        switch (data.op) {
+          case 'place':
+            return { ok: true, value: await o.port.place(data.order) };
+          case 'cancel':
+            return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
+          case 'cancelOwner':
+            return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
+          case 'cancelOrders':
+            return { ok: true, value: await o.port.cancelOrders(data.marketId, data.orderIds, data.reason) };
+          case 'status':
+            await o.port.marketStatus(data.marketId, data.status);
+            return { ok: true, value: null };
+        }
+      } catch (error) {
+        if (isDomainError(error)) return { ok: false, error: error.toJSON() };
+        throw error;
       }
-    } catch (error) {
-      if (isDomainError(error)) return { ok: false, error: error.toJSON() };
-      throw error;
-    }
-  }, { connection: o.connection, prefix: o.prefix, concurrency: 512 });
+    },
+    { connection: o.connection, prefix: o.prefix, concurrency: 512 },
+  );
   worker.on('error', (err) => o.log.error({ err }, 'matcher queue worker error'));
   return worker;
 }
@@ -75,7 +88,13 @@ export class QueueMatcherPort implements MatcherPort {
   private readonly events: QueueEvents;
   private readonly ready: Promise<void>;
 
-  constructor(node: string, producer: Redis, blocking: Redis, private readonly prefix: string, private readonly timeoutMs: number) {
+  constructor(
+    node: string,
+    producer: Redis,
+    blocking: Redis,
+    private readonly prefix: string,
+    private readonly timeoutMs: number,
+  ) {
     const name = matcherQueueName(node);
     this.queue = new Queue(name, { connection: producer, prefix });
     this.events = new QueueEvents(name, { connection: blocking, prefix });
@@ -96,7 +115,11 @@ export class QueueMatcherPort implements MatcherPort {
     } catch (error) {
       if (error instanceof JobWaitTimeout) {
         await job.remove().catch(() => undefined);
-        throw new DomainError('unavailable', 'MATCHER_UNAVAILABLE', `The market's matcher did not answer within ${this.timeoutMs} ms; try again`);
+        throw new DomainError(
+          'unavailable',
+          'MATCHER_UNAVAILABLE',
+          `The market's matcher did not answer within ${this.timeoutMs} ms; try again`,
+        );
       }
       throw error;
     }

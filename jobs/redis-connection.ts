@@ -26,7 +26,9 @@ export function createRedisConnection(url: string, role: ConnectionRole, name?: 
     ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 } : {}),
     // Every HTTP request counts itself here: fail fast while Redis is away (the limiter then lets
     // requests through) and batch the concurrent requests' commands into one round trip.
-    ...(role === 'ratelimit' ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, enableAutoPipelining: true, commandTimeout: 500 } : {}),
+    ...(role === 'ratelimit'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 0, enableAutoPipelining: true, commandTimeout: 500 }
+      : {}),
   };
   const redis = new Redis(url, options);
   // Connection errors surface through the commands that fail (503s, job retries, logged there);
@@ -56,4 +58,3 @@ export function whenReady(redis: Redis, timeoutMs: number): Promise<boolean> {
     redis.once('ready', onReady);
   });
 }
-

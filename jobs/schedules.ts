@@ -12,7 +12,10 @@ import type { JobQueues } from './queues.js';
 
 export const HEARTBEAT_SCHEDULE = 'heartbeat';
 
-export async function declareSchedules(queues: JobQueues, opts: { nodeId: string; heartbeatMs: number }): Promise<{ removedStale: number }> {
+export async function declareSchedules(
+  queues: JobQueues,
+  opts: { nodeId: string; heartbeatMs: number },
+): Promise<{ removedStale: number }> {
   await queues.schedule(HEARTBEAT_SCHEDULE, 'system.heartbeat', { scheduledBy: opts.nodeId }, opts.heartbeatMs);
   const system = queues.get('system');
   let removedStale = 0;

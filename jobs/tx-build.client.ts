@@ -25,7 +25,13 @@ import type { Redis } from 'ioredis';
 import type { TSchema } from 'typebox';
 import { DomainError, type SerializedDomainError } from '../src/domain/errors.js';
 import type {
-  BuilderCatalog, ParamSchemas, TxBuilderCatalog, TxBuildKind, TxBuildParams, TxBuildPort, TxBuildResult,
+  BuilderCatalog,
+  ParamSchemas,
+  TxBuilderCatalog,
+  TxBuildKind,
+  TxBuildParams,
+  TxBuildPort,
+  TxBuildResult,
 } from '../src/services/tx-build/tx-build.port.js';
 import { TxBuildPayload, type JobPayload } from './catalog.js';
 import { JobWaitTimeout, waitForJob } from './job-wait.js';
@@ -72,9 +78,10 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
 
   async request<K extends TxBuildKind<C>>(kind: K, params: TxBuildParams<K, C>): Promise<TxBuildResult<K, C>> {
     const payload = this.checked(kind, params);
-    const outcome = this.local && this.localInFlight < this.local.concurrency
-      ? await this.buildHere(this.local, payload)
-      : await this.buildOnWorker(payload);
+    const outcome =
+      this.local && this.localInFlight < this.local.concurrency
+        ? await this.buildHere(this.local, payload)
+        : await this.buildOnWorker(payload);
     if (!outcome.ok) throw DomainError.fromJSON(outcome.error);
     return outcome.value as TxBuildResult<K, C>;
   }
@@ -90,7 +97,9 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
     const payload: unknown = { kind, params };
     if (!validator.Check(params) || !txBuildPayload.Check(payload)) {
       const first = validator.Errors(params)[0];
-      throw new Error(`invalid payload for job tx.build: ${kind} /params${first ? `${first.instancePath} ${first.message}` : ' is not an object'}`);
+      throw new Error(
+        `invalid payload for job tx.build: ${kind} /params${first ? `${first.instancePath} ${first.message}` : ' is not an object'}`,
+      );
     }
     return payload;
   }
@@ -100,13 +109,21 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
     this.localInFlight++;
     // The slot is held until the build itself ends, even after a timeout has answered its caller.
     const build = local.run(payload);
-    build.then(
-      () => local.onDone?.('completed', performance.now() - started),
-      () => local.onDone?.('failed', performance.now() - started),
-    ).finally(() => this.localInFlight--);
+    build
+      .then(
+        () => local.onDone?.('completed', performance.now() - started),
+        () => local.onDone?.('failed', performance.now() - started),
+      )
+      .finally(() => this.localInFlight--);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DomainError('unavailable', 'WORKERS_UNAVAILABLE', `No worker built the transaction within ${this.timeoutMs} ms; try again`)), this.timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new DomainError('unavailable', 'WORKERS_UNAVAILABLE', `No worker built the transaction within ${this.timeoutMs} ms; try again`),
+          ),
+        this.timeoutMs,
+      );
     });
     try {
       return await Promise.race([build, timeout]);
@@ -131,7 +148,11 @@ export class TxBuildClient<C extends BuilderCatalog = TxBuilderCatalog> implemen
       const message = (error as Error).message ?? '';
       if (error instanceof JobWaitTimeout) {
         await job.remove().catch(() => undefined); // only succeeds while the job is still waiting
-        throw new DomainError('unavailable', 'WORKERS_UNAVAILABLE', `No worker built the transaction within ${this.timeoutMs} ms; try again`);
+        throw new DomainError(
+          'unavailable',
+          'WORKERS_UNAVAILABLE',
+          `No worker built the transaction within ${this.timeoutMs} ms; try again`,
+        );
       }
       throw new Error(`transaction builder failed: ${message}`, { cause: error });
     }

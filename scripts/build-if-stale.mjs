@@ -15,7 +15,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
 const PACKAGES = ['packages/programs', 'packages/local-cluster']; // dependency order
 const inputs = [
-  'src', 'jobs', 'db', 'config', 'package.json', 'tsconfig.json', 'tsconfig.build.json',
+  'src',
+  'jobs',
+  'db',
+  'config',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
   ...PACKAGES.flatMap((p) => [`${p}/src`, `${p}/package.json`, `${p}/tsconfig.build.json`]),
 ];
 

@@ -49,16 +49,21 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-const config = (await ok('GET', '/v2/config').catch((error: Error) => {
-  say(`cannot reach the daemon at ${API} (${error.message}): start it with \`npm start\`, or set API_URL`);
-  process.exit(1);
-})).data as Json;
+const config = (
+  await ok('GET', '/v2/config').catch((error: Error) => {
+    say(`cannot reach the daemon at ${API} (${error.message}): start it with \`npm start\`, or set API_URL`);
+    process.exit(1);
+  })
+).data as Json;
 const conn = new Connection(config.rpcUrl as string, 'confirmed');
 const usdcMint = new PublicKey(config.usdcMint as string);
 /** What `owner` holds of `mint` across its token accounts, read from the cluster. */
 const tokenAmount = async (owner: PublicKey): Promise<bigint> => {
   const accounts = await conn.getParsedTokenAccountsByOwner(owner, { mint: usdcMint });
-  return accounts.value.reduce((s, a) => s + BigInt((a.account.data.parsed as { info: { tokenAmount: { amount: string } } }).info.tokenAmount.amount), 0n);
+  return accounts.value.reduce(
+    (s, a) => s + BigInt((a.account.data.parsed as { info: { tokenAmount: { amount: string } } }).info.tokenAmount.amount),
+    0n,
+  );
 };
 const feeWallet = new PublicKey(config.protocolFeeWallet as string);
 const feeBefore = await tokenAmount(feeWallet);
@@ -85,7 +90,15 @@ const balances = async (who: Keypair) => ok('GET', `/v2/clob/account/balances?pu
 
 // ---- an order, as the wallet signs it ----
 let nonce = BigInt(Date.now());
-function order(owner: Keypair, market: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', priceBps: number, quantity: bigint, extra: Json = {}): Json {
+function order(
+  owner: Keypair,
+  market: string,
+  side: 'buy' | 'sell',
+  outcome: 'yes' | 'no',
+  priceBps: number,
+  quantity: bigint,
+  extra: Json = {},
+): Json {
   const expiry = BigInt(Math.floor(Date.now() / 1000) + 3600);
   const n = ++nonce;
   const bytes = Buffer.alloc(92);
@@ -99,32 +112,66 @@ function order(owner: Keypair, market: string, side: 'buy' | 'sell', outcome: 'y
   bytes.writeBigInt64LE(expiry, 84);
   const signature = signMessage(owner, `PMX Order:\n${bytes.toString('hex')}`);
   return {
-    orderMessage: { market, owner: owner.publicKey.toBase58(), side: side === 'buy' ? 0 : 1, outcome: outcome === 'yes' ? 0 : 1, priceBps, quantity: quantity.toString(), nonce: n.toString(), expiry: expiry.toString() },
+    orderMessage: {
+      market,
+      owner: owner.publicKey.toBase58(),
+      side: side === 'buy' ? 0 : 1,
+      outcome: outcome === 'yes' ? 0 : 1,
+      priceBps,
+      quantity: quantity.toString(),
+      nonce: n.toString(),
+      expiry: expiry.toString(),
+    },
     signature,
     ...extra,
   };
 }
-const place = async (owner: Keypair, market: string, side: 'buy' | 'sell', outcome: 'yes' | 'no', priceBps: number, quantity: bigint, extra: Json = {}) =>
-  ok('POST', '/v2/clob/orders', order(owner, market, side, outcome, priceBps, quantity, extra));
+const place = async (
+  owner: Keypair,
+  market: string,
+  side: 'buy' | 'sell',
+  outcome: 'yes' | 'no',
+  priceBps: number,
+  quantity: bigint,
+  extra: Json = {},
+) => ok('POST', '/v2/clob/orders', order(owner, market, side, outcome, priceBps, quantity, extra));
 const USDC = 1_000_000n;
 
 // 1. The operator lists a market.
-const market = (await ok('POST', '/v2/admin/clob/markets', {
-  title: 'Will the example finish?', description: 'A market made by the example script.', resolutionRules: 'YES when the script reaches its last step.',
-  category: 'examples', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'DONE', noTicker: 'STUCK',
-}, true)).market as Json;
+const market = (
+  await ok(
+    'POST',
+    '/v2/admin/clob/markets',
+    {
+      title: 'Will the example finish?',
+      description: 'A market made by the example script.',
+      resolutionRules: 'YES when the script reaches its last step.',
+      category: 'examples',
+      endDate: new Date(Date.now() + 86_400_000).toISOString(),
+      yesTicker: 'DONE',
+      noTicker: 'STUCK',
+    },
+    true,
+  )
+).market as Json;
 say(`market ${String(market.id)} (${String(market.marketId)}), account ${String(market.marketPubkey)}, status ${String(market.status)}`);
 
 // 2. Two traders: keys stay here; the faucet gives them SOL and USDC.
 const maker = Keypair.generate();
 const taker = Keypair.generate();
-for (const [who, usdc] of [[maker, 300n], [taker, 200n]] as const) {
+for (const [who, usdc] of [
+  [maker, 300n],
+  [taker, 200n],
+] as const) {
   await ok('POST', '/v2/dev/faucet', { wallet: who.publicKey.toBase58(), usdc: (usdc * USDC).toString(), sol: '1000000000' });
 }
 say(`maker ${maker.publicKey.toBase58()}, taker ${taker.publicKey.toBase58()}: funded by the faucet`);
 
 // 3. Deposits (twice each), then the smart wallet is ready.
-for (const [who, first, second] of [[maker, 150n, 100n], [taker, 100n, 50n]] as const) {
+for (const [who, first, second] of [
+  [maker, 150n, 100n],
+  [taker, 100n, 50n],
+] as const) {
   await write('/v2/clob/account/deposit', { pubkey: who.publicKey.toBase58(), amount: (first * USDC).toString() }, who);
   await write('/v2/clob/account/deposit', { pubkey: who.publicKey.toBase58(), amount: (second * USDC).toString() }, who);
 }
@@ -159,21 +206,37 @@ const askYes2 = await place(maker, m, 'sell', 'yes', 5500, 5n * USDC);
 const sellComp = await place(taker, m, 'sell', 'no', 4000, 2n * USDC, { orderType: 'market' });
 const fok = await place(taker, m, 'buy', 'no', 7000, 100n * USDC, { timeInForce: 'fok' });
 for (const [name, r] of Object.entries({ direct, comp, sellComp, fok })) {
-  say(`${name}: ${String(r.status)}, fills ${JSON.stringify((r.fills as Json[]).map((f) => `${String(f.fillType)} ${String(f.quantity)}@${String(f.priceBps)}`))}`);
+  say(
+    `${name}: ${String(r.status)}, fills ${JSON.stringify((r.fills as Json[]).map((f) => `${String(f.fillType)} ${String(f.quantity)}@${String(f.priceBps)}`))}`,
+  );
 }
 
 // 7. Cancels: one (signed "PMX Cancel:<id>"), then all (signed "PMX Cancel All:*:<now>").
-const cancelOne = await ok('POST', `/v2/clob/orders/${String(bidYes.orderId)}/cancel`, { pubkey: maker.publicKey.toBase58(), signature: signMessage(maker, `PMX Cancel:${String(bidYes.orderId)}`) });
+const cancelOne = await ok('POST', `/v2/clob/orders/${String(bidYes.orderId)}/cancel`, {
+  pubkey: maker.publicKey.toBase58(),
+  signature: signMessage(maker, `PMX Cancel:${String(bidYes.orderId)}`),
+});
 const ts = Math.floor(Date.now() / 1000);
-const cancelAll = await ok('POST', '/v2/clob/orders/cancel-all', { pubkey: maker.publicKey.toBase58(), marketId: '*', timestamp: ts, signature: signMessage(maker, `PMX Cancel All:*:${ts}`) });
+const cancelAll = await ok('POST', '/v2/clob/orders/cancel-all', {
+  pubkey: maker.publicKey.toBase58(),
+  marketId: '*',
+  timestamp: ts,
+  signature: signMessage(maker, `PMX Cancel All:*:${ts}`),
+});
 say(`cancelled ${String(cancelOne.orderId)}, then ${(cancelAll.cancelled as string[]).length} more with cancel-all`);
 
 // 8. The keeper settles every fill on chain (a receipt per fill); then the balances are free again.
-const trades = await until('every fill settled', async () => {
-  const t = (await ok('GET', `/v2/clob/markets/${String(market.id)}/trades`)).trades as Json[];
-  return t.every((x) => x.status === 'settled') ? t : undefined;
-}, 30_000);
-say(`${trades.length} fills settled on chain: ${trades.map((t) => `${String(t.fillType)} tx ${String(t.settleTx).slice(0, 8)}…`).join(', ')}`);
+const trades = await until(
+  'every fill settled',
+  async () => {
+    const t = (await ok('GET', `/v2/clob/markets/${String(market.id)}/trades`)).trades as Json[];
+    return t.every((x) => x.status === 'settled') ? t : undefined;
+  },
+  30_000,
+);
+say(
+  `${trades.length} fills settled on chain: ${trades.map((t) => `${String(t.fillType)} tx ${String(t.settleTx).slice(0, 8)}…`).join(', ')}`,
+);
 const makerOrders = (await ok('GET', `/v2/clob/orders?pubkey=${maker.publicKey.toBase58()}`)).orders as Json[];
 const takerBalances = await until('taker balances after settlement', async () => {
   const b = await balances(taker);
@@ -184,19 +247,28 @@ const positions = await until('taker positions', async () => {
   return p.length > 0 ? p : undefined;
 });
 const summary = await ok('GET', `/v2/clob/positions/summary?pubkey=${taker.publicKey.toBase58()}`);
-say(`taker: ${String(takerBalances.markets[0].yesTokens)} raw YES; positions ${JSON.stringify(positions.map((p) => ({ outcome: p.outcome, net: p.netQuantity, cost: p.totalCost, unrealized: p.unrealizedPnl })))}`);
+say(
+  `taker: ${String(takerBalances.markets[0].yesTokens)} raw YES; positions ${JSON.stringify(positions.map((p) => ({ outcome: p.outcome, net: p.netQuantity, cost: p.totalCost, unrealized: p.unrealizedPnl })))}`,
+);
 
 // 9. A withdrawal beyond what is free is refused with the exact amounts; a smaller one works.
-const tooMuch = await call('POST', '/v2/clob/account/withdraw', { pubkey: taker.publicKey.toBase58(), amount: (BigInt(takerBalances.withdrawable as string) + 1n).toString() });
+const tooMuch = await call('POST', '/v2/clob/account/withdraw', {
+  pubkey: taker.publicKey.toBase58(),
+  amount: (BigInt(takerBalances.withdrawable as string) + 1n).toString(),
+});
 await write('/v2/clob/account/withdraw', { pubkey: taker.publicKey.toBase58(), amount: (10n * USDC).toString() }, taker);
 say(`withdraw beyond withdrawable: ${tooMuch.status} ${String(tooMuch.json.message)}`);
 
 // 10. The operator resolves DONE (YES); both traders redeem their winning tokens into their smart wallets.
 await ok('POST', `/v2/admin/clob/markets/${String(market.id)}/resolve`, { outcome: 'yes' }, true);
 const redeemed: Json = {};
-for (const [name, who] of [['maker', maker], ['taker', taker]] as const) {
+for (const [name, who] of [
+  ['maker', maker],
+  ['taker', taker],
+] as const) {
   const yes = BigInt(((await balances(who)).markets[0]?.yesTokens as string | undefined) ?? '0');
-  if (yes > 0n) await write('/v2/clob/account/redeem', { pubkey: who.publicKey.toBase58(), marketId: market.id, amount: yes.toString() }, who);
+  if (yes > 0n)
+    await write('/v2/clob/account/redeem', { pubkey: who.publicKey.toBase58(), marketId: market.id, amount: yes.toString() }, who);
   redeemed[name] = yes.toString();
 }
 say(`resolved YES; redeemed ${JSON.stringify(redeemed)} raw winning tokens`);
@@ -216,8 +288,22 @@ const vaultLeft = await tokenAmount(new PublicKey(market.marketPubkey as string)
 const feeGain = (await tokenAmount(feeWallet)) - feeBefore;
 say(`traders ${totals} + vault ${vaultLeft} + fee wallet ${feeGain} = ${totals + vaultLeft + feeGain} raw (faucet gave ${500n * USDC})`);
 
-console.log(JSON.stringify({
-  market, setup, quotes: { bidYes, askYes, bidNo, askNo, askYes2 }, afterQuotes, fills: { direct, comp, sellComp, fok },
-  cancelOne, cancelAll, trades, makerOrders, takerBalances, tooMuch, positions, summary, redeemed,
-  accounting: { traders: totals.toString(), vault: vaultLeft.toString(), fees: feeGain.toString(), minted: (500n * USDC).toString() },
-}));
+console.log(
+  JSON.stringify({
+    market,
+    setup,
+    quotes: { bidYes, askYes, bidNo, askNo, askYes2 },
+    afterQuotes,
+    fills: { direct, comp, sellComp, fok },
+    cancelOne,
+    cancelAll,
+    trades,
+    makerOrders,
+    takerBalances,
+    tooMuch,
+    positions,
+    summary,
+    redeemed,
+    accounting: { traders: totals.toString(), vault: vaultLeft.toString(), fees: feeGain.toString(), minted: (500n * USDC).toString() },
+  }),
+);

@@ -123,7 +123,17 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
     const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const ctx: FeatureContext = {
-      config, log, db: db.db, dialect: db.dialect, queues, chain: chain.runtime, txBuild, adminToken: admin.token, instanceId, redis: connect, metrics,
+      config,
+      log,
+      db: db.db,
+      dialect: db.dialect,
+      queues,
+      chain: chain.runtime,
+      txBuild,
+      adminToken: admin.token,
+      instanceId,
+      redis: connect,
+      metrics,
       stopping: stopping.signal,
     };
     const features: Feature[] = [];
@@ -134,10 +144,18 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     }
     features.push(outboundFeature(ctx, features));
 
-    const builders = txBuilderRegistry(features.flatMap((f) => Object.entries<TxBuilder>(f.txBuilders ?? {})), txBuildParams);
+    const builders = txBuilderRegistry(
+      features.flatMap((f) => Object.entries<TxBuilder>(f.txBuilders ?? {})),
+      txBuildParams,
+    );
     const processors: ProcessorMap = Object.assign(
       {
-        'system.heartbeat': heartbeatProcessor(db.db, { nodeId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() }),
+        'system.heartbeat': heartbeatProcessor(db.db, {
+          nodeId,
+          roles: config.roles,
+          version: VERSION,
+          startedAt: new Date().toISOString(),
+        }),
         'tx.build': txBuildProcessor(builders),
       },
       ...features.map((f) => f.processors ?? {}),
@@ -170,7 +188,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
             metrics.jobOutcomes.inc({ queue: job.queueName, job: job.name, outcome: 'completed' });
             metrics.jobDuration.observe({ queue: job.queueName, job: job.name }, ms / 1000);
           },
-          onFailed: (job) => metrics.jobOutcomes.inc({ queue: job?.queueName ?? 'unknown', job: job?.name ?? 'unknown', outcome: 'failed' }),
+          onFailed: (job) =>
+            metrics.jobOutcomes.inc({ queue: job?.queueName ?? 'unknown', job: job?.name ?? 'unknown', outcome: 'failed' }),
         },
       });
       cleanups.push(['workers', () => Promise.all(workers.map((w) => w.close()))]);
@@ -197,7 +216,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       const rateLimitRedis = connect('ratelimit', 'pmx-ratelimit');
       // Both fail their commands until connected (no offline queue): be connected before listening.
       const connected = await Promise.all([whenReady(rateLimitRedis, 3_000), whenReady(producer, 3_000)]);
-      if (!connected.every(Boolean)) log.warn('Redis is not connected yet: serving anyway (rate limits open, writes answer 503 until it is)');
+      if (!connected.every(Boolean))
+        log.warn('Redis is not connected yet: serving anyway (rate limits open, writes answer 503 until it is)');
       const app = await buildApp({
         log,
         version: VERSION,

@@ -31,7 +31,11 @@ export function daemonEntry(): string[] {
 type Json = Record<string, unknown>;
 
 export async function call(base: string, method: string, path: string, body?: Json): Promise<Json> {
-  const res = await fetch(`${base}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as Json;
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data as Json;
@@ -58,20 +62,38 @@ export async function setUp(daemon: DaemonProcess): Promise<Fixture> {
   const conn = new Connection(config.rpcUrl as string, 'confirmed');
   const creator = Keypair.generate();
   const trader = Keypair.generate();
-  for (const w of [creator, trader]) await call(base, 'POST', '/v2/dev/faucet', { wallet: w.publicKey.toBase58(), usdc: '100000000000', sol: '2000000000' });
+  for (const w of [creator, trader])
+    await call(base, 'POST', '/v2/dev/faucet', { wallet: w.publicKey.toBase58(), usdc: '100000000000', sol: '2000000000' });
   const created = await call(base, 'POST', '/v2/markets/create', {
-    wallet: creator.publicKey.toBase58(), title: 'Bench table market', description: 'Issue 15 table', yesTicker: 'UP', noTicker: 'DOWN',
-    resolutionTime: Math.floor(Date.now() / 1000) + 86_400, seedAmount: 100_000_000, tradeFeeBps: 200,
+    wallet: creator.publicKey.toBase58(),
+    title: 'Bench table market',
+    description: 'Issue 15 table',
+    yesTicker: 'UP',
+    noTicker: 'DOWN',
+    resolutionTime: Math.floor(Date.now() / 1000) + 86_400,
+    seedAmount: 100_000_000,
+    tradeFeeBps: 200,
   });
   await signAndSend(conn, created.transaction as string, creator);
   const marketId = created.marketId as number;
-  await signAndSend(conn, (await call(base, 'POST', `/v2/markets/${marketId}/init-mints`, { wallet: creator.publicKey.toBase58() })).transaction as string, creator);
+  await signAndSend(
+    conn,
+    (await call(base, 'POST', `/v2/markets/${marketId}/init-mints`, { wallet: creator.publicKey.toBase58() })).transaction as string,
+    creator,
+  );
   const timestamp = Math.floor(Date.now() / 1000);
   const confirmed = await call(base, 'POST', '/v2/markets/confirm', {
-    marketId, wallet: creator.publicKey.toBase58(), timestamp, signature: signTextBase58(creator, confirmMarketText(marketId, timestamp)),
+    marketId,
+    wallet: creator.publicKey.toBase58(),
+    timestamp,
+    signature: signTextBase58(creator, confirmMarketText(marketId, timestamp)),
   });
   for (const side of ['UP', 'DOWN']) {
-    const bought = await call(base, 'POST', `/v2/markets/${marketId}/buy`, { wallet: trader.publicKey.toBase58(), side, amount: 5_000_000 });
+    const bought = await call(base, 'POST', `/v2/markets/${marketId}/buy`, {
+      wallet: trader.publicKey.toBase58(),
+      side,
+      amount: 5_000_000,
+    });
     await signAndSend(conn, bought.transaction as string, trader);
   }
   const wallet = trader.publicKey.toBase58();
@@ -84,5 +106,11 @@ export async function setUp(daemon: DaemonProcess): Promise<Fixture> {
   const catalog = openSqlite(path.join(daemon.dataDir, 'pmx.db'));
   await seedCatalog(catalog.db, CATALOG, 'bench');
   await catalog.close();
-  return { rpcUrl: config.rpcUrl as string, marketId, slug: confirmed.slug as string, trader, usdcMint: new PublicKey(config.usdcMint as string) };
+  return {
+    rpcUrl: config.rpcUrl as string,
+    marketId,
+    slug: confirmed.slug as string,
+    trader,
+    usdcMint: new PublicKey(config.usdcMint as string),
+  };
 }

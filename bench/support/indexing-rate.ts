@@ -37,9 +37,14 @@ export async function indexingRate(n = 20_000): Promise<{ ours: number; raw: num
   const oursMs = await timeMs(() => ours.db.transaction().execute((trx) => upsertTokenAccounts(trx, data)));
   const insert = raw.prepare('INSERT INTO token_accounts (address, mint, owner, amount, slot, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
   const now = new Date().toISOString();
-  const rawMs = await timeMs(async () => raw.transaction(() => data.forEach((r) => insert.run(r.address, r.mint, r.owner, r.amount, r.slot, now)))());
+  const rawMs = await timeMs(async () =>
+    raw.transaction(() => data.forEach((r) => insert.run(r.address, r.mint, r.owner, r.amount, r.slot, now)))(),
+  );
   const count = (raw.prepare('SELECT count(*) AS n FROM token_accounts').get() as { n: number }).n;
-  const oursCount = await ours.db.selectFrom('token_accounts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const oursCount = await ours.db
+    .selectFrom('token_accounts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   if (count !== n || Number(oursCount.n) !== n) throw new Error('indexing bench wrote the wrong number of rows');
   raw.close();
   await ours.close();

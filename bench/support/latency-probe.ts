@@ -37,9 +37,10 @@ process.stdin.resume();
 process.stdin.on('end', async () => {
   clearInterval(timer);
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
-  const summary = samples.length === 0
-    ? { n: 0, p50: 0, p99: 0, max: 0, errors }
-    : { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), errors };
+  const summary =
+    samples.length === 0
+      ? { n: 0, p50: 0, p99: 0, max: 0, errors }
+      : { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: Math.max(...samples), errors };
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   agent.destroy();
   process.exit(0);

@@ -19,7 +19,12 @@ interface ProfileNode {
  * processes) keeps only the samples taken within it: the load, not the start-up.
  */
 export function topSelfTime(file: string, top = 25, window?: { fromUs: number; toUs: number }): string[] {
-  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number };
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   let total = 0;
@@ -31,7 +36,12 @@ export function topSelfTime(file: string, top = 25, window?: { fromUs: number; t
     if (window && (at < window.fromUs || at > window.toUs)) return;
     total += dt;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url ? `${url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '~/').replace(process.cwd() + '/', '')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url
+          .replace(/^file:\/\//, '')
+          .replace(/.*node_modules\//, '~/')
+          .replace(process.cwd() + '/', '')}:${lineNumber + 1}`
+      : '';
     const key = `${functionName || '(anonymous)'} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + dt);
   });

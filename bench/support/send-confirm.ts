@@ -5,25 +5,41 @@
  */
 import { address, getTransactionDecoder, lamports } from '@solana/kit';
 import {
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction, createTransferInstruction,
-  getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
-import type { PublicKey} from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 import { LiteSVM } from 'litesvm';
 import { cannon } from './cannon.js';
 
 export function signV0(blockhash: string, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []): Uint8Array {
-  const tx = new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message());
+  const tx = new VersionedTransaction(
+    new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: ixs }).compileToV0Message(),
+  );
   tx.sign([payer, ...extra]);
   return tx.serialize();
 }
 
 /** `n` distinct signed transfers of `from`'s tokens to `to` (distinct amounts → distinct signatures). */
-export function signedTransfers(blockhash: string, mint: PublicKey, from: Keypair, to: PublicKey, n: number, firstAmount = 1): Uint8Array[] {
+export function signedTransfers(
+  blockhash: string,
+  mint: PublicKey,
+  from: Keypair,
+  to: PublicKey,
+  n: number,
+  firstAmount = 1,
+): Uint8Array[] {
   const source = getAssociatedTokenAddressSync(mint, from.publicKey);
   const dest = getAssociatedTokenAddressSync(mint, to);
-  return Array.from({ length: n }, (_, i) => signV0(blockhash, from, [createTransferInstruction(source, dest, from.publicKey, BigInt(firstAmount + i))]));
+  return Array.from({ length: n }, (_, i) =>
+    signV0(blockhash, from, [createTransferInstruction(source, dest, from.publicKey, BigInt(firstAmount + i))]),
+  );
 }
 
 /** LiteSVM on its own (signature and blockhash checks on, no persistence, no RPC): transfers per second. */
@@ -35,13 +51,41 @@ export function liteSvmDirect(n: number): number {
   svm.airdrop(address(payer.publicKey.toBase58()), lamports(100_000_000_000n));
   const decoder = getTransactionDecoder();
   const send = (raw: Uint8Array) => svm.sendTransaction(decoder.decode(raw));
-  send(signV0(svm.latestBlockhash(), payer, [
-    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: 1_461_600, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-    createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null),
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, mint.publicKey),
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint.publicKey, bob), bob, mint.publicKey),
-    createMintToInstruction(mint.publicKey, getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey), payer.publicKey, 10n ** 12n),
-  ], [mint]));
+  send(
+    signV0(
+      svm.latestBlockhash(),
+      payer,
+      [
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          lamports: 1_461_600,
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
+        createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null),
+        createAssociatedTokenAccountIdempotentInstruction(
+          payer.publicKey,
+          getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey),
+          payer.publicKey,
+          mint.publicKey,
+        ),
+        createAssociatedTokenAccountIdempotentInstruction(
+          payer.publicKey,
+          getAssociatedTokenAddressSync(mint.publicKey, bob),
+          bob,
+          mint.publicKey,
+        ),
+        createMintToInstruction(
+          mint.publicKey,
+          getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey),
+          payer.publicKey,
+          10n ** 12n,
+        ),
+      ],
+      [mint],
+    ),
+  );
   const txs = signedTransfers(svm.latestBlockhash(), mint.publicKey, payer, bob, n);
   const t0 = performance.now();
   for (const raw of txs) send(raw);
@@ -53,8 +97,19 @@ export function liteSvmDirect(n: number): number {
  * connections (each: sendTransaction, then getSignatureStatuses of what it sent). Returns landed
  * and confirmed transactions per second; `failures` counts RPC errors and unconfirmed answers.
  */
-export async function sendAndConfirmOverRpc(rpcUrl: string, txs: Uint8Array[], connections = 10): Promise<{ tps: number; failures: number }> {
-  const bodies = txs.map((raw) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }] }));
+export async function sendAndConfirmOverRpc(
+  rpcUrl: string,
+  txs: Uint8Array[],
+  connections = 10,
+): Promise<{ tps: number; failures: number }> {
+  const bodies = txs.map((raw) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'sendTransaction',
+      params: [Buffer.from(raw).toString('base64'), { encoding: 'base64' }],
+    }),
+  );
   let next = 0;
   let failures = 0;
   const headers = { 'content-type': 'application/json' };
@@ -64,7 +119,8 @@ export async function sendAndConfirmOverRpc(rpcUrl: string, txs: Uint8Array[], c
     amount: bodies.length * 2,
     requests: [
       {
-        method: 'POST', headers,
+        method: 'POST',
+        headers,
         setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
         onResponse: (_status, body, context) => {
           const reply = JSON.parse(body) as { result?: string };
@@ -73,8 +129,17 @@ export async function sendAndConfirmOverRpc(rpcUrl: string, txs: Uint8Array[], c
         },
       },
       {
-        method: 'POST', headers,
-        setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'getSignatureStatuses', params: [[(context as { signature?: string }).signature]] }) }),
+        method: 'POST',
+        headers,
+        setupRequest: (req, context) => ({
+          ...req,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'getSignatureStatuses',
+            params: [[(context as { signature?: string }).signature]],
+          }),
+        }),
         onResponse: (_status, body) => {
           const reply = JSON.parse(body) as { result?: { value: unknown[] } };
           if (!reply.result?.value[0]) failures++;

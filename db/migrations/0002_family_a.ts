@@ -113,7 +113,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create trigger markets_fts_ai after insert on markets begin
     insert into markets_fts(rowid, name, description) values (new.rowid, new.name, new.description); end`.execute(db);
   await sql`create trigger markets_fts_ad after delete on markets begin
-    insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description); end`.execute(db);
+    insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description); end`.execute(
+    db,
+  );
   await sql`create trigger markets_fts_au after update of name, description on markets begin
     insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description);
     insert into markets_fts(rowid, name, description) values (new.rowid, new.name, new.description); end`.execute(db);

@@ -38,12 +38,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('family_a_inbound_transfers_key_uq', ['signature', 'transfer_index'])
     .execute();
   await db.schema.createIndex('family_a_inbound_state_idx').on('family_a_inbound_transfers').columns(['state', 'refund_after']).execute();
-  await db.schema.createIndex('family_a_inbound_credit_idx').on('family_a_inbound_transfers').columns(['market_id', 'sender_owner', 'state']).execute();
+  await db.schema
+    .createIndex('family_a_inbound_credit_idx')
+    .on('family_a_inbound_transfers')
+    .columns(['market_id', 'sender_owner', 'state'])
+    .execute();
 
-  for (const [column, type] of [['awaiting_funds_since', 'text'], ['shortfall', 'text'], ['next_attempt_at', 'text']] as const) {
+  for (const [column, type] of [
+    ['awaiting_funds_since', 'text'],
+    ['shortfall', 'text'],
+    ['next_attempt_at', 'text'],
+  ] as const) {
     await db.schema.alterTable('outbound_transactions').addColumn(column, type).execute();
   }
-  await db.schema.alterTable('outbound_transactions').addColumn('funding_checks', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('outbound_transactions')
+    .addColumn('funding_checks', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema.createIndex('family_a_markets_yes_wallet_idx').on('family_a_markets').column('yes_wallet').execute();
   await db.schema.createIndex('family_a_markets_no_wallet_idx').on('family_a_markets').column('no_wallet').execute();
@@ -52,7 +63,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const index of ['markets_no_mint_idx', 'markets_yes_mint_idx', 'family_a_markets_no_wallet_idx', 'family_a_markets_yes_wallet_idx']) {
+  for (const index of [
+    'markets_no_mint_idx',
+    'markets_yes_mint_idx',
+    'family_a_markets_no_wallet_idx',
+    'family_a_markets_yes_wallet_idx',
+  ]) {
     await db.schema.dropIndex(index).execute();
   }
   for (const column of ['funding_checks', 'next_attempt_at', 'shortfall', 'awaiting_funds_since']) {

@@ -162,7 +162,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['clob_owner_holds', 'clob_positions', 'clob_batch_fills', 'clob_settlement_batches', 'clob_fills', 'clob_orders', 'clob_wallets', 'clob_markets']) {
+  for (const table of [
+    'clob_owner_holds',
+    'clob_positions',
+    'clob_batch_fills',
+    'clob_settlement_batches',
+    'clob_fills',
+    'clob_orders',
+    'clob_wallets',
+    'clob_markets',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -23,12 +23,16 @@ const TRIGGERS = ['markets_fts_ai', 'markets_fts_ad', 'markets_fts_au'];
 async function recreateFts(db: Kysely<unknown>, options: string): Promise<void> {
   for (const t of TRIGGERS) await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
   await sql`drop table if exists markets_fts`.execute(db);
-  await sql`create virtual table markets_fts using fts5(name, description, content='markets', content_rowid='rowid'${sql.raw(options)})`.execute(db);
+  await sql`create virtual table markets_fts using fts5(name, description, content='markets', content_rowid='rowid'${sql.raw(options)})`.execute(
+    db,
+  );
   await sql`insert into markets_fts(markets_fts) values ('rebuild')`.execute(db);
   await sql`create trigger markets_fts_ai after insert on markets begin
     insert into markets_fts(rowid, name, description) values (new.rowid, new.name, new.description); end`.execute(db);
   await sql`create trigger markets_fts_ad after delete on markets begin
-    insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description); end`.execute(db);
+    insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description); end`.execute(
+    db,
+  );
   await sql`create trigger markets_fts_au after update of name, description on markets begin
     insert into markets_fts(markets_fts, rowid, name, description) values ('delete', old.rowid, old.name, old.description);
     insert into markets_fts(rowid, name, description) values (new.rowid, new.name, new.description); end`.execute(db);
@@ -37,7 +41,11 @@ async function recreateFts(db: Kysely<unknown>, options: string): Promise<void> 
 const VERSIONED = ['markets', 'family_a_markets'];
 
 async function createCatalogVersion(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('catalog_version').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('version', 'bigint', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('catalog_version')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('version', 'bigint', (c) => c.notNull())
+    .execute();
   await sql`insert into catalog_version (id, version) values (1, 0)`.execute(db);
   if (isPostgres(db)) {
     await sql`create function bump_catalog_version() returns trigger language plpgsql as $$
@@ -59,7 +67,8 @@ async function createCatalogVersion(db: Kysely<unknown>): Promise<void> {
 async function dropCatalogVersion(db: Kysely<unknown>): Promise<void> {
   for (const t of VERSIONED) {
     if (isPostgres(db)) await sql`drop trigger if exists ${sql.raw(`${t}_version`)} on ${sql.raw(t)}`.execute(db);
-    else for (const event of ['insert', 'update', 'delete']) await sql`drop trigger if exists ${sql.raw(`${t}_version_${event}`)}`.execute(db);
+    else
+      for (const event of ['insert', 'update', 'delete']) await sql`drop trigger if exists ${sql.raw(`${t}_version_${event}`)}`.execute(db);
   }
   if (isPostgres(db)) await sql`drop function if exists bump_catalog_version()`.execute(db);
   await db.schema.dropTable('catalog_version').execute();

@@ -10,7 +10,11 @@ import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('clob_fills_market_status_seq_idx').on('clob_fills').columns(['market_id', 'status', 'seq']).execute();
-  await db.schema.createIndex('clob_fills_positions_pending_idx').on('clob_fills').columns(['status', 'positions_applied', 'settled_at', 'seq']).execute();
+  await db.schema
+    .createIndex('clob_fills_positions_pending_idx')
+    .on('clob_fills')
+    .columns(['status', 'positions_applied', 'settled_at', 'seq'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -6,7 +6,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('clob_markets').addColumn('min_order_size', 'bigint', (c) => c.notNull().defaultTo(1_000_000)).execute();
+  await db.schema
+    .alterTable('clob_markets')
+    .addColumn('min_order_size', 'bigint', (c) => c.notNull().defaultTo(1_000_000))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

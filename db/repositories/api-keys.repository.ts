@@ -5,8 +5,14 @@ import type { ApiKeysTable, Database } from '../schema.js';
 type Db = Kysely<Database> | Transaction<Database>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export async function insertApiKey(db: Db, row: { id: string; name: string; keyHash: string; keyPrefix: string; now: string }): Promise<void> {
-  await db.insertInto('api_keys').values({ id: row.id, name: row.name, key_hash: row.keyHash, key_prefix: row.keyPrefix, created_at: row.now }).execute();
+export async function insertApiKey(
+  db: Db,
+  row: { id: string; name: string; keyHash: string; keyPrefix: string; now: string },
+): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values({ id: row.id, name: row.name, key_hash: row.keyHash, key_prefix: row.keyPrefix, created_at: row.now })
+    .execute();
 }
 
 export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<Pick<ApiKeyRow, 'id'> | undefined> {
@@ -14,7 +20,11 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<Pick
 }
 
 export async function countActiveKeys(db: Db): Promise<number> {
-  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | bigint | string>().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | bigint | string>().as('n'))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -23,6 +33,11 @@ export async function listApiKeys(db: Db): Promise<Omit<ApiKeyRow, 'key_hash'>[]
 }
 
 export async function revokeApiKey(db: Db, id: string, now: string): Promise<boolean> {
-  const res = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

@@ -84,6 +84,9 @@ export async function listAllMints(db: Kysely<Database>): Promise<Array<{ market
 }
 
 export async function maxIndexedMarketId(db: Kysely<Database>): Promise<bigint> {
-  const row = await db.selectFrom('chain_markets').select((eb) => eb.fn.max('market_id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom('chain_markets')
+    .select((eb) => eb.fn.max('market_id').as('max'))
+    .executeTakeFirst();
   return row?.max === null || row?.max === undefined ? 0n : big(row.max as bigint);
 }

@@ -40,12 +40,23 @@ export async function restingSums(db: Db, owners: readonly string[]): Promise<Re
     .where('status', 'in', ['open', 'partially_filled'])
     .groupBy(['owner', 'market_id', 'side', 'outcome'])
     .execute();
-  return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, side: r.side, outcome: r.outcome, committed: big(r.committed), orders: num(r.orders) }));
+  return rows.map((r) => ({
+    owner: r.owner,
+    marketId: r.market_id,
+    side: r.side,
+    outcome: r.outcome,
+    committed: big(r.committed),
+    orders: num(r.orders),
+  }));
 }
 
 export async function holdsOf(db: Db, owners: readonly string[]) {
   if (owners.length === 0) return [];
-  const rows = await db.selectFrom('clob_owner_holds').selectAll().where('owner', 'in', [...owners]).execute();
+  const rows = await db
+    .selectFrom('clob_owner_holds')
+    .selectAll()
+    .where('owner', 'in', [...owners])
+    .execute();
   return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, usdc: big(r.usdc), yes: big(r.yes_tokens), no: big(r.no_tokens) }));
 }
 
@@ -67,5 +78,11 @@ export async function balancesOf(db: Db, accountOwners: readonly string[], mints
  */
 export async function lockOwners(db: Db, owners: readonly string[]): Promise<void> {
   if (owners.length === 0) return;
-  await db.selectFrom('clob_wallets').select('owner').where('owner', 'in', [...owners]).orderBy('owner').forUpdate().execute();
+  await db
+    .selectFrom('clob_wallets')
+    .select('owner')
+    .where('owner', 'in', [...owners])
+    .orderBy('owner')
+    .forUpdate()
+    .execute();
 }

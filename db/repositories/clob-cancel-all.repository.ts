@@ -24,7 +24,12 @@ export async function claimCancelAllProof(db: Db, p: CancelAllProof, now: string
 }
 
 export async function releaseCancelAllProof(db: Db, p: CancelAllProof): Promise<void> {
-  await db.deleteFrom('clob_cancel_all_uses').where('owner', '=', p.owner).where('market_ref', '=', p.marketRef).where('signed_at', '=', BigInt(p.signedAt)).execute();
+  await db
+    .deleteFrom('clob_cancel_all_uses')
+    .where('owner', '=', p.owner)
+    .where('market_ref', '=', p.marketRef)
+    .where('signed_at', '=', BigInt(p.signedAt))
+    .execute();
 }
 
 /** Forgets proofs signed before `beforeSec` (they can never be fresh again). */

@@ -48,11 +48,29 @@ export interface UnsettledFill {
 export async function unsettledFillsOf(db: Db, owner: string): Promise<UnsettledFill[]> {
   const rows = await db
     .selectFrom('clob_fills')
-    .select(['market_id', 'maker_owner', 'taker_owner', 'taker_side', 'outcome', 'maker_side', 'maker_outcome', 'quantity', 'usdc_amount', 'maker_usdc', 'taker_fee'])
+    .select([
+      'market_id',
+      'maker_owner',
+      'taker_owner',
+      'taker_side',
+      'outcome',
+      'maker_side',
+      'maker_outcome',
+      'quantity',
+      'usdc_amount',
+      'maker_usdc',
+      'taker_fee',
+    ])
     .where((eb) => eb.or([eb('maker_owner', '=', owner), eb('taker_owner', '=', owner)]))
     .where('status', 'in', [...UNSETTLED_FILL_STATUSES])
     .execute();
-  return rows.map((r) => ({ ...r, quantity: big(r.quantity), usdc_amount: big(r.usdc_amount), maker_usdc: big(r.maker_usdc), taker_fee: big(r.taker_fee) }));
+  return rows.map((r) => ({
+    ...r,
+    quantity: big(r.quantity),
+    usdc_amount: big(r.usdc_amount),
+    maker_usdc: big(r.maker_usdc),
+    taker_fee: big(r.taker_fee),
+  }));
 }
 
 export interface HoldRow {
@@ -81,12 +99,16 @@ export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n
   for (let i = 0; i < rows.length; i += 500) {
     await db
       .insertInto('clob_owner_holds')
-      .values(rows.slice(i, i + 500).map((m) => ({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })))
-      .onConflict((oc) => oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
-        usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
-        yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),
-        no_tokens: eb('clob_owner_holds.no_tokens', '+', eb.ref('excluded.no_tokens')),
-      })))
+      .values(
+        rows.slice(i, i + 500).map((m) => ({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
+          usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
+          yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),
+          no_tokens: eb('clob_owner_holds.no_tokens', '+', eb.ref('excluded.no_tokens')),
+        })),
+      )
       .execute();
   }
 }

@@ -7,7 +7,11 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type FillRow = Selectable<ClobFillsTable>;
 
 export async function insertFills(db: Db, rows: Insertable<ClobFillsTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('clob_fills').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('clob_fills')
+      .values(rows.slice(i, i + 200))
+      .execute();
 }
 
 export async function findFill(db: Db, id: string): Promise<FillRow | undefined> {
@@ -46,7 +50,10 @@ export interface OwnerFillFilter {
  * Each side walks its own (owner, matched_at) index and stops after `limit` rows.
  */
 export async function listOwnerFillsAs(db: Db, role: 'maker' | 'taker', f: OwnerFillFilter, limit: number): Promise<FillRow[]> {
-  let q = db.selectFrom('clob_fills').selectAll().where(role === 'maker' ? 'maker_owner' : 'taker_owner', '=', f.owner);
+  let q = db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .where(role === 'maker' ? 'maker_owner' : 'taker_owner', '=', f.owner);
   if (f.marketId) q = q.where('market_id', '=', f.marketId);
   if (f.after) {
     const { matchedAt, id } = f.after;
@@ -57,9 +64,19 @@ export async function listOwnerFillsAs(db: Db, role: 'maker' | 'taker', f: Owner
 
 export function normalizeFill(row: FillRow): FillRow {
   return {
-    ...row, seq: big(row.seq), price_bps: num(row.price_bps), maker_price_bps: num(row.maker_price_bps), quantity: big(row.quantity),
-    usdc_amount: big(row.usdc_amount), maker_usdc: big(row.maker_usdc), taker_fee: big(row.taker_fee), maker_rebate: big(row.maker_rebate),
-    protocol_fee: big(row.protocol_fee), rounding_dust: big(row.rounding_dust), retry_count: num(row.retry_count), positions_applied: num(row.positions_applied),
+    ...row,
+    seq: big(row.seq),
+    price_bps: num(row.price_bps),
+    maker_price_bps: num(row.maker_price_bps),
+    quantity: big(row.quantity),
+    usdc_amount: big(row.usdc_amount),
+    maker_usdc: big(row.maker_usdc),
+    taker_fee: big(row.taker_fee),
+    maker_rebate: big(row.maker_rebate),
+    protocol_fee: big(row.protocol_fee),
+    rounding_dust: big(row.rounding_dust),
+    retry_count: num(row.retry_count),
+    positions_applied: num(row.positions_applied),
   };
 }
 
@@ -116,14 +133,32 @@ export async function setFillAmounts(
 ): Promise<void> {
   await db
     .updateTable('clob_fills')
-    .set({ usdc_amount: a.usdcAmount, maker_usdc: a.makerUsdc, taker_fee: a.takerFee, maker_rebate: a.makerRebate, protocol_fee: a.protocolFee, rounding_dust: a.roundingDust })
+    .set({
+      usdc_amount: a.usdcAmount,
+      maker_usdc: a.makerUsdc,
+      taker_fee: a.takerFee,
+      maker_rebate: a.makerRebate,
+      protocol_fee: a.protocolFee,
+      rounding_dust: a.roundingDust,
+    })
     .where('id', '=', id)
     .execute();
 }
 
 /** Fails a matched fill that can never settle (it is in no batch). */
-export async function failMatchedFill(db: Db, id: string, status: 'failed' | 'failed_insufficient_balance', reason: string, now: string): Promise<boolean> {
-  const res = await db.updateTable('clob_fills').set({ status, failure_reason: reason, updated_at: now }).where('id', '=', id).where('status', '=', 'matched').executeTakeFirst();
+export async function failMatchedFill(
+  db: Db,
+  id: string,
+  status: 'failed' | 'failed_insufficient_balance',
+  reason: string,
+  now: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('clob_fills')
+    .set({ status, failure_reason: reason, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'matched')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -152,7 +187,11 @@ export async function markGiveBacks(db: Db, marks: ReadonlyArray<{ fillId: strin
       give_back: sql<ClobGiveBack>`case when ${rests} then 'pending' else 'not_resting' end`,
       give_back_order_id: orderOf,
     })
-    .where('id', 'in', marks.map((m) => m.fillId))
+    .where(
+      'id',
+      'in',
+      marks.map((m) => m.fillId),
+    )
     .where('give_back', 'is', null)
     .execute();
 }
@@ -160,12 +199,24 @@ export async function markGiveBacks(db: Db, marks: ReadonlyArray<{ fillId: strin
 /** Give-backs waiting for the matcher of `marketIds` (the partial index of migration 0010). */
 export async function pendingGiveBacks(db: Db, marketIds: string[], limit: number): Promise<FillRow[]> {
   if (marketIds.length === 0) return [];
-  return db.selectFrom('clob_fills').selectAll().where('give_back', '=', 'pending').where('market_id', 'in', marketIds).orderBy('seq').limit(limit).execute();
+  return db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .where('give_back', '=', 'pending')
+    .where('market_id', 'in', marketIds)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
 }
 
 /** Ends a pending give-back with what the matcher did; false when it was no longer pending. */
 export async function endGiveBack(db: Db, fillId: string, result: Exclude<ClobGiveBack, 'pending'>): Promise<boolean> {
-  const res = await db.updateTable('clob_fills').set({ give_back: result }).where('id', '=', fillId).where('give_back', '=', 'pending').executeTakeFirst();
+  const res = await db
+    .updateTable('clob_fills')
+    .set({ give_back: result })
+    .where('id', '=', fillId)
+    .where('give_back', '=', 'pending')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 

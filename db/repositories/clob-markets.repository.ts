@@ -9,9 +9,31 @@ import type { ClobMarketsTable, Database, MarketsTable } from '../schema.js';
 type Db = Kysely<Database> | Transaction<Database>;
 
 const COLUMNS = [
-  'm.id', 'm.slug', 'm.name', 'm.description', 'm.category', 'm.image_urls', 'm.status', 'm.outcome', 'm.creator',
-  'm.yes_ticker', 'm.no_ticker', 'm.yes_mint', 'm.no_mint', 'm.end_date', 'm.resolved_at', 'm.created_at', 'm.updated_at',
-  'c.market_pubkey', 'c.vault', 'c.resolution_rules', 'c.image_url', 'c.lookup_table', 'c.setup_outbound_id', 'c.slot', 'c.min_order_size',
+  'm.id',
+  'm.slug',
+  'm.name',
+  'm.description',
+  'm.category',
+  'm.image_urls',
+  'm.status',
+  'm.outcome',
+  'm.creator',
+  'm.yes_ticker',
+  'm.no_ticker',
+  'm.yes_mint',
+  'm.no_mint',
+  'm.end_date',
+  'm.resolved_at',
+  'm.created_at',
+  'm.updated_at',
+  'c.market_pubkey',
+  'c.vault',
+  'c.resolution_rules',
+  'c.image_url',
+  'c.lookup_table',
+  'c.setup_outbound_id',
+  'c.slot',
+  'c.min_order_size',
 ] as const;
 
 function select(db: Db) {
@@ -71,7 +93,12 @@ export async function clobMarketStatuses(db: Db, ids: string[]): Promise<Array<{
 
 /** Stamps the slot of an indexed read; false when the row already holds a newer read. */
 export async function claimClobSlot(db: Db, marketId: string, slot: bigint): Promise<boolean> {
-  const res = await db.updateTable('clob_markets').set({ slot }).where('market_id', '=', marketId).where('slot', '<=', slot).executeTakeFirst();
+  const res = await db
+    .updateTable('clob_markets')
+    .set({ slot })
+    .where('market_id', '=', marketId)
+    .where('slot', '<=', slot)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -101,7 +128,9 @@ export async function findClobMarketsByIds(db: Db, ids: string[]) {
 /** Orderbook markets whose outcome mint is one of `mints`. */
 export async function findClobMarketsByMints(db: Db, mints: string[]) {
   if (mints.length === 0) return [];
-  return select(db).where((eb) => eb.or([eb('m.yes_mint', 'in', mints), eb('m.no_mint', 'in', mints)])).execute();
+  return select(db)
+    .where((eb) => eb.or([eb('m.yes_mint', 'in', mints), eb('m.no_mint', 'in', mints)]))
+    .execute();
 }
 
 /**

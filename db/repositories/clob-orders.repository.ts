@@ -17,7 +17,11 @@ export async function insertOrder(db: Db, row: Insertable<ClobOrdersTable>): Pro
 
 /** Many orders, in multi-row statements (below both dialects' parameter limits). */
 export async function insertOrders(db: Db, rows: readonly Insertable<ClobOrdersTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 100) await db.insertInto('clob_orders').values(rows.slice(i, i + 100)).execute();
+  for (let i = 0; i < rows.length; i += 100)
+    await db
+      .insertInto('clob_orders')
+      .values(rows.slice(i, i + 100))
+      .execute();
 }
 
 export interface OrderStateChange {
@@ -38,8 +42,14 @@ export interface OrderStateChange {
  */
 export async function updateOrderStates(db: Db, changes: readonly OrderStateChange[], now: string): Promise<void> {
   for (let i = 0; i < changes.length; i += 500) {
-    const values = sql.join(changes.slice(i, i + 500).map((c) =>
-      sql`(${c.id}, cast(${c.remaining} as bigint), cast(${c.notional} as bigint), cast(${c.usdc} as bigint), cast(${c.committed} as bigint), cast(${c.status} as text), cast(${c.cancelReason ?? null} as text))`));
+    const values = sql.join(
+      changes
+        .slice(i, i + 500)
+        .map(
+          (c) =>
+            sql`(${c.id}, cast(${c.remaining} as bigint), cast(${c.notional} as bigint), cast(${c.usdc} as bigint), cast(${c.committed} as bigint), cast(${c.status} as text), cast(${c.cancelReason ?? null} as text))`,
+        ),
+    );
     await sql`with v(id, remaining, notional, usdc, committed, status, cancel_reason) as (values ${values})
       update clob_orders set remaining = v.remaining, notional = v.notional, usdc = v.usdc, committed = v.committed, status = v.status,
         cancel_reason = coalesce(v.cancel_reason, clob_orders.cancel_reason), updated_at = ${now}
@@ -54,15 +64,26 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
 /** Orders by id, in no particular order (callers keep lists below both dialects' parameter limits). */
 export async function ordersByIds(db: Db, ids: readonly string[]): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('clob_orders').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('clob_orders')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<boolean> {
-  return (await db.selectFrom('clob_orders').select('id').where('owner', '=', owner).where('nonce', '=', nonce).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('clob_orders').select('id').where('owner', '=', owner).where('nonce', '=', nonce).executeTakeFirst()) !== undefined
+  );
 }
 
 export async function restingOrdersOfMarket(db: Db, marketId: string): Promise<OrderRow[]> {
-  return db.selectFrom('clob_orders').selectAll().where('market_id', '=', marketId).where('status', 'in', [...RESTING_STATUSES]).execute();
+  return db
+    .selectFrom('clob_orders')
+    .selectAll()
+    .where('market_id', '=', marketId)
+    .where('status', 'in', [...RESTING_STATUSES])
+    .execute();
 }
 
 /** How many orders the owner has resting, overall and in `marketId`. */
@@ -81,7 +102,13 @@ export async function restingCounts(db: Db, owner: string, marketId: string): Pr
 
 /** Markets where the owner has resting orders (cancel-all across markets). */
 export async function marketsWithRestingOrders(db: Db, owner: string): Promise<string[]> {
-  const rows = await db.selectFrom('clob_orders').select('market_id').distinct().where('owner', '=', owner).where('status', 'in', [...RESTING_STATUSES]).execute();
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select('market_id')
+    .distinct()
+    .where('owner', '=', owner)
+    .where('status', 'in', [...RESTING_STATUSES])
+    .execute();
   return rows.map((r) => r.market_id);
 }
 
@@ -107,8 +134,16 @@ export async function listOrders(db: Db, f: OrderListFilter, limit: number): Pro
 /** Normalises SQLite's bigint-for-every-integer to the declared types. */
 export function normalizeOrder(row: OrderRow): OrderRow {
   return {
-    ...row, price_bps: num(row.price_bps), post_only: num(row.post_only), quantity: big(row.quantity), remaining: big(row.remaining),
-    expiry: big(row.expiry), seq: big(row.seq), notional: big(row.notional), usdc: big(row.usdc), committed: big(row.committed),
+    ...row,
+    price_bps: num(row.price_bps),
+    post_only: num(row.post_only),
+    quantity: big(row.quantity),
+    remaining: big(row.remaining),
+    expiry: big(row.expiry),
+    seq: big(row.seq),
+    notional: big(row.notional),
+    usdc: big(row.usdc),
+    committed: big(row.committed),
   };
 }
 

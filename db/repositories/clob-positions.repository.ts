@@ -21,12 +21,26 @@ export interface PositionRow {
 
 const toRow = (r: Awaited<ReturnType<typeof selectOne>>): PositionRow | undefined =>
   r && {
-    id: r.id, marketId: r.market_id, owner: r.owner, outcome: r.outcome, netQuantity: big(r.net_quantity), totalCost: big(r.total_cost),
-    totalProceeds: big(r.total_proceeds), totalFees: big(r.total_fees), realizedPnl: big(r.realized_pnl), updatedAt: r.updated_at,
+    id: r.id,
+    marketId: r.market_id,
+    owner: r.owner,
+    outcome: r.outcome,
+    netQuantity: big(r.net_quantity),
+    totalCost: big(r.total_cost),
+    totalProceeds: big(r.total_proceeds),
+    totalFees: big(r.total_fees),
+    realizedPnl: big(r.realized_pnl),
+    updatedAt: r.updated_at,
   };
 
 function selectOne(db: Db, owner: string, marketId: string, outcome: 'yes' | 'no') {
-  return db.selectFrom('clob_positions').selectAll().where('owner', '=', owner).where('market_id', '=', marketId).where('outcome', '=', outcome).executeTakeFirst();
+  return db
+    .selectFrom('clob_positions')
+    .selectAll()
+    .where('owner', '=', owner)
+    .where('market_id', '=', marketId)
+    .where('outcome', '=', outcome)
+    .executeTakeFirst();
 }
 
 export async function findPosition(db: Db, owner: string, marketId: string, outcome: 'yes' | 'no'): Promise<PositionRow | undefined> {
@@ -35,7 +49,12 @@ export async function findPosition(db: Db, owner: string, marketId: string, outc
 
 export async function savePosition(db: Db, p: Omit<PositionRow, 'id'> & { id?: string }): Promise<void> {
   const values = {
-    net_quantity: p.netQuantity, total_cost: p.totalCost, total_proceeds: p.totalProceeds, total_fees: p.totalFees, realized_pnl: p.realizedPnl, updated_at: p.updatedAt,
+    net_quantity: p.netQuantity,
+    total_cost: p.totalCost,
+    total_proceeds: p.totalProceeds,
+    total_fees: p.totalFees,
+    realized_pnl: p.realizedPnl,
+    updated_at: p.updatedAt,
   };
   await db
     .insertInto('clob_positions')
@@ -55,18 +74,37 @@ export async function listPositions(db: Db, owner: string, marketId?: string) {
     .where((eb) => eb.or([eb('p.net_quantity', '!=', 0n), eb('p.realized_pnl', '!=', 0n)]));
   if (marketId) q = q.where('p.market_id', '=', marketId);
   const rows = await q.orderBy('p.updated_at', 'desc').execute();
-  return rows.map((r) => ({ ...toRow(r)!, marketSlug: r.slug, marketTitle: r.name, marketStatus: r.market_status, marketOutcome: r.market_outcome }));
+  return rows.map((r) => ({
+    ...toRow(r)!,
+    marketSlug: r.slug,
+    marketTitle: r.name,
+    marketStatus: r.market_status,
+    marketOutcome: r.market_outcome,
+  }));
 }
 
 /** Settled fills not yet applied to positions, oldest settlement first. */
 export async function settledFillsToApply(db: Db, limit: number) {
-  return db.selectFrom('clob_fills').selectAll().where('status', '=', 'settled').where('positions_applied', '=', 0).orderBy('settled_at').orderBy('seq').limit(limit).execute();
+  return db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .where('status', '=', 'settled')
+    .where('positions_applied', '=', 0)
+    .orderBy('settled_at')
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
 }
 
 /** Claims fills for the positions job; returns how many it claimed (fewer: another run has them). */
 export async function markFillsApplied(db: Db, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const res = await db.updateTable('clob_fills').set({ positions_applied: 1 }).where('id', 'in', ids).where('positions_applied', '=', 0).executeTakeFirst();
+  const res = await db
+    .updateTable('clob_fills')
+    .set({ positions_applied: 1 })
+    .where('id', 'in', ids)
+    .where('positions_applied', '=', 0)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 
@@ -91,19 +129,30 @@ export async function hasUnappliedSettledFill(db: Db, owner: string, marketId: s
  * not compared for that mint. Keyset pages by (owner, market): a wallet left unexplained (tokens
  * sent from outside) never keeps the next ones out of a run.
  */
-export async function walletPositionGaps(db: Db, after: { owner: string; marketId: string } | null, limit: number): Promise<Array<{ owner: string; marketId: string }>> {
+export async function walletPositionGaps(
+  db: Db,
+  after: { owner: string; marketId: string } | null,
+  limit: number,
+): Promise<Array<{ owner: string; marketId: string }>> {
   let q = db
     .selectFrom('token_accounts as t')
     .innerJoin('clob_wallets as w', 'w.escrow', 't.owner')
-    .innerJoin('markets as m', (join) => join.on((eb) => eb.and([eb('m.kind', '=', 'clob'), eb.or([eb('m.yes_mint', '=', eb.ref('t.mint')), eb('m.no_mint', '=', eb.ref('t.mint'))])])))
+    .innerJoin('markets as m', (join) =>
+      join.on((eb) =>
+        eb.and([eb('m.kind', '=', 'clob'), eb.or([eb('m.yes_mint', '=', eb.ref('t.mint')), eb('m.no_mint', '=', eb.ref('t.mint'))])]),
+      ),
+    )
     .leftJoin('clob_positions as p', (join) =>
       join
         .onRef('p.owner', '=', 'w.owner')
         .onRef('p.market_id', '=', 'm.id')
-        .on((eb) => eb.or([
-          eb.and([eb('p.outcome', '=', 'yes'), eb('m.yes_mint', '=', eb.ref('t.mint'))]),
-          eb.and([eb('p.outcome', '=', 'no'), eb('m.no_mint', '=', eb.ref('t.mint'))]),
-        ])))
+        .on((eb) =>
+          eb.or([
+            eb.and([eb('p.outcome', '=', 'yes'), eb('m.yes_mint', '=', eb.ref('t.mint'))]),
+            eb.and([eb('p.outcome', '=', 'no'), eb('m.no_mint', '=', eb.ref('t.mint'))]),
+          ]),
+        ),
+    )
     .select(['w.owner', 'm.id as market_id'])
     .where((eb) => eb(eb.fn.coalesce('p.net_quantity', eb.lit(0)), '!=', eb.ref('t.amount')));
   if (after) q = q.where((eb) => eb(eb.refTuple('w.owner', 'm.id'), '>', eb.tuple(after.owner, after.marketId)));

@@ -16,7 +16,8 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export async function matchedFillsOfMarket(db: Db, marketId: string, limit: number, exceptOrders: readonly string[] = []) {
   let query = db.selectFrom('clob_fills').selectAll().where('market_id', '=', marketId).where('status', '=', 'matched');
-  if (exceptOrders.length > 0) query = query.where('maker_order_id', 'not in', exceptOrders).where('taker_order_id', 'not in', exceptOrders);
+  if (exceptOrders.length > 0)
+    query = query.where('maker_order_id', 'not in', exceptOrders).where('taker_order_id', 'not in', exceptOrders);
   return query.orderBy('seq').limit(limit).execute();
 }
 
@@ -38,13 +39,36 @@ export async function ordersInFlight(db: Db, marketId: string): Promise<Set<stri
 }
 
 export async function countBatchesInFlight(db: Db, marketId: string): Promise<number> {
-  const row = await db.selectFrom('clob_settlement_batches').select((eb) => eb.fn.countAll().as('n')).where('market_id', '=', marketId).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('clob_settlement_batches')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('market_id', '=', marketId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function insertBatch(db: Db, b: { id: string; marketId: string; outboundId: string; fillIds: string[]; now: string }): Promise<void> {
-  await db.insertInto('clob_settlement_batches').values({ id: b.id, market_id: b.marketId, outbound_id: b.outboundId, status: 'pending', fill_count: b.fillIds.length, created_at: b.now, updated_at: b.now }).execute();
-  if (b.fillIds.length > 0) await db.insertInto('clob_batch_fills').values(b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position }))).execute();
+export async function insertBatch(
+  db: Db,
+  b: { id: string; marketId: string; outboundId: string; fillIds: string[]; now: string },
+): Promise<void> {
+  await db
+    .insertInto('clob_settlement_batches')
+    .values({
+      id: b.id,
+      market_id: b.marketId,
+      outbound_id: b.outboundId,
+      status: 'pending',
+      fill_count: b.fillIds.length,
+      created_at: b.now,
+      updated_at: b.now,
+    })
+    .execute();
+  if (b.fillIds.length > 0)
+    await db
+      .insertInto('clob_batch_fills')
+      .values(b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })))
+      .execute();
 }
 
 /** Puts matched fills into a batch; returns how many moved (fewer: some were taken meanwhile). */
@@ -77,7 +101,12 @@ export async function fillsOfBatch(db: Db, batchId: string) {
 }
 
 export async function setBatchStatus(db: Db, id: string, status: 'pending' | 'settled' | 'failed', now: string): Promise<boolean> {
-  const res = await db.updateTable('clob_settlement_batches').set({ status, updated_at: now }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+  const res = await db
+    .updateTable('clob_settlement_batches')
+    .set({ status, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -97,7 +126,8 @@ export async function endFills(
   const moved = await db
     .updateTable('clob_fills')
     .set({
-      status: s.status, updated_at: s.now,
+      status: s.status,
+      updated_at: s.now,
       ...(s.status === 'settled' ? { settle_tx: s.settleTx ?? null, settled_at: s.now } : {}),
       ...(s.failureReason !== undefined ? { failure_reason: s.failureReason } : {}),
     })
@@ -113,11 +143,24 @@ export async function endFills(
  * Gives fills of a batch back to the queue: its transaction failed before landing (`retry`: the
  * fill's retry_count + 1), or it carried them no further (orders registered, another fill refused).
  */
-export async function releaseFills(db: Db, batchId: string, fillIds: string[], reason: string | null, now: string, retry = true): Promise<string[]> {
+export async function releaseFills(
+  db: Db,
+  batchId: string,
+  fillIds: string[],
+  reason: string | null,
+  now: string,
+  retry = true,
+): Promise<string[]> {
   if (fillIds.length === 0) return [];
   const released = await db
     .updateTable('clob_fills')
-    .set((eb) => ({ status: 'matched', batch_id: null, retry_count: retry ? eb('retry_count', '+', 1) : eb.ref('retry_count'), failure_reason: reason, updated_at: now }))
+    .set((eb) => ({
+      status: 'matched',
+      batch_id: null,
+      retry_count: retry ? eb('retry_count', '+', 1) : eb.ref('retry_count'),
+      failure_reason: reason,
+      updated_at: now,
+    }))
     .where('id', 'in', fillIds)
     .where('batch_id', '=', batchId)
     .where('status', 'in', ['settling', 'retrying'])
@@ -168,11 +211,21 @@ export async function pendingBatchesOfMarket(db: Db, marketId: string) {
 
 /** The keeper's dashboard: fills per status, and the oldest fill still to settle. */
 export async function fillStatusCounts(db: Db) {
-  return db.selectFrom('clob_fills').select(['status', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('matched_at').as('oldest')]).groupBy('status').execute();
+  return db
+    .selectFrom('clob_fills')
+    .select(['status', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('matched_at').as('oldest')])
+    .groupBy('status')
+    .execute();
 }
 
 export async function failedFills(db: Db, limit: number) {
-  return db.selectFrom('clob_fills').selectAll().where('status', 'in', ['failed', 'failed_insufficient_balance']).orderBy('updated_at', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .where('status', 'in', ['failed', 'failed_insufficient_balance'])
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Operator re-drive of a failed fill: back to matched (the keeper batches it again). */

@@ -36,6 +36,10 @@ export async function listClobWallets(db: Db, afterOwner: string, limit: number)
 }
 
 export async function findClobWalletByEscrow(db: Db, escrow: string): Promise<ClobWalletRow | undefined> {
-  const row = await db.selectFrom('clob_wallets').select(['owner', 'escrow', 'escrow_usdc']).where('escrow', '=', escrow).executeTakeFirst();
+  const row = await db
+    .selectFrom('clob_wallets')
+    .select(['owner', 'escrow', 'escrow_usdc'])
+    .where('escrow', '=', escrow)
+    .executeTakeFirst();
   return row && { owner: row.owner, escrow: row.escrow, escrowUsdc: row.escrow_usdc };
 }

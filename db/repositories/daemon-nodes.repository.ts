@@ -14,11 +14,7 @@ export interface DaemonNode {
   beats: bigint;
 }
 
-export async function recordBeat(
-  db: Kysely<Database>,
-  node: Omit<DaemonNode, 'lastBeatAt' | 'beats'>,
-  at: Date,
-): Promise<void> {
+export async function recordBeat(db: Kysely<Database>, node: Omit<DaemonNode, 'lastBeatAt' | 'beats'>, at: Date): Promise<void> {
   await db
     .insertInto('daemon_nodes')
     .values({

@@ -13,7 +13,11 @@ export type InboundState = InboundRow['state'];
 
 /** Records a transfer unless it is recorded already (the first record stands). */
 export async function insertInboundIfAbsent(db: Db, row: Insertable<FamilyAInboundTransfersTable>): Promise<void> {
-  await db.insertInto('family_a_inbound_transfers').values(row).onConflict((oc) => oc.columns(['signature', 'transfer_index']).doNothing()).execute();
+  await db
+    .insertInto('family_a_inbound_transfers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['signature', 'transfer_index']).doNothing())
+    .execute();
 }
 
 /** Moves a transfer from one of `from` to a new state; false when it was not in one of them. */
@@ -34,7 +38,12 @@ export async function transitionInbound(
 }
 
 export async function findInbound(db: Db, signature: string, index: number): Promise<InboundRow | undefined> {
-  return db.selectFrom('family_a_inbound_transfers').selectAll().where('signature', '=', signature).where('transfer_index', '=', index).executeTakeFirst();
+  return db
+    .selectFrom('family_a_inbound_transfers')
+    .selectAll()
+    .where('signature', '=', signature)
+    .where('transfer_index', '=', index)
+    .executeTakeFirst();
 }
 
 /** A transaction's transfers with their market's slug and their refund's outbound transaction. */
@@ -44,7 +53,15 @@ export async function listInboundOfTransaction(db: Db, signature: string) {
     .leftJoin('markets as m', 'm.id', 't.market_id')
     .leftJoin('outbound_transactions as o', 'o.id', 't.outbound_id')
     .selectAll('t')
-    .select(['m.slug', 'm.yes_mint', 'm.no_mint', 'o.status as refund_status', 'o.signature as refund_signature', 'o.last_error as refund_error', 'o.awaiting_funds_since as refund_awaiting_funds_since'])
+    .select([
+      'm.slug',
+      'm.yes_mint',
+      'm.no_mint',
+      'o.status as refund_status',
+      'o.signature as refund_signature',
+      'o.last_error as refund_error',
+      'o.awaiting_funds_since as refund_awaiting_funds_since',
+    ])
     .where('t.signature', '=', signature)
     .orderBy('t.transfer_index')
     .execute();
@@ -95,7 +112,15 @@ export async function listInboundByState(db: Db, states: InboundState[], limit: 
     .leftJoin('markets as m', 'm.id', 't.market_id')
     .leftJoin('outbound_transactions as o', 'o.id', 't.outbound_id')
     .selectAll('t')
-    .select(['m.slug', 'm.yes_mint', 'm.no_mint', 'o.status as refund_status', 'o.signature as refund_signature', 'o.last_error as refund_error', 'o.awaiting_funds_since as refund_awaiting_funds_since'])
+    .select([
+      'm.slug',
+      'm.yes_mint',
+      'm.no_mint',
+      'o.status as refund_status',
+      'o.signature as refund_signature',
+      'o.last_error as refund_error',
+      'o.awaiting_funds_since as refund_awaiting_funds_since',
+    ])
     .where('t.state', 'in', states)
     .orderBy('t.created_at', 'desc')
     .orderBy('t.id')

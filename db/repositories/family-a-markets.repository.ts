@@ -29,10 +29,33 @@ export async function insertFamilyATerms(db: Db, row: Insertable<FamilyAMarketsT
 }
 
 const COLUMNS = [
-  'm.id', 'm.slug', 'm.kind', 'm.chain_market_id', 'm.name', 'm.description', 'm.category', 'm.tags', 'm.image_urls',
-  'm.status', 'm.outcome', 'm.creator', 'm.yes_ticker', 'm.no_ticker', 'm.yes_mint', 'm.no_mint', 'm.end_date',
-  'm.resolved_at', 'm.published', 'm.created_at', 'a.target_price_raw', 'a.market_limit', 'a.yes_wallet', 'a.no_wallet',
-  'a.creation_fee_usdc_raw', 'a.creation_fee_lamports', 'a.payment_deadline',
+  'm.id',
+  'm.slug',
+  'm.kind',
+  'm.chain_market_id',
+  'm.name',
+  'm.description',
+  'm.category',
+  'm.tags',
+  'm.image_urls',
+  'm.status',
+  'm.outcome',
+  'm.creator',
+  'm.yes_ticker',
+  'm.no_ticker',
+  'm.yes_mint',
+  'm.no_mint',
+  'm.end_date',
+  'm.resolved_at',
+  'm.published',
+  'm.created_at',
+  'a.target_price_raw',
+  'a.market_limit',
+  'a.yes_wallet',
+  'a.no_wallet',
+  'a.creation_fee_usdc_raw',
+  'a.creation_fee_lamports',
+  'a.payment_deadline',
 ] as const;
 
 export async function findMarketBySlug(db: Db, slug: string) {
@@ -45,7 +68,12 @@ export async function findMarketBySlug(db: Db, slug: string) {
 }
 
 export async function findMarketById(db: Db, id: string) {
-  return db.selectFrom('markets as m').leftJoin('family_a_markets as a', 'a.market_id', 'm.id').select(COLUMNS).where('m.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('markets as m')
+    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
+    .select(COLUMNS)
+    .where('m.id', '=', id)
+    .executeTakeFirst();
 }
 
 export type MarketRow = NonNullable<Awaited<ReturnType<typeof findMarketBySlug>>>;
@@ -87,7 +115,11 @@ export async function countMarkets(db: Db, dialect: Dialect, f: MarketFilter): P
     const { rows } = await sql<{ n: number | bigint }>`select count(*) as n from markets_fts where markets_fts match ${query}`.execute(db);
     return Number(rows[0]?.n ?? 0);
   }
-  const row = await db.selectFrom('markets as m').select((eb) => eb.fn.countAll<number | bigint | string>().as('n')).where(where(dialect, f)).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('markets as m')
+    .select((eb) => eb.fn.countAll<number | bigint | string>().as('n'))
+    .where(where(dialect, f))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -116,13 +148,19 @@ export async function listMarkets(db: Db, dialect: Dialect, f: MarketFilter, lim
     return query;
   };
   const statuses = f.statuses ?? [];
-  if (statuses.length <= 1) return page(f.statuses).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+  if (statuses.length <= 1)
+    return page(f.statuses).orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
   // Several statuses (`live` means live or active): `status IN (…)` cannot be read in order from
   // the (status, created_at, id) index, so every match was sorted (160 ms for a deep page at 100k
   // markets). One ordered arm per status, merged by the compound ORDER BY, stops after the page.
   let compound = page([statuses[0]!]);
   for (const status of statuses.slice(1)) compound = compound.unionAll(page([status]));
-  return compound.orderBy(sql`created_at`, 'desc').orderBy(sql`id`, 'desc').limit(limit).offset(offset).execute();
+  return compound
+    .orderBy(sql`created_at`, 'desc')
+    .orderBy(sql`id`, 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /**
@@ -142,10 +180,21 @@ function searchSqlite(db: Db, f: MarketFilter, limit: number, offset: number, be
     .where(sql<SqlBool>`markets_fts match ${query}`)
     .where(where('sqlite', { ...f, terms: undefined }) as never);
   if (beforeRowid !== undefined) q = q.where(sql<SqlBool>`f.rowid < ${beforeRowid}`);
-  return q.orderBy(sql`f.rowid`, 'desc').limit(limit).offset(offset).execute();
+  return q
+    .orderBy(sql`f.rowid`, 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
-export async function setMarketStatus(db: Db, id: string, from: string[], status: string, now: string, published?: boolean): Promise<boolean> {
+export async function setMarketStatus(
+  db: Db,
+  id: string,
+  from: string[],
+  status: string,
+  now: string,
+  published?: boolean,
+): Promise<boolean> {
   const res = await db
     .updateTable('markets')
     .set({ status, updated_at: now, ...(published !== undefined ? { published: published ? 1 : 0 } : {}) })

@@ -61,8 +61,18 @@ export async function findPaymentOutcome(db: Db, signature: string) {
     .innerJoin('markets as m', 'm.id', 'p.market_id')
     .leftJoin('outbound_transactions as o', 'o.id', 'p.outbound_id')
     .select([
-      'p.signature', 'p.kind', 'p.wallet', 'p.side', 'p.paid_raw', 'p.deliver_raw', 'p.created_at', 'm.slug',
-      'o.status as outbound_status', 'o.signature as outbound_signature', 'o.last_error as outbound_error', 'o.updated_at as outbound_updated_at',
+      'p.signature',
+      'p.kind',
+      'p.wallet',
+      'p.side',
+      'p.paid_raw',
+      'p.deliver_raw',
+      'p.created_at',
+      'm.slug',
+      'o.status as outbound_status',
+      'o.signature as outbound_signature',
+      'o.last_error as outbound_error',
+      'o.updated_at as outbound_updated_at',
       'o.awaiting_funds_since as outbound_awaiting_funds_since',
     ])
     .where('p.signature', '=', signature)
@@ -76,7 +86,15 @@ export async function findPaymentOutcome(db: Db, signature: string) {
  */
 export async function listMatchingQuotes(
   db: Db,
-  q: { marketId: string; wallet: string; side: 'YES' | 'NO'; kind: 'buy' | 'sell'; amountRaw: bigint; issuedFrom: string; issuedTo: string },
+  q: {
+    marketId: string;
+    wallet: string;
+    side: 'YES' | 'NO';
+    kind: 'buy' | 'sell';
+    amountRaw: bigint;
+    issuedFrom: string;
+    issuedTo: string;
+  },
 ): Promise<QuoteRow[]> {
   return db
     .selectFrom('family_a_quotes')

@@ -28,7 +28,13 @@ export async function upsertCatalogEntry(db: Kysely<Database>, entry: CatalogEnt
 }
 
 /** Keeps the catalog's status/outcome in step with the chain (called by the indexer). */
-export async function syncCatalogStatus(db: Kysely<Database>, marketId: bigint, status: string, outcome: 'YES' | 'NO' | null, resolvedAt: string | null): Promise<void> {
+export async function syncCatalogStatus(
+  db: Kysely<Database>,
+  marketId: bigint,
+  status: string,
+  outcome: 'YES' | 'NO' | null,
+  resolvedAt: string | null,
+): Promise<void> {
   await db
     .updateTable('markets')
     .set({ status, outcome, resolved_at: resolvedAt, updated_at: new Date().toISOString() })

@@ -7,7 +7,10 @@ import { big } from '../codec.js';
 import type { Database } from '../schema.js';
 
 export async function highestReservation(db: Kysely<Database>): Promise<bigint> {
-  const row = await db.selectFrom('market_id_reservations').select((eb) => eb.fn.max('market_id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom('market_id_reservations')
+    .select((eb) => eb.fn.max('market_id').as('max'))
+    .executeTakeFirst();
   return row?.max === null || row?.max === undefined ? 0n : big(row.max as bigint);
 }
 

@@ -7,7 +7,12 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type OutboundRow = Selectable<OutboundTransactionsTable>;
 
 /** Bytes built with the intent, before its first send: the row starts `sent`, its first attempt counted. */
-export interface BuiltOutbound { signature: string; rawTx: string; blockhash: string; lastValidBlockHeight: number }
+export interface BuiltOutbound {
+  signature: string;
+  rawTx: string;
+  blockhash: string;
+  lastValidBlockHeight: number;
+}
 
 export async function insertOutbound(
   db: Db,
@@ -17,9 +22,21 @@ export async function insertOutbound(
   await db
     .insertInto('outbound_transactions')
     .values({
-      id: row.id, idempotency_key: row.idempotencyKey, purpose: row.purpose, params: row.params, created_at: row.now, updated_at: row.now,
+      id: row.id,
+      idempotency_key: row.idempotencyKey,
+      purpose: row.purpose,
+      params: row.params,
+      created_at: row.now,
+      updated_at: row.now,
       ...(b
-        ? { status: 'sent', attempts: 1, signature: b.signature, raw_tx: b.rawTx, blockhash: b.blockhash, last_valid_block_height: BigInt(b.lastValidBlockHeight) }
+        ? {
+            status: 'sent',
+            attempts: 1,
+            signature: b.signature,
+            raw_tx: b.rawTx,
+            blockhash: b.blockhash,
+            last_valid_block_height: BigInt(b.lastValidBlockHeight),
+          }
         : { status: 'pending', attempts: 0 }),
     })
     .execute();
@@ -28,7 +45,12 @@ export async function insertOutbound(
 /** Confirmed by their sender's own status check (the keeper's first sends, settle-group.ts). */
 export async function markOutboundsConfirmed(db: Db, ids: string[], now: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('outbound_transactions').set({ status: 'confirmed', last_error: null, updated_at: now }).where('id', 'in', ids).where('status', '!=', 'confirmed').execute();
+  await db
+    .updateTable('outbound_transactions')
+    .set({ status: 'confirmed', last_error: null, updated_at: now })
+    .where('id', 'in', ids)
+    .where('status', '!=', 'confirmed')
+    .execute();
 }
 
 // SQLite hands every integer back as bigint; `attempts` is declared a number.
@@ -57,10 +79,16 @@ export async function storeBuilt(
     .updateTable('outbound_transactions')
     .set({
       // 'sent' from here on: the bytes are about to go (a send the node refuses puts the status back).
-      status: 'sent', signature: built.signature, raw_tx: built.rawTx, blockhash: built.blockhash,
-      last_valid_block_height: BigInt(built.lastValidBlockHeight), updated_at: built.now,
+      status: 'sent',
+      signature: built.signature,
+      raw_tx: built.rawTx,
+      blockhash: built.blockhash,
+      last_valid_block_height: BigInt(built.lastValidBlockHeight),
+      updated_at: built.now,
       // Built means funded: any wait for funds is over.
-      awaiting_funds_since: null, shortfall: null, next_attempt_at: null,
+      awaiting_funds_since: null,
+      shortfall: null,
+      next_attempt_at: null,
     })
     .where('id', '=', id)
     .where('status', 'in', ['pending', 'sent']);
@@ -114,7 +142,12 @@ export async function listUnfinishedOutbound(
 
 /** The message of a failed attempt, kept on the row (the status is left as it is). */
 export async function noteOutboundError(db: Db, id: string, message: string, now: string): Promise<void> {
-  await db.updateTable('outbound_transactions').set({ last_error: message, updated_at: now }).where('id', '=', id).where('status', 'in', ['pending', 'sent']).execute();
+  await db
+    .updateTable('outbound_transactions')
+    .set({ last_error: message, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sent'])
+    .execute();
 }
 
 /**
@@ -122,7 +155,11 @@ export async function noteOutboundError(db: Db, id: string, message: string, now
  * schedule the next check, and give back the attempt that `process` counted on entry (a funding
  * check is not an attempt).
  */
-export async function markAwaitingFunds(db: Db, id: string, wait: { reason: string; shortfall: string; nextAttemptAt: string; now: string }): Promise<void> {
+export async function markAwaitingFunds(
+  db: Db,
+  id: string,
+  wait: { reason: string; shortfall: string; nextAttemptAt: string; now: string },
+): Promise<void> {
   await db
     .updateTable('outbound_transactions')
     .set((eb) => ({
@@ -155,7 +192,21 @@ export async function expediteAwaitingFunds(db: Db, id: string, now: string): Pr
 export async function listAwaitingFunds(db: Db, limit: number) {
   return db
     .selectFrom('outbound_transactions')
-    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at', 'awaiting_funds_since', 'shortfall', 'next_attempt_at', 'funding_checks'])
+    .select([
+      'id',
+      'idempotency_key',
+      'purpose',
+      'status',
+      'signature',
+      'attempts',
+      'last_error',
+      'created_at',
+      'updated_at',
+      'awaiting_funds_since',
+      'shortfall',
+      'next_attempt_at',
+      'funding_checks',
+    ])
     .where('status', 'in', ['pending', 'sent'])
     .where('awaiting_funds_since', 'is not', null)
     .orderBy('awaiting_funds_since')
@@ -188,7 +239,19 @@ export async function resetFailedOutbound(db: Db, id: string, now: string): Prom
 export async function listOutboundByStatus(db: Db, status: OutboundRow['status'], limit: number) {
   return db
     .selectFrom('outbound_transactions')
-    .select(['id', 'idempotency_key', 'purpose', 'status', 'signature', 'attempts', 'last_error', 'created_at', 'updated_at', 'awaiting_funds_since', 'shortfall'])
+    .select([
+      'id',
+      'idempotency_key',
+      'purpose',
+      'status',
+      'signature',
+      'attempts',
+      'last_error',
+      'created_at',
+      'updated_at',
+      'awaiting_funds_since',
+      'shortfall',
+    ])
     .where('status', '=', status)
     .orderBy('updated_at', 'desc')
     .limit(limit)

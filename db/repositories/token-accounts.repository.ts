@@ -52,15 +52,29 @@ export async function deleteUnseenForMint(db: Kysely<Database>, mint: string, se
 
 /** The wallet's non-zero balances per mint (several accounts of one mint are summed). */
 export async function balancesByOwner(db: Kysely<Database>, owner: string): Promise<Map<string, bigint>> {
-  const rows = await db.selectFrom('token_accounts').select(['mint', 'amount']).where('owner', '=', owner).where('amount', '>', 0n).execute();
+  const rows = await db
+    .selectFrom('token_accounts')
+    .select(['mint', 'amount'])
+    .where('owner', '=', owner)
+    .where('amount', '>', 0n)
+    .execute();
   const balances = new Map<string, bigint>();
   for (const r of rows) balances.set(r.mint, (balances.get(r.mint) ?? 0n) + big(r.amount));
   return balances;
 }
 
 /** The owner's indexed token accounts of these mints (any amount), by the (owner, mint) index. */
-export async function tokenAccountsOf(db: Kysely<Database>, owner: string, mints: string[]): Promise<Array<{ address: string; mint: string; amount: bigint }>> {
+export async function tokenAccountsOf(
+  db: Kysely<Database>,
+  owner: string,
+  mints: string[],
+): Promise<Array<{ address: string; mint: string; amount: bigint }>> {
   if (mints.length === 0) return [];
-  const rows = await db.selectFrom('token_accounts').select(['address', 'mint', 'amount']).where('owner', '=', owner).where('mint', 'in', mints).execute();
+  const rows = await db
+    .selectFrom('token_accounts')
+    .select(['address', 'mint', 'amount'])
+    .where('owner', '=', owner)
+    .where('mint', 'in', mints)
+    .execute();
   return rows.map((r) => ({ address: r.address, mint: r.mint, amount: big(r.amount) }));
 }

@@ -24,7 +24,10 @@ interface RegisteredTxBuilder {
 export type TxBuilderRegistry = ReadonlyMap<string, RegisteredTxBuilder>;
 
 /** Pairs every builder with its parameter schema; throws at boot when a builder has none. */
-export function txBuilderRegistry(builders: Iterable<readonly [string, TxBuilder]>, schemas: Readonly<Record<string, TSchema>>): TxBuilderRegistry {
+export function txBuilderRegistry(
+  builders: Iterable<readonly [string, TxBuilder]>,
+  schemas: Readonly<Record<string, TSchema>>,
+): TxBuilderRegistry {
   const registry = new Map<string, RegisteredTxBuilder>();
   const unschemed: string[] = [];
   for (const [kind, build] of builders) {
@@ -37,7 +40,11 @@ export function txBuilderRegistry(builders: Iterable<readonly [string, TxBuilder
 }
 
 /** One build: the builder's value, its refusal as a value, or a throw when it crashed. */
-export async function runTxBuild(builders: TxBuilderRegistry, { kind, params }: JobPayload<'tx.build'>, log: Logger): Promise<TxBuildOutcome> {
+export async function runTxBuild(
+  builders: TxBuilderRegistry,
+  { kind, params }: JobPayload<'tx.build'>,
+  log: Logger,
+): Promise<TxBuildOutcome> {
   const builder = builders.get(kind);
   if (!builder) {
     return { ok: false, error: { kind: 'invalid', code: 'UNKNOWN_BUILDER', message: `No transaction builder named ${kind}`, extra: {} } };

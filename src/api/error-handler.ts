@@ -37,7 +37,14 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
-function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, extra?: Record<string, unknown>) {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  extra?: Record<string, unknown>,
+) {
   return reply.status(status).send(errorEnvelope(familyOf(request.url), { code, message, extra }));
 }
 
@@ -86,13 +93,26 @@ export function installErrorHandlers(app: FastifyInstance): void {
       reply.header('retry-after', String(CHAIN_RETRY_AFTER_SEC));
       return send(request, reply, 503, 'NODE_UNAVAILABLE', `The Solana node is unavailable (${chain.code}); try again shortly`);
     }
-    if (chain?.code === 'INVALID_PARAMS') return send(request, reply, 400, 'VALIDATION_ERROR', 'The Solana node refused the request\'s parameters (a malformed address or signature)');
+    if (chain?.code === 'INVALID_PARAMS')
+      return send(
+        request,
+        reply,
+        400,
+        'VALIDATION_ERROR',
+        "The Solana node refused the request's parameters (a malformed address or signature)",
+      );
     const refused = chain && CHAIN_REFUSALS[chain.code];
     if (chain && refused) {
       // Not retryable and about this request (an account that is not there, a transaction the
       // program refuses): a 4xx naming the chain's code; the node's message is logged, not echoed.
       request.log.info({ err: error }, 'chain refused the request');
-      return send(request, reply, refused.status, `CHAIN_${chain.code}`, `The Solana cluster refused this request: ${refused.what} (${chain.code})`);
+      return send(
+        request,
+        reply,
+        refused.status,
+        `CHAIN_${chain.code}`,
+        `The Solana cluster refused this request: ${refused.what} (${chain.code})`,
+      );
     }
     if (chain) {
       // The node answered, with an error this service does not expect on that path: the
@@ -117,9 +137,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
  * envelope, as the error handler would answer them after routing.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const why = error.code === 'FST_ERR_BAD_URL'
-    ? 'is not valid UTF-8 once percent-decoded (a broken escape or a lone surrogate)'
-    : `is not valid (${error.code ?? error.message})`;
+  const why =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'is not valid UTF-8 once percent-decoded (a broken escape or a lone surrogate)'
+      : `is not valid (${error.code ?? error.message})`;
   void send(request, reply, 400, 'VALIDATION_ERROR', `The request path ${why}`);
 }
 

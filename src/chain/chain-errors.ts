@@ -17,12 +17,7 @@ export type ChainErrorCode =
   | 'INVALID_PARAMS'
   | 'UNKNOWN';
 
-const RETRYABLE: ReadonlySet<ChainErrorCode> = new Set([
-  'RATE_LIMITED',
-  'NODE_UNAVAILABLE',
-  'TIMEOUT',
-  'BLOCKHASH_NOT_FOUND',
-]);
+const RETRYABLE: ReadonlySet<ChainErrorCode> = new Set(['RATE_LIMITED', 'NODE_UNAVAILABLE', 'TIMEOUT', 'BLOCKHASH_NOT_FOUND']);
 
 export class ChainError extends Error {
   readonly retryable: boolean;

@@ -5,7 +5,11 @@
  * client signs and submits the bytes unchanged.
  */
 import {
-  TransactionMessage, VersionedTransaction, type AddressLookupTableAccount, type PublicKey, type TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AddressLookupTableAccount,
+  type PublicKey,
+  type TransactionInstruction,
 } from '@solana/web3.js';
 import type { BlockhashWithExpiry } from './chain-client.js';
 import { compileLegacyMessage, PACKET_DATA_SIZE, unsignedWireBytes } from '@pmx/programs';
@@ -38,14 +42,28 @@ export function assembleUnsignedV0Transaction(
   recent: BlockhashWithExpiry,
   lookupTables: AddressLookupTableAccount[] = [],
 ): UnsignedTransaction {
-  const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: recent.blockhash, instructions }).compileToV0Message(lookupTables);
+  const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: recent.blockhash, instructions }).compileToV0Message(
+    lookupTables,
+  );
   const bytes = new VersionedTransaction(message).serialize();
-  return { transaction: Buffer.from(bytes).toString('base64'), blockhash: recent.blockhash, lastValidBlockHeight: recent.lastValidBlockHeight };
+  return {
+    transaction: Buffer.from(bytes).toString('base64'),
+    blockhash: recent.blockhash,
+    lastValidBlockHeight: recent.lastValidBlockHeight,
+  };
 }
 
 /** The wire size of a v0 transaction of these instructions (signature slots included). */
-export function v0TransactionSize(feePayer: PublicKey, instructions: TransactionInstruction[], lookupTables: AddressLookupTableAccount[] = []): number {
-  const message = new TransactionMessage({ payerKey: feePayer, recentBlockhash: '11111111111111111111111111111111', instructions }).compileToV0Message(lookupTables);
+export function v0TransactionSize(
+  feePayer: PublicKey,
+  instructions: TransactionInstruction[],
+  lookupTables: AddressLookupTableAccount[] = [],
+): number {
+  const message = new TransactionMessage({
+    payerKey: feePayer,
+    recentBlockhash: '11111111111111111111111111111111',
+    instructions,
+  }).compileToV0Message(lookupTables);
   return new VersionedTransaction(message).serialize().length;
 }
 

@@ -70,7 +70,12 @@ export function verifySignedMessage(message: string | Uint8Array, pubkey: string
   const bytes = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
   return verifyStrict(bytes, sig, key)
     ? { ok: true }
-    : { ok: false, reason: 'BAD_SIGNATURE', message: 'the signature does not match the message and public key (strict Ed25519: no small-order key or R, S below the group order)' };
+    : {
+        ok: false,
+        reason: 'BAD_SIGNATURE',
+        message:
+          'the signature does not match the message and public key (strict Ed25519: no small-order key or R, S below the group order)',
+      };
 }
 
 /**

@@ -28,7 +28,12 @@ export interface ClobMatcherRuntime {
   close(): Promise<void>;
 }
 
-export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: ClobEventBus, filled: (marketIds: string[]) => void): ClobMatcherRuntime {
+export function clobMatcherRuntime(
+  ctx: FeatureContext,
+  c: FamilyCContext,
+  bus: ClobEventBus,
+  filled: (marketIds: string[]) => void,
+): ClobMatcherRuntime {
   const prefix = ctx.config.queuePrefix;
   const log = c.log.child({ component: 'matcher' });
   const reader = ctx.redis('general', 'pmx-clob-routing');
@@ -36,7 +41,13 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
   const remote = (node: string) => {
     let port = remotes.get(node);
     if (!port) {
-      port = new QueueMatcherPort(node, ctx.redis('producer', 'pmx-clob-orders'), ctx.redis('blocking', 'pmx-clob-replies'), prefix, ctx.config.txBuildTimeoutMs);
+      port = new QueueMatcherPort(
+        node,
+        ctx.redis('producer', 'pmx-clob-orders'),
+        ctx.redis('blocking', 'pmx-clob-replies'),
+        prefix,
+        ctx.config.txBuildTimeoutMs,
+      );
       remotes.set(node, port);
     }
     return port;
@@ -49,10 +60,24 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
 
   const publisher = new MatcherEventPublisher(bus, log, filled);
   const fees = { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) };
-  const matcher = new Matcher({ db: c.db, log, programId: c.programId, usdcMint: c.usdcMint.toBase58(), fees, nodeId: ctx.instanceId, events: publisher, lockOwners: ctx.dialect === 'postgres' });
+  const matcher = new Matcher({
+    db: c.db,
+    log,
+    programId: c.programId,
+    usdcMint: c.usdcMint.toBase58(),
+    fees,
+    nodeId: ctx.instanceId,
+    events: publisher,
+    lockOwners: ctx.dialect === 'postgres',
+  });
   const local = new LocalMatcherPort(matcher);
   const leases = new MarketLeases({
-    redis: ctx.redis('general', 'pmx-clob-leases'), prefix, node: ctx.instanceId, log, ttlMs: ctx.config.clob.leaseMs, isDead: deadOnThisHost(os.hostname()),
+    redis: ctx.redis('general', 'pmx-clob-leases'),
+    prefix,
+    node: ctx.instanceId,
+    log,
+    ttlMs: ctx.config.clob.leaseMs,
+    isDead: deadOnThisHost(os.hostname()),
     markets: () => matchableMarketIds(c),
     acquired: async (marketId) => {
       await matcher.own(marketId);
@@ -68,7 +93,13 @@ export function clobMatcherRuntime(ctx: FeatureContext, c: FamilyCContext, bus: 
   let stopCatchUp: (() => void) | undefined;
   const service: RoleService = {
     async start() {
-      worker = startMatcherQueueWorker({ node: ctx.instanceId, connection: ctx.redis('blocking', 'pmx-matcher-worker'), prefix, port: local, log });
+      worker = startMatcherQueueWorker({
+        node: ctx.instanceId,
+        connection: ctx.redis('blocking', 'pmx-matcher-worker'),
+        prefix,
+        port: local,
+        log,
+      });
       await leases.start();
       sweep = setInterval(() => matcher.sweepExpired(), EXPIRY_SWEEP_MS);
       sweep.unref();

@@ -13,7 +13,13 @@ import type { FeatureContext, RoleService } from './feature.js';
 
 export function clobWebSockets(ctx: FeatureContext, c: FamilyCContext, bus: ClobEventBus) {
   const log = c.log.child({ component: 'websockets' });
-  const tap = new BusTap({ ctx: c, bus, subscriber: ctx.redis('general', 'pmx-clob-ws-events'), reader: ctx.redis('general', 'pmx-clob-ws-books'), log });
+  const tap = new BusTap({
+    ctx: c,
+    bus,
+    subscriber: ctx.redis('general', 'pmx-clob-ws-events'),
+    reader: ctx.redis('general', 'pmx-clob-ws-books'),
+    log,
+  });
   const hub = new WsHub(
     {
       resolveMarkets: marketResolver(c),

@@ -51,7 +51,12 @@ export const familyAFeature: FeatureFactory = (ctx) => {
     routes: familyARoutes(deps, apiKeys, ctx.adminToken),
     async schedules() {
       await ensurePlatformAccounts(deps);
-      await ctx.queues.schedule('family-a-money-sweep', 'family-a.money.sweep', { scheduledBy: 'family-a' }, ctx.config.familyA.sweepIntervalMs);
+      await ctx.queues.schedule(
+        'family-a-money-sweep',
+        'family-a.money.sweep',
+        { scheduledBy: 'family-a' },
+        ctx.config.familyA.sweepIntervalMs,
+      );
     },
   };
 };

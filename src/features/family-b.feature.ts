@@ -21,14 +21,28 @@ import { protocolFeeSweepProcessor } from '../../jobs/processors/family-b/protoc
 import type { Feature, FeatureFactory } from './feature.js';
 
 export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
-  const b: FamilyBContext = { db: ctx.db, chain: ctx.chain.client, programId: ctx.chain.programs.market, usdcMint: ctx.chain.usdcMint, log: ctx.log.child({ feature: 'family-b' }) };
+  const b: FamilyBContext = {
+    db: ctx.db,
+    chain: ctx.chain.client,
+    programId: ctx.chain.programs.market,
+    usdcMint: ctx.chain.usdcMint,
+    log: ctx.log.child({ feature: 'family-b' }),
+  };
   await ensureProgramInitialized(b, ctx.chain.wallets, ctx.chain.usdcMint);
   const subscriptions = new IndexSubscriptions(b, {
     marketChanged: (marketId, slot) =>
-      void ctx.queues.enqueue('index.market.refresh', { marketId: marketId.toString(), slot }).catch((err) => b.log.warn({ err }, 'could not enqueue market refresh')),
+      void ctx.queues
+        .enqueue('index.market.refresh', { marketId: marketId.toString(), slot })
+        .catch((err) => b.log.warn({ err }, 'could not enqueue market refresh')),
     tokenAccountChanged: (row) =>
       void ctx.queues
-        .enqueue('index.token-account.apply', { address: row.address, mint: row.mint, owner: row.owner, amount: row.amount.toString(), slot: Number(row.slot) })
+        .enqueue('index.token-account.apply', {
+          address: row.address,
+          mint: row.mint,
+          owner: row.owner,
+          amount: row.amount.toString(),
+          slot: Number(row.slot),
+        })
         .catch((err) => b.log.warn({ err }, 'could not enqueue token account update')),
   });
 
@@ -62,7 +76,12 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       // An `every` schedule runs its first job at once.
       await ctx.queues.schedule('index-markets-full', 'index.markets.full', { reason: 'schedule' }, ctx.config.indexIntervalMs);
       if (ctx.config.protocolFeeSweepMs > 0) {
-        await ctx.queues.schedule('market-protocol-fees-sweep', 'market.protocol-fees.sweep', { scheduledBy: 'family-b' }, ctx.config.protocolFeeSweepMs);
+        await ctx.queues.schedule(
+          'market-protocol-fees-sweep',
+          'market.protocol-fees.sweep',
+          { scheduledBy: 'family-b' },
+          ctx.config.protocolFeeSweepMs,
+        );
       } else {
         await ctx.queues.unschedule('market-protocol-fees-sweep', 'market.protocol-fees.sweep');
       }

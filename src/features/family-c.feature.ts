@@ -9,7 +9,10 @@
 import { PublicKey } from '@solana/web3.js';
 import { hasRole } from '../../config/config.js';
 import {
-  clobIndexFullProcessor, clobIndexMarketProcessor, clobIndexTokenAccountsProcessor, clobIndexWalletProcessor,
+  clobIndexFullProcessor,
+  clobIndexMarketProcessor,
+  clobIndexTokenAccountsProcessor,
+  clobIndexWalletProcessor,
 } from '../../jobs/processors/family-c/index.processors.js';
 import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
 import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
@@ -66,7 +69,9 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   await ensureExchangeInitialized(c);
   const warn = (what: string) => (err: Error) => c.log.warn({ err }, `could not enqueue ${what}`);
   // A settlement changes about five token accounts at once: one job re-reads what changed within 10 ms.
-  const changedTokenAccounts = new Coalescer((addresses) => void ctx.queues.enqueue('clob.index.token-accounts', { addresses }).catch(warn('token account update')));
+  const changedTokenAccounts = new Coalescer(
+    (addresses) => void ctx.queues.enqueue('clob.index.token-accounts', { addresses }).catch(warn('token account update')),
+  );
   const subscriptions = new ClobIndexSubscriptions(c, {
     marketChanged: (address) => void ctx.queues.enqueue('clob.index.market', { address }).catch(warn('market refresh')),
     walletSeen: (owner) => {
@@ -79,7 +84,9 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const bus = new ClobEventBus(eventsRedis, ctx.config.queuePrefix, c.log);
   const planRequests = new PlanRequests(eventsRedis, ctx.config.queuePrefix);
   const planSettlement = (marketId: string) =>
-    planRequests.request(marketId, (id) => ctx.queues.enqueue('clob.settle.market', { marketId: id }, { deduplication: { id: `clob-settle-${id}` } }));
+    planRequests.request(marketId, (id) =>
+      ctx.queues.enqueue('clob.settle.market', { marketId: id }, { deduplication: { id: `clob-settle-${id}` } }),
+    );
   const updatePositions = async (reason: string) => {
     await ctx.queues.enqueue('clob.positions.apply', { reason }, { deduplication: { id: 'clob-positions' } });
   };
@@ -87,7 +94,10 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     for (const m of marketIds) void planSettlement(m).catch(warn('settlement planning'));
   });
   const keeper: KeeperDeps = {
-    c, bus, log: c.log.child({ component: 'keeper' }), fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
+    c,
+    bus,
+    log: c.log.child({ component: 'keeper' }),
+    fees: { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) },
     maxBatchesInFlight: ctx.config.clob.maxBatchesInFlight,
     proofsInFlight: new ProofsInFlight(),
     planRequests,
@@ -106,7 +116,14 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   };
   const tops = new ClobBookReads(bus, runtime.publisher);
   const ws = hasRole(ctx.config, 'api') ? clobWebSockets(ctx, c, bus) : undefined;
-  const marketStatus = new MarketStatusService({ ctx: c, bus, leases: runtime.leases, matcher: runtime.port, planSettlement, updatePositions });
+  const marketStatus = new MarketStatusService({
+    ctx: c,
+    bus,
+    leases: runtime.leases,
+    matcher: runtime.port,
+    planSettlement,
+    updatePositions,
+  });
   const statusChanged = (marketId: string, status: ClobMarketStatus) => marketStatus.changed(marketId, status);
   const balanceChanges = { ctx: c, bus, matcher: runtime.port, updatePositions };
   const hooks = {
@@ -133,7 +150,12 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
       clobAccountRoutes(c, ctx.txBuild),
-      clobAdminRoutes(c, tops, { adminToken: ctx.adminToken, createWaitMs: ctx.config.clob.createWaitMs, onStatusChanged: statusChanged, onRedrive: planSettlement }),
+      clobAdminRoutes(c, tops, {
+        adminToken: ctx.adminToken,
+        createWaitMs: ctx.config.clob.createWaitMs,
+        onStatusChanged: statusChanged,
+        onRedrive: planSettlement,
+      }),
       ...(ws ? [ws.routes] : []),
     ],
     roleServices: { ...(runtime.service ? { matcher: runtime.service } : {}), ...(ws ? { api: ws.service } : {}) },

@@ -18,7 +18,10 @@ import { EXCHANGE_PROGRAM_ID, MARKET_PROGRAM_ID, platformKeyPath, readKeypair } 
 import { publicUrl } from '../chain/public-url.js';
 import type { ChainRuntime } from '../chain/chain-runtime.js';
 
-interface ProgramIds { market: PublicKey; exchange: PublicKey }
+interface ProgramIds {
+  market: PublicKey;
+  exchange: PublicKey;
+}
 
 function chainConfig(config: Config, programs: ProgramIds, log: Logger): ChainConfig {
   const common = { dataDir: config.dataDir, commitment: config.chain.commitment, logger: log.child({ component: 'chain' }) };
@@ -27,10 +30,12 @@ function chainConfig(config: Config, programs: ProgramIds, log: Logger): ChainCo
     const port = config.chain.ledgerRpcPort;
     return { ...common, chain: 'rpc', rpcUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port + 1}` };
   }
-  return { ...common, chain: 'embedded', ledgerRpcPort: config.chain.ledgerRpcPort, programs: [
-    createMarketProgramHandler({ programId: programs.market }),
-    createExchangeProgramHandler({ programId: programs.exchange }),
-  ] };
+  return {
+    ...common,
+    chain: 'embedded',
+    ledgerRpcPort: config.chain.ledgerRpcPort,
+    programs: [createMarketProgramHandler({ programId: programs.market }), createExchangeProgramHandler({ programId: programs.exchange })],
+  };
 }
 
 function usdcMintOf(config: Config): PublicKey {

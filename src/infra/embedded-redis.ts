@@ -97,12 +97,29 @@ export async function startEmbeddedRedis(dataDir: string, log: Logger): Promise<
   const socket = path.join(dir, 'redis.sock');
   const useSocket = Buffer.byteLength(socket) <= 100;
   const port = useSocket ? 0 : await findFreePort();
-  const listen = useSocket ? ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700'] : ['--bind', '127.0.0.1', '--port', String(port)];
+  const listen = useSocket
+    ? ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700']
+    : ['--bind', '127.0.0.1', '--port', String(port)];
   const args = [
-    ...listen, '--dir', dir,
-    '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction',
-    '--save', '', '--daemonize', 'no', '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'),
-    '--protected-mode', 'yes',
+    ...listen,
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--maxmemory-policy',
+    'noeviction',
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--pidfile',
+    pidFile,
+    '--logfile',
+    path.join(dir, 'redis.log'),
+    '--protected-mode',
+    'yes',
   ];
   const child = spawn('redis-server', args, { detached: true, stdio: 'ignore' });
   child.unref();

@@ -28,9 +28,7 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logPretty'>): Lo
     level: config.logLevel,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { pid: process.pid },
-    ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } }
-      : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
   });
 }
 

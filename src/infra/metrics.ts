@@ -17,7 +17,12 @@ export type MoneySource = () => Promise<{
 }>;
 
 /** This node's WebSocket hub at scrape time (src/services/family-c/ws/ws-hub.ts `stats()`). */
-export type WebSocketSource = () => { connections: { market: number; user: number }; owners: number; feeds: { subscriptions: number }; unsent: number };
+export type WebSocketSource = () => {
+  connections: { market: number; user: number };
+  owners: number;
+  feeds: { subscriptions: number };
+  unsent: number;
+};
 
 export interface DaemonMetrics {
   registry: Registry;
@@ -56,9 +61,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     return snapshot.value;
   };
   /** A gauge rebuilt at each scrape from the money snapshot: one sample per row, rows of one label summed. */
-  const moneyGauge = (name: string, help: string, label: string, rows: (value: Awaited<ReturnType<MoneySource>>) => Array<[string, number]>) =>
+  const moneyGauge = (
+    name: string,
+    help: string,
+    label: string,
+    rows: (value: Awaited<ReturnType<MoneySource>>) => Array<[string, number]>,
+  ) =>
     new Gauge({
-      name, help, labelNames: [label], registers: [registry],
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
       async collect() {
         const value = await readMoney();
         if (!value) return;
@@ -66,12 +79,24 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
         for (const [key, n] of rows(value)) this.inc({ [label]: key }, n);
       },
     });
-  moneyGauge('pmx_outbound_awaiting_funds', 'Platform transactions (payouts, refunds) a platform wallet cannot cover yet, by purpose: fund the wallet (alert when > 0)',
-    'purpose', (v) => v.awaitingFunds.map((r) => [r.purpose, r.count]));
-  moneyGauge('pmx_outbound_awaiting_funds_oldest_seconds', 'How long the oldest platform transaction of each purpose has waited for funds',
-    'purpose', (v) => v.awaitingFunds.map((r) => [r.purpose, r.oldestSeconds]));
-  moneyGauge('pmx_family_a_inbound_transfers', 'Family A inbound transfers to platform wallets by state (held, honoured, credited, claimed, manual, refund_<status>)',
-    'state', (v) => v.transfers.map((r) => [r.state, r.count]));
+  moneyGauge(
+    'pmx_outbound_awaiting_funds',
+    'Platform transactions (payouts, refunds) a platform wallet cannot cover yet, by purpose: fund the wallet (alert when > 0)',
+    'purpose',
+    (v) => v.awaitingFunds.map((r) => [r.purpose, r.count]),
+  );
+  moneyGauge(
+    'pmx_outbound_awaiting_funds_oldest_seconds',
+    'How long the oldest platform transaction of each purpose has waited for funds',
+    'purpose',
+    (v) => v.awaitingFunds.map((r) => [r.purpose, r.oldestSeconds]),
+  );
+  moneyGauge(
+    'pmx_family_a_inbound_transfers',
+    'Family A inbound transfers to platform wallets by state (held, honoured, credited, claimed, manual, refund_<status>)',
+    'state',
+    (v) => v.transfers.map((r) => [r.state, r.count]),
+  );
   let ws: WebSocketSource | undefined;
   new Gauge({
     name: 'pmx_ws_connections',
@@ -99,7 +124,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
   });
   new Gauge({
     name: 'pmx_ws_unsent_frames',
-    help: 'Frames waiting in this node\'s WebSocket outbox (grows with slow consumers until they are dropped)',
+    help: "Frames waiting in this node's WebSocket outbox (grows with slow consumers until they are dropped)",
     registers: [registry],
     collect() {
       if (ws) this.set(ws().unsent);
@@ -107,7 +132,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
   });
   return {
     registry,
-    wsCloses: new Counter({ name: 'pmx_ws_closes_total', help: 'WebSocket connections this node closed, by close code', labelNames: ['code'], registers: [registry] }),
+    wsCloses: new Counter({
+      name: 'pmx_ws_closes_total',
+      help: 'WebSocket connections this node closed, by close code',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
     setWebSocketSource: (next) => (ws = next),
     httpDuration: new Histogram({
       name: 'pmx_http_request_duration_seconds',

@@ -11,7 +11,10 @@ export interface PollOptions {
   signal?: AbortSignal;
 }
 
-export async function pollUntil<T>(probe: () => Promise<T | undefined>, { timeoutMs, initialMs = 3, maxMs = 50, signal }: PollOptions): Promise<T | undefined> {
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  { timeoutMs, initialMs = 3, maxMs = 50, signal }: PollOptions,
+): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
   let waitMs = initialMs;
   for (;;) {

@@ -14,11 +14,17 @@ export async function sendAndConfirmPlatformTransaction(
   timeoutMs = 60_000,
 ): Promise<string> {
   const recent = await chain.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: signers[0].publicKey, blockhash: recent.blockhash, lastValidBlockHeight: recent.lastValidBlockHeight });
+  const tx = new Transaction({
+    feePayer: signers[0].publicKey,
+    blockhash: recent.blockhash,
+    lastValidBlockHeight: recent.lastValidBlockHeight,
+  });
   tx.add(...instructions);
   tx.sign(...signers);
   const signature = await chain.sendRawTransaction(tx.serialize());
   const fate = await awaitSignature(chain, signature, { timeoutMs, pollMs: 200, lastValidBlockHeight: recent.lastValidBlockHeight });
   if (fate === 'ok') return signature;
-  throw new Error(`transaction ${signature} ${fate === 'err' ? 'failed on chain' : fate === 'expired' ? 'expired before confirmation' : `not confirmed within ${timeoutMs} ms`}`);
+  throw new Error(
+    `transaction ${signature} ${fate === 'err' ? 'failed on chain' : fate === 'expired' ? 'expired before confirmation' : `not confirmed within ${timeoutMs} ms`}`,
+  );
 }

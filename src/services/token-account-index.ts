@@ -41,7 +41,11 @@ export async function indexTokenAccount(db: Kysely<Database>, chain: ChainClient
  * transaction that does not wait for the disk: the index is rebuilt from the chain whenever lost
  * (rebuildableTransaction). Returns each address's row, null when the account does not exist.
  */
-export async function reindexTokenAccounts(db: Kysely<Database>, chain: ChainClient, addresses: string[]): Promise<(TokenAccountRow | null)[]> {
+export async function reindexTokenAccounts(
+  db: Kysely<Database>,
+  chain: ChainClient,
+  addresses: string[],
+): Promise<(TokenAccountRow | null)[]> {
   // The slot first: a closed account is removed only where no read at or after it wrote the row.
   const slot = BigInt(await chain.getSlot());
   const snapshots = await chain.getMultipleAccounts(addresses);
@@ -50,7 +54,12 @@ export async function reindexTokenAccounts(db: Kysely<Database>, chain: ChainCli
 }
 
 /** Writes many reads of known addresses at once (null = the account does not exist at `slot`). */
-export async function indexTokenAccounts(db: Kysely<Database>, addresses: string[], snapshots: (AccountSnapshot | null)[], slot: bigint): Promise<number> {
+export async function indexTokenAccounts(
+  db: Kysely<Database>,
+  addresses: string[],
+  snapshots: (AccountSnapshot | null)[],
+  slot: bigint,
+): Promise<number> {
   const rows: TokenAccountRow[] = [];
   for (const [i, snapshot] of snapshots.entries()) {
     const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;

@@ -55,11 +55,19 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     it('refuses NUL bytes and lone surrogates with 400 in the family envelope', async () => {
       for (const { method, url, payload } of reproductions(marketId)) {
-        const res = await h.app.inject({ method, url, ...(payload ? { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } } : {}) });
+        const res = await h.app.inject({
+          method,
+          url,
+          ...(payload ? { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } } : {}),
+        });
         const shown = `${method} ${url} ${JSON.stringify(payload) ?? ''} → ${res.statusCode} ${res.body}`;
         expect(res.statusCode, shown).toBe(400);
         const body = res.json();
-        const envelope = { A: { success: false, error: { code: 'VALIDATION_ERROR' } }, B: { success: false, code: 'VALIDATION_ERROR' }, C: { error: 'VALIDATION_ERROR' } };
+        const envelope = {
+          A: { success: false, error: { code: 'VALIDATION_ERROR' } },
+          B: { success: false, code: 'VALIDATION_ERROR' },
+          C: { error: 'VALIDATION_ERROR' },
+        };
         expect(body, shown).toMatchObject(envelope[familyOf(url)]);
         expect(JSON.stringify(body), shown).toMatch(/NUL|surrogate/);
       }

@@ -26,18 +26,30 @@ const THROWN: Record<ErrorKind, number> = {
 async function sampleRoutes(app: FastifyInstance): Promise<void> {
   const act = (query: { throw?: string }, ok: Record<string, unknown>) => {
     if (query.throw === 'crash') throw new Error('database password is hunter2');
-    if (query.throw?.startsWith('chain:')) throw new ChainError(query.throw.slice(6) as ChainErrorCode, 'request to https://rpc.example/?api-key=hunter2 failed');
-    if (query.throw) throw new DomainError(query.throw as ErrorKind, 'SAMPLE_REFUSED', `refused as ${query.throw}`, { marketStatus: 'closed', retryable: false });
+    if (query.throw?.startsWith('chain:'))
+      throw new ChainError(query.throw.slice(6) as ChainErrorCode, 'request to https://rpc.example/?api-key=hunter2 failed');
+    if (query.throw)
+      throw new DomainError(query.throw as ErrorKind, 'SAMPLE_REFUSED', `refused as ${query.throw}`, {
+        marketStatus: 'closed',
+        retryable: false,
+      });
     return ok;
   };
   const Query = Type.Object({ throw: Type.Optional(Type.String()) });
-  app.post('/v2/markets/:slug/trade/sample', { schema: { params: Type.Object({ slug: Type.String() }), querystring: Query, body: Body } }, async (request) =>
-    act(request.query as { throw?: string }, { success: true, data: { family: 'A' } }),
+  app.post(
+    '/v2/markets/:slug/trade/sample',
+    { schema: { params: Type.Object({ slug: Type.String() }), querystring: Query, body: Body } },
+    async (request) => act(request.query as { throw?: string }, { success: true, data: { family: 'A' } }),
   );
-  app.post('/v2/markets/:id/sample', { schema: { params: Type.Object({ id: Type.Integer({ minimum: 0 }) }), querystring: Query, body: Body } }, async (request) =>
-    act(request.query as { throw?: string }, { success: true, data: { family: 'B', id: (request.params as { id: number }).id } }),
+  app.post(
+    '/v2/markets/:id/sample',
+    { schema: { params: Type.Object({ id: Type.Integer({ minimum: 0 }) }), querystring: Query, body: Body } },
+    async (request) =>
+      act(request.query as { throw?: string }, { success: true, data: { family: 'B', id: (request.params as { id: number }).id } }),
   );
-  app.post('/v2/clob/sample', { schema: { querystring: Query, body: Body } }, async (request) => act(request.query as { throw?: string }, { family: 'C' }));
+  app.post('/v2/clob/sample', { schema: { querystring: Query, body: Body } }, async (request) =>
+    act(request.query as { throw?: string }, { family: 'C' }),
+  );
 }
 
 const PATHS = { A: '/v2/markets/will-it-rain/trade/sample', B: '/v2/markets/12/sample', C: '/v2/clob/sample' } as const;
@@ -117,7 +129,9 @@ describe('error envelopes by family', () => {
   });
 
   it.each(FAMILIES)('family %s: an unexpected Error is a masked 500 carrying the request id', async (family) => {
-    const response = await post(`${PATHS[family]}?throw=crash`, JSON.stringify({ wallet: 'w1', amount: 100_000 }), { 'x-request-id': `req-${family}-42` });
+    const response = await post(`${PATHS[family]}?throw=crash`, JSON.stringify({ wallet: 'w1', amount: 100_000 }), {
+      'x-request-id': `req-${family}-42`,
+    });
     expect(response.statusCode).toBe(500);
     const message = expectEnvelope(family, response.json(), 'INTERNAL_ERROR');
     expect(message).toContain(`req-${family}-42`);
@@ -147,14 +161,17 @@ describe('error envelopes by family', () => {
     ['ALREADY_PROCESSED', 409, 'CHAIN_ALREADY_PROCESSED'],
     ['UNKNOWN', 502, 'NODE_ERROR'],
   ];
-  it.each(FAMILIES)('family %s: chain failures are 503 when retrying can help, 4xx naming the chain verdict on the request, else 502 (never a 500)', async (family) => {
-    for (const [code, status, apiCode] of CHAIN) {
-      const response = await post(`${PATHS[family]}?throw=chain:${code}`, JSON.stringify({ wallet: 'w1', amount: 100_000 }));
-      expect(response.statusCode, code).toBe(status);
-      expectEnvelope(family, response.json(), apiCode);
-      // The node's message may carry its URL and API key: never echoed.
-      expect(response.body).not.toContain('hunter2');
-      if (status === 503) expect(response.headers['retry-after']).toBe('2');
-    }
-  });
+  it.each(FAMILIES)(
+    'family %s: chain failures are 503 when retrying can help, 4xx naming the chain verdict on the request, else 502 (never a 500)',
+    async (family) => {
+      for (const [code, status, apiCode] of CHAIN) {
+        const response = await post(`${PATHS[family]}?throw=chain:${code}`, JSON.stringify({ wallet: 'w1', amount: 100_000 }));
+        expect(response.statusCode, code).toBe(status);
+        expectEnvelope(family, response.json(), apiCode);
+        // The node's message may carry its URL and API key: never echoed.
+        expect(response.body).not.toContain('hunter2');
+        if (status === 503) expect(response.headers['retry-after']).toBe('2');
+      }
+    },
+  );
 });

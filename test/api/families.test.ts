@@ -44,8 +44,17 @@ describe('errorEnvelope', () => {
   const body = { code: 'MARKET_CLOSED', message: 'The market is closed', extra: { marketStatus: 'closed' } };
 
   it('shapes each family as the spec says, keeping extra fields', () => {
-    expect(errorEnvelope('A', body)).toEqual({ success: false, error: { code: 'MARKET_CLOSED', message: 'The market is closed' }, marketStatus: 'closed' });
-    expect(errorEnvelope('B', body)).toEqual({ success: false, error: 'The market is closed', code: 'MARKET_CLOSED', marketStatus: 'closed' });
+    expect(errorEnvelope('A', body)).toEqual({
+      success: false,
+      error: { code: 'MARKET_CLOSED', message: 'The market is closed' },
+      marketStatus: 'closed',
+    });
+    expect(errorEnvelope('B', body)).toEqual({
+      success: false,
+      error: 'The market is closed',
+      code: 'MARKET_CLOSED',
+      marketStatus: 'closed',
+    });
     expect(errorEnvelope('C', body)).toEqual({ error: 'MARKET_CLOSED', message: 'The market is closed', marketStatus: 'closed' });
   });
 });

@@ -66,7 +66,12 @@ describe('BatchedRedisStore', () => {
   });
 
   it('reports a reservation Redis cannot answer as an error (the plugin then serves the request)', async () => {
-    const dead = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    const dead = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     const offline = BatchedRedisStore.create(dead, `${prefix}:dead:`);
     try {
       await expect(incr(offline, 'k', 60_000, 10)).rejects.toThrow();

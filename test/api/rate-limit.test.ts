@@ -15,13 +15,27 @@ async function sampleRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v2/clob/sample-a', async () => ({ route: 'a' }));
   app.get('/v2/clob/sample-b', async () => ({ route: 'b' }));
   app.get('/v2/markets/:id/sample', { schema: { params: Type.Object({ id: Type.Integer() }) } }, async () => ({ success: true, data: {} }));
-  app.post('/v2/markets/:id/sample', { schema: { params: Type.Object({ id: Type.Integer() }) } }, async () => ({ success: true, data: {} }));
+  app.post('/v2/markets/:id/sample', { schema: { params: Type.Object({ id: Type.Integer() }) } }, async () => ({
+    success: true,
+    data: {},
+  }));
 }
 
-async function hit(app: FastifyInstance, times: number, request: { method: 'GET' | 'POST'; url: string; ip?: string }): Promise<LightMyRequestResponse[]> {
+async function hit(
+  app: FastifyInstance,
+  times: number,
+  request: { method: 'GET' | 'POST'; url: string; ip?: string },
+): Promise<LightMyRequestResponse[]> {
   const responses: LightMyRequestResponse[] = [];
   for (let i = 0; i < times; i++) {
-    responses.push(await app.inject({ method: request.method, url: request.url, remoteAddress: request.ip ?? '10.0.0.1', payload: request.method === 'POST' ? {} : undefined }));
+    responses.push(
+      await app.inject({
+        method: request.method,
+        url: request.url,
+        remoteAddress: request.ip ?? '10.0.0.1',
+        payload: request.method === 'POST' ? {} : undefined,
+      }),
+    );
   }
   return responses;
 }
@@ -89,7 +103,11 @@ describe('rate limits shared across API instances', () => {
       routes: [sampleRoutes],
     });
     await app.ready();
-    cleanups.push(() => app.close(), async () => redis.disconnect(), () => db.close());
+    cleanups.push(
+      () => app.close(),
+      async () => redis.disconnect(),
+      () => db.close(),
+    );
     return app;
   }
 
@@ -133,7 +151,12 @@ describe('rate limits across two API nodes: local batches reserved from Redis (t
       routes: [sampleRoutes],
     });
     await app.ready();
-    cleanups.push(() => app.close(), async () => redis.disconnect(), () => db.close(), () => deleteKeys(nameSpace));
+    cleanups.push(
+      () => app.close(),
+      async () => redis.disconnect(),
+      () => db.close(),
+      () => deleteKeys(nameSpace),
+    );
     return app;
   }
 
@@ -165,7 +188,8 @@ describe('rate limits across two API nodes: local batches reserved from Redis (t
     const nameSpace = uniquePrefix('rl-burst');
     const nodes = [await node(nameSpace), await node(nameSpace)];
     const burst = Array.from({ length: LIMIT + 300 }, (_, i) =>
-      nodes[(i * 7919) % 3 === 0 ? 0 : 1]!.inject({ method: 'GET', url: '/v2/clob/sample-b', remoteAddress: '10.9.9.9' }));
+      nodes[(i * 7919) % 3 === 0 ? 0 : 1]!.inject({ method: 'GET', url: '/v2/clob/sample-b', remoteAddress: '10.9.9.9' }),
+    );
     const responses = await Promise.all(burst);
     const admitted = responses.filter((r) => r.statusCode === 200).length;
     expect(admitted).toBeLessThanOrEqual(LIMIT);

@@ -12,12 +12,24 @@ import { TEST_REDIS_URL, uniquePrefix, deleteKeys } from '../helpers/redis.js';
 
 async function linesFor(level: 'info' | 'debug', urls: string[]): Promise<Array<Record<string, unknown>>> {
   const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   const prefix = uniquePrefix('reqlog');
   const redis = new Redis(TEST_REDIS_URL);
   const app = await buildApp({
-    log: pino({ level }, sink), version: 'test', redis, rateLimit: { readPerMinute: 1000, writePerMinute: 1000, nameSpace: prefix },
-    metrics: createMetrics(), adminToken: 'x'.repeat(20), dashboardQueues: [], readiness: async () => ({}), routes: [],
+    log: pino({ level }, sink),
+    version: 'test',
+    redis,
+    rateLimit: { readPerMinute: 1000, writePerMinute: 1000, nameSpace: prefix },
+    metrics: createMetrics(),
+    adminToken: 'x'.repeat(20),
+    dashboardQueues: [],
+    readiness: async () => ({}),
+    routes: [],
   });
   try {
     for (const url of urls) await app.inject({ method: 'GET', url });

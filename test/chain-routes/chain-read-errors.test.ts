@@ -20,7 +20,11 @@ const FAST = { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 };
 /** Read routes of both families over one rpc client each: a live node and one nobody listens on. */
 function probeRoutes(live: RpcChainClient, down: RpcChainClient) {
   return async (f: FastifyInstance) => {
-    for (const [prefix, client] of [['/v2/clob/probe', live], ['/v2/probe', live], ['/v2/probe-down', down]] as const) {
+    for (const [prefix, client] of [
+      ['/v2/clob/probe', live],
+      ['/v2/probe', live],
+      ['/v2/probe-down', down],
+    ] as const) {
       f.get(`${prefix}/account`, async (req) => client.getAccount((req.query as { address: string }).address));
       f.get(`${prefix}/token-accounts`, async (req) => {
         const q = req.query as { owner: string; mint: string };
@@ -61,7 +65,10 @@ describe('chain errors on read routes (rpc adapter, embedded JSON-RPC)', () => {
   });
 
   it('answers the same reads normally when they are well formed', async () => {
-    const res = await app.app.inject({ method: 'GET', url: `/v2/clob/probe/token-accounts?owner=${owner}&mint=${Keypair.generate().publicKey.toBase58()}` });
+    const res = await app.app.inject({
+      method: 'GET',
+      url: `/v2/clob/probe/token-accounts?owner=${owner}&mint=${Keypair.generate().publicKey.toBase58()}`,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toBe('0');
   });

@@ -21,7 +21,12 @@ let withLedger: TestApp;
 let withoutLedger: TestApp;
 
 beforeAll(async () => {
-  chain = await createChain({ chain: 'embedded', ledgerRpcPort: 0, programs: [createMarketProgramHandler()], logger: pino({ level: 'silent' }) });
+  chain = await createChain({
+    chain: 'embedded',
+    ledgerRpcPort: 0,
+    programs: [createMarketProgramHandler()],
+    logger: pino({ level: 'silent' }),
+  });
   const ledger = chain.ledger!;
   const keys = ledger.platformKeypairs();
   runtime = {
@@ -63,7 +68,11 @@ describe('GET /v2/config', () => {
     // for its first byte followed by a comma failed whenever that byte matched a number of the body.
     const secret = runtime.wallets.treasury.secretKey;
     const body = JSON.stringify(data);
-    for (const spelling of [Array.from(secret.subarray(0, 8)).join(','), Buffer.from(secret).toString('base64').slice(0, 16), Buffer.from(secret).toString('hex').slice(0, 16)]) {
+    for (const spelling of [
+      Array.from(secret.subarray(0, 8)).join(','),
+      Buffer.from(secret).toString('base64').slice(0, 16),
+      Buffer.from(secret).toString('hex').slice(0, 16),
+    ]) {
       expect(body).not.toContain(spelling);
     }
   });
@@ -72,7 +81,11 @@ describe('GET /v2/config', () => {
 describe('POST /v2/dev/faucet', () => {
   it('mints USDC to the associated token account and airdrops SOL', async () => {
     const wallet = Keypair.generate().publicKey;
-    const res = await withLedger.app.inject({ method: 'POST', url: '/v2/dev/faucet', payload: { wallet: wallet.toBase58(), usdc: '2500000', sol: '1000000000' } });
+    const res = await withLedger.app.inject({
+      method: 'POST',
+      url: '/v2/dev/faucet',
+      payload: { wallet: wallet.toBase58(), usdc: '2500000', sol: '1000000000' },
+    });
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(data.usdcSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
@@ -107,7 +120,11 @@ describe('POST /v2/dev/faucet', () => {
   });
 
   it('does not exist without an embedded ledger (a real cluster)', async () => {
-    const res = await withoutLedger.app.inject({ method: 'POST', url: '/v2/dev/faucet', payload: { wallet: Keypair.generate().publicKey.toBase58(), usdc: '1' } });
+    const res = await withoutLedger.app.inject({
+      method: 'POST',
+      url: '/v2/dev/faucet',
+      payload: { wallet: Keypair.generate().publicKey.toBase58(), usdc: '1' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
   });

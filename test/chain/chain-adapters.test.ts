@@ -52,7 +52,10 @@ describe.each([
     expect(missing).toBeNull();
     const toks = await c.getTokenAccountsByOwner(alice.publicKey.toBase58(), { mint: mint.toBase58() });
     expect(toks).toEqual([expect.objectContaining({ address: aliceAta.toBase58(), amount: 7_000_000n })]);
-    const pga = await c.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: alice.publicKey.toBase58() } }]);
+    const pga = await c.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), [
+      { dataSize: 165 },
+      { memcmp: { offset: 32, bytes: alice.publicKey.toBase58() } },
+    ]);
     expect(pga.map((p) => p.address)).toEqual([aliceAta.toBase58()]);
     expect(await c.getMinimumBalanceForRentExemption(165)).toBe(2_039_280n);
   });
@@ -72,10 +75,12 @@ describe.each([
     const tx = await c.getTransaction(signature);
     expect(tx?.fee).toBe(5000);
     expect(tx?.signers).toEqual([alice.publicKey.toBase58()]);
-    expect(tx?.tokenBalances).toEqual(expect.arrayContaining([
-      expect.objectContaining({ account: bobAta.toBase58(), pre: 1n, post: 2_000_001n }),
-      expect.objectContaining({ account: aliceAta.toBase58(), pre: 7_000_000n, post: 5_000_000n }),
-    ]));
+    expect(tx?.tokenBalances).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ account: bobAta.toBase58(), pre: 1n, post: 2_000_001n }),
+        expect.objectContaining({ account: aliceAta.toBase58(), pre: 7_000_000n, post: 5_000_000n }),
+      ]),
+    );
   });
 
   it('maps failures to ChainError codes', async () => {
@@ -88,7 +93,9 @@ describe.each([
     const bad = signedTx(blockhash, alice, [createTransferInstruction(aliceAta, bobAta, alice.publicKey, 1n)]);
     bad[5] = bad[5]! ^ 1;
     await expect(c.sendRawTransaction(bad)).rejects.toMatchObject({ code: 'SIGNATURE_VERIFICATION_FAILED' });
-    const stale = signedTx(Keypair.generate().publicKey.toBase58(), alice, [createTransferInstruction(aliceAta, bobAta, alice.publicKey, 1n)]);
+    const stale = signedTx(Keypair.generate().publicKey.toBase58(), alice, [
+      createTransferInstruction(aliceAta, bobAta, alice.publicKey, 1n),
+    ]);
     await expect(c.sendRawTransaction(stale)).rejects.toMatchObject({ code: 'BLOCKHASH_NOT_FOUND', retryable: true });
   });
 
@@ -97,7 +104,10 @@ describe.each([
     const usdc = mint.toBase58();
     const tokenAccounts: number[] = [];
     const mintAccounts: number[] = [];
-    const offA = c.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (a) => tokenAccounts.push(a.data.length), [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: usdc } }]);
+    const offA = c.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (a) => tokenAccounts.push(a.data.length), [
+      { dataSize: 165 },
+      { memcmp: { offset: 0, bytes: usdc } },
+    ]);
     const offB = c.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (a) => mintAccounts.push(a.data.length), [{ dataSize: 82 }]);
     try {
       // Each mint-to changes the mint (82 bytes) and a token account (165 bytes). Mint until both
@@ -124,13 +134,20 @@ describe.each([
   it('streams slots and account changes', async () => {
     const c = client();
     const slot = await new Promise<number>((resolve) => {
-      const off = c.onSlot((s) => { off(); resolve(s); });
+      const off = c.onSlot((s) => {
+        off();
+        resolve(s);
+      });
     });
     expect(slot).toBeGreaterThan(0);
     const before = (await c.getAccount(bob.publicKey.toBase58()))?.lamports ?? 0n;
     let notified: bigint | undefined;
     const changed = new Promise<bigint>((resolve) => {
-      const off = c.onAccountChange(bob.publicKey.toBase58(), (a) => { off(); notified = a.lamports; resolve(a.lamports); });
+      const off = c.onAccountChange(bob.publicKey.toBase58(), (a) => {
+        off();
+        notified = a.lamports;
+        resolve(a.lamports);
+      });
     });
     // The port exposes no subscription ack, so instead of sleeping until the subscription reaches
     // the server, change the account until a notification arrives: it carries the state after one

@@ -15,7 +15,8 @@ import { SPECCHECK_VECTORS } from '../helpers/ed25519-vectors.js';
 import { IDENTITY_PUBKEY, IDENTITY_SIGNATURE, signText, zeroNonceSignature } from '../helpers/sign.js';
 
 const hex = (h: string) => Buffer.from(h, 'hex');
-const dataOf = (publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array) => createEd25519Instruction([{ publicKey, signature, message }]).data;
+const dataOf = (publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array) =>
+  createEd25519Instruction([{ publicKey, signature, message }]).data;
 
 let ledger: EmbeddedLedger;
 const payer = Keypair.generate();
@@ -35,7 +36,9 @@ beforeAll(async () => {
   ledger = await EmbeddedLedger.open({ programs: [new ProbeHandler()] });
   await ledger.airdrop(payer.publicKey, 10_000_000_000n);
 });
-afterAll(async () => { await ledger.close(); });
+afterAll(async () => {
+  await ledger.close();
+});
 
 describe('the Ed25519 precompile against the "Taming the many EdDSAs" vectors', () => {
   for (const c of SPECCHECK_VECTORS) {
@@ -52,9 +55,20 @@ describe('the Ed25519 precompile against the "Taming the many EdDSAs" vectors', 
 
 describe('the forgeries of issue 25 in a proof instruction', () => {
   const owner = Keypair.generate();
-  const order = Buffer.from(orderSigningText(encodeOrderMessage({
-    market: Keypair.generate().publicKey.toBytes(), owner: owner.publicKey.toBytes(), side: 'sell', outcome: 'no', priceBps: 4000, quantity: 5_000_000n, nonce: 9n, expiry: 2_000_000_000n,
-  })));
+  const order = Buffer.from(
+    orderSigningText(
+      encodeOrderMessage({
+        market: Keypair.generate().publicKey.toBytes(),
+        owner: owner.publicKey.toBytes(),
+        side: 'sell',
+        outcome: 'no',
+        priceBps: 4000,
+        quantity: 5_000_000n,
+        nonce: 9n,
+        expiry: 2_000_000_000n,
+      }),
+    ),
+  );
 
   it('r = 0 over a real order is InvalidSignature; the honest signature beside it passes', () => {
     const honest = dataOf(owner.publicKey.toBytes(), signText(owner, order), order);

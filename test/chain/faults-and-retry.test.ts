@@ -19,7 +19,9 @@ beforeAll(async () => {
 afterAll(async () => chain.close());
 
 const transfer = (lamports: number) =>
-  signedTx(chain.ledger!.getLatestBlockhash().blockhash, alice, [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: Keypair.generate().publicKey, lamports })]);
+  signedTx(chain.ledger!.getLatestBlockhash().blockhash, alice, [
+    SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: Keypair.generate().publicKey, lamports }),
+  ]);
 
 describe('fault injection', () => {
   it('fails the next N sends with a retryable error', async () => {
@@ -86,8 +88,9 @@ describe('rpc adapter retry', () => {
           res.writeHead(failures-- % 2 === 0 ? 429 : 503).end('busy');
           return;
         }
-        void fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
-          .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()));
+        void fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) }).then(
+          async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()),
+        );
       });
     });
     await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
@@ -96,7 +99,11 @@ describe('rpc adapter retry', () => {
   afterAll(async () => new Promise<void>((r) => front.close(() => r())));
 
   it('retries 429/503 with backoff, then succeeds', async () => {
-    const client = new RpcChainClient({ rpcUrl: url, wsUrl: chain.rpcUrl.replace('http', 'ws'), retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 50 } });
+    const client = new RpcChainClient({
+      rpcUrl: url,
+      wsUrl: chain.rpcUrl.replace('http', 'ws'),
+      retry: { attempts: 4, baseDelayMs: 10, maxDelayMs: 50 },
+    });
     failures = 3;
     expect(await client.getSlot()).toBeGreaterThan(0);
     failures = 3;

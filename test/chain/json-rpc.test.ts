@@ -3,16 +3,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import {
-  Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SendTransactionError, SystemProgram, Transaction,
-  TransactionMessage, VersionedTransaction, sendAndConfirmTransaction,
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SendTransactionError,
+  SystemProgram,
+  Transaction,
+  TransactionMessage,
+  VersionedTransaction,
+  sendAndConfirmTransaction,
 } from '@solana/web3.js';
 import {
-  createAssociatedTokenAccount, getAccount, getAssociatedTokenAddressSync, getMint, transfer, TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccount,
+  getAccount,
+  getAssociatedTokenAddressSync,
+  getMint,
+  transfer,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { createChain, type Chain } from '../../src/chain/create-chain.js';
 import { createEd25519Instruction } from '@pmx/programs';
-
 
 /**
  * Resolves once every subscription of `conn` was acknowledged by the server. web3.js keeps that
@@ -26,7 +38,12 @@ async function subscriptionsAcknowledged(conn: Connection, timeoutMs = 10_000): 
   const waiting = () => Object.values(byHash()).filter((s) => s.state === 'pending' || s.state === 'subscribing');
   if (Object.keys(byHash()).length === 0) throw new Error('no subscriptions');
   while (waiting().length > 0) {
-    if (Date.now() > deadline) throw new Error(`subscriptions not acknowledged: ${waiting().map((s) => s.state).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `subscriptions not acknowledged: ${waiting()
+          .map((s) => s.state)
+          .join(', ')}`,
+      );
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -87,7 +104,9 @@ describe('embedded JSON-RPC endpoint', () => {
     expect(history.map((h) => h.signature)).toContain(sig);
     const supply = await conn.getTokenSupply(mint);
     expect(BigInt(supply.value.amount)).toBeGreaterThanOrEqual(10_000_000n);
-    const pga = await conn.getProgramAccounts(TOKEN_PROGRAM_ID, { filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: bob.publicKey.toBase58() } }] });
+    const pga = await conn.getProgramAccounts(TOKEN_PROGRAM_ID, {
+      filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: bob.publicKey.toBase58() } }],
+    });
     expect(pga.map((a) => a.pubkey.toBase58())).toEqual([bobAta.toBase58()]);
     const multi = await conn.getMultipleAccountsInfo([bobAta, Keypair.generate().publicKey]);
     expect(multi[0]?.owner.equals(TOKEN_PROGRAM_ID)).toBe(true);
@@ -102,17 +121,32 @@ describe('embedded JSON-RPC endpoint', () => {
     expect(err).toBeInstanceOf(SendTransactionError);
     expect(String((err as Error).message)).toMatch(/custom program error: 0x1/);
     expect(await conn.getBalance(alice.publicKey)).toBe(before);
-    const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'noSuchMethod' }) });
+    const res = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'noSuchMethod' }),
+    });
     expect(await res.json()).toMatchObject({ error: { code: -32601 } });
   });
 
   it('answers batches and simulations', async () => {
-    const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'getSlot' }, { jsonrpc: '2.0', id: 2, method: 'getHealth' }]) });
+    const res = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'getSlot' },
+        { jsonrpc: '2.0', id: 2, method: 'getHealth' },
+      ]),
+    });
     const body = (await res.json()) as { id: number; result: unknown }[];
     expect(body.map((b) => b.id)).toEqual([1, 2]);
     expect(body[1]!.result).toBe('ok');
     const { blockhash } = await conn.getLatestBlockhash();
-    const msg = new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 10 * LAMPORTS_PER_SOL })] }).compileToV0Message();
+    const msg = new TransactionMessage({
+      payerKey: alice.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 10 * LAMPORTS_PER_SOL })],
+    }).compileToV0Message();
     const tx = new VersionedTransaction(msg);
     tx.sign([alice]);
     const sim = await conn.simulateTransaction(tx);
@@ -121,26 +155,51 @@ describe('embedded JSON-RPC endpoint', () => {
     const fee = await conn.getFeeForMessage(msg);
     expect(fee.value).toBe(5000);
     // Ed25519-precompile signatures are charged like transaction signatures.
-    const withProofs = new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [
-      createEd25519Instruction([1, 2].map(() => ({ publicKey: bob.publicKey.toBytes(), signature: new Uint8Array(64), message: Buffer.from('m') }))),
-    ] }).compileToV0Message();
+    const withProofs = new TransactionMessage({
+      payerKey: alice.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [
+        createEd25519Instruction(
+          [1, 2].map(() => ({ publicKey: bob.publicKey.toBytes(), signature: new Uint8Array(64), message: Buffer.from('m') })),
+        ),
+      ],
+    }).compileToV0Message();
     expect((await conn.getFeeForMessage(withProofs)).value).toBe(15000);
   });
 
   it('accepts base58 sends, honours skipPreflight and versioned-transaction negotiation', async () => {
     const rpc = async (method: string, params: unknown[]) => {
-      const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      const res = await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
       return (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: { err: unknown } } };
     };
     const { blockhash } = await conn.getLatestBlockhash();
-    const v0 = new VersionedTransaction(new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })] }).compileToV0Message());
+    const v0 = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: alice.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })],
+      }).compileToV0Message(),
+    );
     v0.sign([alice]);
     const sent = await rpc('sendTransaction', [bs58.encode(v0.serialize())]);
     expect(sent.result).toBe(bs58.encode(v0.signatures[0]!));
     expect((await rpc('getTransaction', [sent.result, { encoding: 'json' }])).error?.code).toBe(-32015);
-    expect((await rpc('sendTransaction', [bs58.encode(v0.serialize())])).error).toMatchObject({ code: -32002, data: { err: 'AlreadyProcessed' } });
+    expect((await rpc('sendTransaction', [bs58.encode(v0.serialize())])).error).toMatchObject({
+      code: -32002,
+      data: { err: 'AlreadyProcessed' },
+    });
     // A failing transaction without preflight lands with its error and pays the fee.
-    const failing = new VersionedTransaction(new TransactionMessage({ payerKey: alice.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 10 ** 15 })] }).compileToV0Message());
+    const failing = new VersionedTransaction(
+      new TransactionMessage({
+        payerKey: alice.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 10 ** 15 })],
+      }).compileToV0Message(),
+    );
     failing.sign([alice]);
     const before = await conn.getBalance(alice.publicKey);
     const sig = await conn.sendRawTransaction(failing.serialize(), { skipPreflight: true });
@@ -152,16 +211,27 @@ describe('embedded JSON-RPC endpoint', () => {
   it('notifies subscriptions (account, slot, logs) and confirms with sendAndConfirmTransaction', async () => {
     const bobBefore = await conn.getBalance(bob.publicKey);
     const seenAccount = new Promise<number>((resolve) => {
-      const id = conn.onAccountChange(bob.publicKey, (acc) => { void conn.removeAccountChangeListener(id); resolve(acc.lamports); });
+      const id = conn.onAccountChange(bob.publicKey, (acc) => {
+        void conn.removeAccountChangeListener(id);
+        resolve(acc.lamports);
+      });
     });
     const seenSlot = new Promise<number>((resolve) => {
-      const id = conn.onSlotChange((s) => { void conn.removeSlotChangeListener(id); resolve(s.slot); });
+      const id = conn.onSlotChange((s) => {
+        void conn.removeSlotChangeListener(id);
+        resolve(s.slot);
+      });
     });
     const seenLogs = new Promise<string>((resolve) => {
-      const id = conn.onLogs(bob.publicKey, (l) => { void conn.removeOnLogsListener(id); resolve(l.signature); });
+      const id = conn.onLogs(bob.publicKey, (l) => {
+        void conn.removeOnLogsListener(id);
+        resolve(l.signature);
+      });
     });
     await subscriptionsAcknowledged(conn); // the server answered each subscribe with its id
-    const tx = new Transaction().add(SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: LAMPORTS_PER_SOL / 10 }));
+    const tx = new Transaction().add(
+      SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: LAMPORTS_PER_SOL / 10 }),
+    );
     const sig = await sendAndConfirmTransaction(conn, tx, [alice]);
     expect(await seenAccount).toBe(bobBefore + LAMPORTS_PER_SOL / 10);
     expect(await seenSlot).toBeGreaterThan(0);

@@ -16,50 +16,80 @@ const BLOCKHASH = Keypair.generate().publicKey.toBase58(); // any 32 bytes in ba
 
 const instruction = fc.record({
   program: fc.integer({ min: 0, max: POOL.length - 1 }),
-  keys: fc.array(fc.record({ key: fc.integer({ min: 0, max: POOL.length - 1 }), isSigner: fc.boolean(), isWritable: fc.boolean() }), { maxLength: 6 }),
+  keys: fc.array(fc.record({ key: fc.integer({ min: 0, max: POOL.length - 1 }), isSigner: fc.boolean(), isWritable: fc.boolean() }), {
+    maxLength: 6,
+  }),
   data: fc.uint8Array({ maxLength: 40 }),
 });
 
-function build(payerIndex: number, specs: Array<{ program: number; keys: Array<{ key: number; isSigner: boolean; isWritable: boolean }>; data: Uint8Array }>) {
+function build(
+  payerIndex: number,
+  specs: Array<{ program: number; keys: Array<{ key: number; isSigner: boolean; isWritable: boolean }>; data: Uint8Array }>,
+) {
   // Fresh PublicKey objects each time: the compiler must tell keys apart by value, not identity.
   const key = (i: number) => new PublicKey(POOL[i]!.toBytes());
   return {
     payer: key(payerIndex),
-    instructions: specs.map((s) => new TransactionInstruction({
-      programId: key(s.program),
-      keys: s.keys.map((k) => ({ pubkey: key(k.key), isSigner: k.isSigner, isWritable: k.isWritable })),
-      data: Buffer.from(s.data),
-    })),
+    instructions: specs.map(
+      (s) =>
+        new TransactionInstruction({
+          programId: key(s.program),
+          keys: s.keys.map((k) => ({ pubkey: key(k.key), isSigner: k.isSigner, isWritable: k.isWritable })),
+          data: Buffer.from(s.data),
+        }),
+    ),
   };
 }
 
 describe('compileLegacyMessage', () => {
   it("equals web3.js's Message.compile byte for byte", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: POOL.length - 1 }), fc.array(instruction, { minLength: 1, maxLength: 5 }), (payerIndex, specs) => {
-      const { payer, instructions } = build(payerIndex, specs);
-      const ours = compileLegacyMessage(payer, instructions, BLOCKHASH);
-      const theirs = Message.compile({ payerKey: payer, recentBlockhash: BLOCKHASH, instructions });
-      expect(ours.message.equals(theirs.serialize())).toBe(true);
-      expect(ours.numRequiredSignatures).toBe(theirs.header.numRequiredSignatures);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: POOL.length - 1 }),
+        fc.array(instruction, { minLength: 1, maxLength: 5 }),
+        (payerIndex, specs) => {
+          const { payer, instructions } = build(payerIndex, specs);
+          const ours = compileLegacyMessage(payer, instructions, BLOCKHASH);
+          const theirs = Message.compile({ payerKey: payer, recentBlockhash: BLOCKHASH, instructions });
+          expect(ours.message.equals(theirs.serialize())).toBe(true);
+          expect(ours.numRequiredSignatures).toBe(theirs.header.numRequiredSignatures);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('reads back through Transaction.from as the same instructions, one empty signature slot per signer', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: POOL.length - 1 }), fc.array(instruction, { minLength: 1, maxLength: 5 }), (payerIndex, specs) => {
-      const { payer, instructions } = build(payerIndex, specs);
-      const compiled = compileLegacyMessage(payer, instructions, BLOCKHASH);
-      const tx = Transaction.from(unsignedWireBytes(compiled));
-      expect(tx.feePayer?.equals(payer)).toBe(true);
-      expect(tx.recentBlockhash).toBe(BLOCKHASH);
-      expect(tx.signatures).toHaveLength(compiled.numRequiredSignatures);
-      expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
-      expect(tx.instructions.map((ix) => [ix.programId.toBase58(), ix.keys.map((k) => k.pubkey.toBase58()), Buffer.from(ix.data).toString('hex')]))
-        .toEqual(instructions.map((ix) => [ix.programId.toBase58(), ix.keys.map((k) => k.pubkey.toBase58()), ix.data.toString('hex')]));
-      // Flags are per account across the message: a key is a signer (writable) if any use says so.
-      const signer = (k: PublicKey) => k.equals(payer) || instructions.some((ix) => ix.keys.some((m) => m.pubkey.equals(k) && m.isSigner));
-      const writable = (k: PublicKey) => k.equals(payer) || instructions.some((ix) => ix.keys.some((m) => m.pubkey.equals(k) && m.isWritable));
-      for (const ix of tx.instructions) for (const k of ix.keys) expect([k.isSigner, k.isWritable]).toEqual([signer(k.pubkey), writable(k.pubkey)]);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: POOL.length - 1 }),
+        fc.array(instruction, { minLength: 1, maxLength: 5 }),
+        (payerIndex, specs) => {
+          const { payer, instructions } = build(payerIndex, specs);
+          const compiled = compileLegacyMessage(payer, instructions, BLOCKHASH);
+          const tx = Transaction.from(unsignedWireBytes(compiled));
+          expect(tx.feePayer?.equals(payer)).toBe(true);
+          expect(tx.recentBlockhash).toBe(BLOCKHASH);
+          expect(tx.signatures).toHaveLength(compiled.numRequiredSignatures);
+          expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
+          expect(
+            tx.instructions.map((ix) => [
+              ix.programId.toBase58(),
+              ix.keys.map((k) => k.pubkey.toBase58()),
+              Buffer.from(ix.data).toString('hex'),
+            ]),
+          ).toEqual(instructions.map((ix) => [ix.programId.toBase58(), ix.keys.map((k) => k.pubkey.toBase58()), ix.data.toString('hex')]));
+          // Flags are per account across the message: a key is a signer (writable) if any use says so.
+          const signer = (k: PublicKey) =>
+            k.equals(payer) || instructions.some((ix) => ix.keys.some((m) => m.pubkey.equals(k) && m.isSigner));
+          const writable = (k: PublicKey) =>
+            k.equals(payer) || instructions.some((ix) => ix.keys.some((m) => m.pubkey.equals(k) && m.isWritable));
+          for (const ix of tx.instructions)
+            for (const k of ix.keys) expect([k.isSigner, k.isWritable]).toEqual([signer(k.pubkey), writable(k.pubkey)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('assembleUnsignedTransaction refuses a transaction over the 1232-byte packet', () => {

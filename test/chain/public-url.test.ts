@@ -16,7 +16,11 @@ describe('publicUrl', () => {
   });
 
   it('is what an rpc chain client reports as its cluster', async () => {
-    const client = new RpcChainClient({ rpcUrl: 'https://rpc.example.com/?api-key=SECRET', commitment: 'confirmed', logger: pino({ level: 'silent' }) });
+    const client = new RpcChainClient({
+      rpcUrl: 'https://rpc.example.com/?api-key=SECRET',
+      commitment: 'confirmed',
+      logger: pino({ level: 'silent' }),
+    });
     try {
       expect(client.cluster).toBe('https://rpc.example.com/');
       expect(client.cluster).not.toContain('SECRET');

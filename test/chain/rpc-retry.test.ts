@@ -7,10 +7,15 @@ describe('rpc error classification', () => {
     const refused = new SolanaJSONRPCError({ code: -32602, message: 'Invalid param: WrongSize' }, 'failed to get signature status');
     expect(classifyError(refused)).toMatchObject({ code: 'INVALID_PARAMS', retryable: false });
     let calls = 0;
-    await expect(withRetry(async () => {
-      calls++;
-      throw refused;
-    }, { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw refused;
+        },
+        { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
     expect(calls).toBe(1);
   });
 

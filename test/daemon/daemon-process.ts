@@ -32,7 +32,12 @@ export interface DaemonProcess {
  * `nodeArgs` go before the entry point (benches: `--cpu-prof`, which NODE_OPTIONS refuses);
  * `entry` is what runs (benches: the compiled `dist/src/main.js`, as `npm start` runs it).
  */
-export async function spawnDaemon(dataDir: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], entry: string[] = ['--conditions=pmx-source', '--import', 'tsx', 'src/main.ts']): Promise<DaemonProcess> {
+export async function spawnDaemon(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  entry: string[] = ['--conditions=pmx-source', '--import', 'tsx', 'src/main.ts'],
+): Promise<DaemonProcess> {
   const port = await findFreePort();
   // Two asks in a row can get the same port back (the first was closed again at once); the ledger
   // also takes the next port for PubSub, so keep them apart.
@@ -65,7 +70,13 @@ export async function spawnDaemon(dataDir: string, extraEnv: Record<string, stri
  * taken by another test before it binds (the suite runs files in parallel): on EADDRINUSE it
  * tries again with fresh ports, up to `attempts` times; any other early exit throws with the log.
  */
-export async function startReadyDaemon(dataDir: string, extraEnv: Record<string, string>, readyPath = '/health', timeoutMs = 60_000, attempts = 3): Promise<DaemonProcess> {
+export async function startReadyDaemon(
+  dataDir: string,
+  extraEnv: Record<string, string>,
+  readyPath = '/health',
+  timeoutMs = 60_000,
+  attempts = 3,
+): Promise<DaemonProcess> {
   for (let attempt = 1; ; attempt++) {
     const daemon = await spawnDaemon(dataDir, extraEnv);
     try {
@@ -104,7 +115,12 @@ export async function waitForStatus(daemon: DaemonProcess, pathname: string, sta
  * Starts a process with the ledger role and no api role on a free JSON-RPC port, waiting for the
  * RPC to answer; a fresh port when a parallel test took the picked one first (EADDRINUSE).
  */
-export async function startLedgerDaemon(dataDir: string, extraEnv: Record<string, string>, timeoutMs = 60_000, attempts = 3): Promise<{ daemon: DaemonProcess; port: number }> {
+export async function startLedgerDaemon(
+  dataDir: string,
+  extraEnv: Record<string, string>,
+  timeoutMs = 60_000,
+  attempts = 3,
+): Promise<{ daemon: DaemonProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await findFreePort();
     const daemon = await spawnDaemon(dataDir, { ...extraEnv, LEDGER_RPC_PORT: String(port) });
@@ -125,12 +141,16 @@ export async function startLedgerDaemon(dataDir: string, extraEnv: Record<string
 export async function waitForLedgerRpc(port: number, timeoutMs: number, daemon?: DaemonProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (daemon && daemon.child.exitCode !== null) throw new Error(`ledger process exited with ${daemon.child.exitCode}:\n${daemon.output().slice(-4000)}`);
+    if (daemon && daemon.child.exitCode !== null)
+      throw new Error(`ledger process exited with ${daemon.child.exitCode}:\n${daemon.output().slice(-4000)}`);
     const ok = await fetch(`http://127.0.0.1:${port}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
-    }).then((r) => r.ok, () => false);
+    }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }

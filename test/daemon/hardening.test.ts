@@ -13,7 +13,12 @@ import { openHarness, type BHarness } from '../family-b/family-b.harness.js';
 let h: BHarness;
 let base: string;
 beforeAll(async () => {
-  h = await openHarness({ RATE_LIMIT_READ_PER_MIN: '5', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_MAX_CONNECTIONS_PER_CLIENT: '20', TRUST_PROXY: '1' });
+  h = await openHarness({
+    RATE_LIMIT_READ_PER_MIN: '5',
+    HTTP_REQUEST_TIMEOUT_MS: '1500',
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: '20',
+    TRUST_PROXY: '1',
+  });
   base = h.daemon.url!;
 });
 afterAll(async () => h?.close());
@@ -52,14 +57,22 @@ describe('HTTP hardening', () => {
   });
 
   it('a body trickling in slower than the request timeout is cut off', async () => {
-    const { answer, ms } = await rawExchange('POST /v2/markets/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', { trickle: true });
+    const { answer, ms } = await rawExchange(
+      'POST /v2/markets/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
+      { trickle: true },
+    );
     expect(ms).toBeLessThan(5_000); // the request timeout is 1.5 s, checked every second
     expect(answer === '' || /^HTTP\/1\.1 408/.test(answer)).toBe(true);
   });
 
   it('two identical faucet calls in the same slot both land', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
-    const call = () => fetch(`${base}/v2/dev/faucet`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' }, body: JSON.stringify({ wallet, usdc: '1000000' }) });
+    const call = () =>
+      fetch(`${base}/v2/dev/faucet`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
+        body: JSON.stringify({ wallet, usdc: '1000000' }),
+      });
     const [a, b] = await Promise.all([call(), call()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const signatureOf = async (r: Response) => ((await r.json()) as { data: { usdcSignature: string } }).data.usdcSignature;
@@ -71,16 +84,25 @@ describe('HTTP hardening', () => {
   it('one client cannot hold more than the connection cap', async () => {
     const { hostname, port } = new URL(base);
     const sockets = await Promise.all(
-      Array.from({ length: 30 }, () => new Promise<net.Socket>((resolve) => {
-        const s = net.connect(Number(port), hostname, () => resolve(s));
-        s.on('error', () => undefined);
-      })),
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const s = net.connect(Number(port), hostname, () => resolve(s));
+            s.on('error', () => undefined);
+          }),
+      ),
     );
-    const closed = await Promise.all(sockets.map((s) => new Promise<boolean>((resolve) => {
-      if (s.destroyed) return resolve(true);
-      s.once('close', () => resolve(true));
-      setTimeout(() => resolve(false), 1_000);
-    })));
+    const closed = await Promise.all(
+      sockets.map(
+        (s) =>
+          new Promise<boolean>((resolve) => {
+            if (s.destroyed) return resolve(true);
+            s.once('close', () => resolve(true));
+            setTimeout(() => resolve(false), 1_000);
+          }),
+      ),
+    );
     // 30 opened, at most 20 allowed (keep-alive sockets of earlier tests may still count).
     expect(closed.filter(Boolean).length).toBeGreaterThanOrEqual(10);
     expect(closed.filter((c) => !c).length).toBeLessThanOrEqual(20);

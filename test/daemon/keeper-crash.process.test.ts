@@ -23,11 +23,21 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
   const dataDir = tempDir('pmx-keeper-crash-');
   let daemon: DaemonProcess;
   const start = async (): Promise<ClobClient> => {
-    daemon = await startReadyDaemon(dataDir, {
-      REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn',
-      RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
-      CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000',
-    }, '/v2/config', 60_000); // a limit for a loaded machine, not a target
+    daemon = await startReadyDaemon(
+      dataDir,
+      {
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        ADMIN_TOKEN: ADMIN,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_WRITE_PER_MIN: '1000000',
+        RATE_LIMIT_READ_PER_MIN: '1000000',
+        CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
+        OUTBOUND_RESUME_INTERVAL_MS: '1000',
+      },
+      '/v2/config',
+      60_000,
+    ); // a limit for a loaded machine, not a target
     return new ClobClient(daemon.url, ADMIN);
   };
   beforeAll(async () => {
@@ -45,12 +55,24 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
     let client = new ClobClient(daemon.url, ADMIN);
     const config = (await client.ok('GET', '/v2/config')).data as Json;
     const market = await client.createMarket({
-      title: 'Keeper crash market', description: 'x', resolutionRules: 'x', category: 'test', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
+      title: 'Keeper crash market',
+      description: 'x',
+      resolutionRules: 'x',
+      category: 'test',
+      endDate: new Date(Date.now() + 86_400_000).toISOString(),
+      yesTicker: 'Y',
+      noTicker: 'N',
     });
     const maker: Keypair = await client.fundedTrader(100n * USDC);
     const taker: Keypair = await client.fundedTrader(100n * USDC);
-    await client.write('/v2/clob/account/split', { pubkey: maker.publicKey.toBase58(), marketId: market.id, amount: (30n * USDC).toString() }, maker);
-    await client.waitFor('split indexed', async () => ((await client.balances(maker)).markets[0]?.yesTokens === '30000000' ? true : undefined));
+    await client.write(
+      '/v2/clob/account/split',
+      { pubkey: maker.publicKey.toBase58(), marketId: market.id, amount: (30n * USDC).toString() },
+      maker,
+    );
+    await client.waitFor('split indexed', async () =>
+      (await client.balances(maker)).markets[0]?.yesTokens === '30000000' ? true : undefined,
+    );
     const feeWallet = new PublicKey(config.protocolFeeWallet as string);
     const usdcMint = new PublicKey(config.usdcMint as string);
     const feeBalance = async (c: ClobClient) => {
@@ -68,11 +90,24 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
     const atKill: Array<Record<string, number>> = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < PAIRS_PER_ROUND; i++) {
-        const rest = await client.place(maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 4000 + rand(20) * 100, quantity: 1n * USDC });
+        const rest = await client.place(maker, {
+          market: market.marketPubkey,
+          side: 'sell',
+          outcome: 'yes',
+          priceBps: 4000 + rand(20) * 100,
+          quantity: 1n * USDC,
+        });
         expect(rest.status, JSON.stringify(rest.json)).toBe(200);
       }
       // One taker sweeps them all: the round's fills are matched together and settle together.
-      const take = await client.place(taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: BigInt(PAIRS_PER_ROUND) * USDC, timeInForce: 'ioc' });
+      const take = await client.place(taker, {
+        market: market.marketPubkey,
+        side: 'buy',
+        outcome: 'yes',
+        priceBps: 9000,
+        quantity: BigInt(PAIRS_PER_ROUND) * USDC,
+        timeInForce: 'ioc',
+      });
       expect(take.status, JSON.stringify(take.json)).toBe(200);
       fillIds.push(...(take.json.fills as Json[]).map((f) => f.id as string));
       // A random point of settlement: from "just matched" to "some batches sent or confirmed".
@@ -90,15 +125,21 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
     // The kills did land mid-settlement: some fill was still unsettled at some kill.
     expect(atKill.some((c) => (c.settled ?? 0) < Object.values(c).reduce((x, y) => x + y, 0))).toBe(true);
 
-    const fills = await client.waitFor('every fill settled after the last restart', async () => {
-      const rows = await Promise.all(fillIds.map(async (id) => (await client.ok('GET', `/v2/clob/fills/${id}`)).fill as Json));
-      return rows.every((f) => f.status === 'settled') ? rows : undefined;
-      // The worst case after the last kill: a batch sent but not landed waits for its blockhash to
-      // expire (150 slots, 60 s) before it is checked and rebuilt, on a loaded machine.
-    }, 150_000).catch(async (error: Error) => {
-      const rows = await Promise.all(fillIds.map(async (id) => (await client.ok('GET', `/v2/clob/fills/${id}`)).fill as Json));
-      throw new Error(`${error.message}: ${JSON.stringify(rows.map((f) => [f.status, f.retryCount, f.failureReason]))}`);
-    });
+    const fills = await client
+      .waitFor(
+        'every fill settled after the last restart',
+        async () => {
+          const rows = await Promise.all(fillIds.map(async (id) => (await client.ok('GET', `/v2/clob/fills/${id}`)).fill as Json));
+          return rows.every((f) => f.status === 'settled') ? rows : undefined;
+          // The worst case after the last kill: a batch sent but not landed waits for its blockhash to
+          // expire (150 slots, 60 s) before it is checked and rebuilt, on a loaded machine.
+        },
+        150_000,
+      )
+      .catch(async (error: Error) => {
+        const rows = await Promise.all(fillIds.map(async (id) => (await client.ok('GET', `/v2/clob/fills/${id}`)).fill as Json));
+        throw new Error(`${error.message}: ${JSON.stringify(rows.map((f) => [f.status, f.retryCount, f.failureReason]))}`);
+      });
 
     // One receipt per fill on chain.
     const exchange = new PublicKey(config.programs.exchange as string);
@@ -111,19 +152,31 @@ describe('settlement keeper crash (kill -9 during settlement)', () => {
     const protocol = fills.reduce((s, f) => s + BigInt(f.protocolFee), 0n);
     const dust = fills.reduce((s, f) => s + BigInt(f.usdcAmount) - BigInt(f.makerUsdcAmount), 0n);
     const sold = BigInt(fills.length) * USDC;
-    const tb = await client.waitFor('taker balance indexed', async () => {
-      const b = await client.balances(taker);
-      return b.smartWalletBalance === (100n * USDC - paid).toString() ? b : undefined;
-    }, 20_000).catch(async (error: Error) => {
-      throw new Error(`${error.message}: taker ${JSON.stringify(await client.balances(taker))}, expected ${100n * USDC - paid}`);
-    });
+    const tb = await client
+      .waitFor(
+        'taker balance indexed',
+        async () => {
+          const b = await client.balances(taker);
+          return b.smartWalletBalance === (100n * USDC - paid).toString() ? b : undefined;
+        },
+        20_000,
+      )
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}: taker ${JSON.stringify(await client.balances(taker))}, expected ${100n * USDC - paid}`);
+      });
     expect(tb.markets[0].yesTokens).toBe(sold.toString());
-    const mb = await client.waitFor('maker balance indexed', async () => {
-      const b = await client.balances(maker);
-      return b.smartWalletBalance === (70n * USDC + received).toString() ? b : undefined;
-    }, 20_000).catch(async (error: Error) => {
-      throw new Error(`${error.message}: maker ${JSON.stringify(await client.balances(maker))}, expected ${70n * USDC + received}`);
-    });
+    const mb = await client
+      .waitFor(
+        'maker balance indexed',
+        async () => {
+          const b = await client.balances(maker);
+          return b.smartWalletBalance === (70n * USDC + received).toString() ? b : undefined;
+        },
+        20_000,
+      )
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}: maker ${JSON.stringify(await client.balances(maker))}, expected ${70n * USDC + received}`);
+      });
     expect(mb.markets[0].yesTokens).toBe((30n * USDC - sold).toString());
     expect((await feeBalance(client)) - fee0).toBe(protocol + dust);
   }, 240_000);

@@ -19,7 +19,19 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
   const dataDir = tempDir('pmx-matcher-crash-');
   let daemon: DaemonProcess;
   const start = async (): Promise<ClobClient> => {
-    daemon = await startReadyDaemon(dataDir, { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000' }, '/v2/config', 60_000); // a limit for a loaded machine, not a target
+    daemon = await startReadyDaemon(
+      dataDir,
+      {
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        ADMIN_TOKEN: ADMIN,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_WRITE_PER_MIN: '1000000',
+        RATE_LIMIT_READ_PER_MIN: '1000000',
+      },
+      '/v2/config',
+      60_000,
+    ); // a limit for a loaded machine, not a target
     return new ClobClient(daemon.url, ADMIN);
   };
   beforeAll(async () => {
@@ -36,12 +48,22 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
   it('loses and duplicates nothing acknowledged across five crashes', async () => {
     let client = new ClobClient(daemon.url, ADMIN);
     const market = await client.createMarket({
-      title: 'Crash market', description: 'x', resolutionRules: 'x', category: 'test', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
+      title: 'Crash market',
+      description: 'x',
+      resolutionRules: 'x',
+      category: 'test',
+      endDate: new Date(Date.now() + 86_400_000).toISOString(),
+      yesTicker: 'Y',
+      noTicker: 'N',
       minOrderSize: '100000', // orders of 0.1-0.3 token: many fills from the traders' funds
     });
     const traders: Keypair[] = [await client.fundedTrader(500n * USDC), await client.fundedTrader(500n * USDC)];
     for (const t of traders) {
-      await client.write('/v2/clob/account/split', { pubkey: t.publicKey.toBase58(), marketId: market.id, amount: (100n * USDC).toString() }, t);
+      await client.write(
+        '/v2/clob/account/split',
+        { pubkey: t.publicKey.toBase58(), marketId: market.id, amount: (100n * USDC).toString() },
+        t,
+      );
     }
     await client.waitFor('splits indexed', async () => {
       for (const t of traders) if ((await client.balances(t)).markets[0]?.noTokens !== '100000000') return undefined;
@@ -60,15 +82,24 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
       const burst = Array.from({ length: 40 }, (_, i) => {
         const owner = traders[i % 2]!;
         const side = rand(2) === 0 ? 'buy' : 'sell';
-        return client.place(owner, {
-          market: market.marketPubkey, side, outcome: rand(2) === 0 ? 'yes' : 'no', priceBps: 4500 + rand(10) * 100, quantity: BigInt(1 + rand(3)) * 100_000n,
-        }).then((r) => {
-          if (r.status === 200) {
-            acked.set(r.json.orderId as string, r.json);
-            firstAck();
-          }
-          return r.status;
-        }, () => 'lost');
+        return client
+          .place(owner, {
+            market: market.marketPubkey,
+            side,
+            outcome: rand(2) === 0 ? 'yes' : 'no',
+            priceBps: 4500 + rand(10) * 100,
+            quantity: BigInt(1 + rand(3)) * 100_000n,
+          })
+          .then(
+            (r) => {
+              if (r.status === 200) {
+                acked.set(r.json.orderId as string, r.json);
+                firstAck();
+              }
+              return r.status;
+            },
+            () => 'lost',
+          );
       });
       // Kill at a random point after the first acknowledgement: some answered, some in flight.
       await acknowledged;
@@ -76,13 +107,19 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
       daemon.child.kill('SIGKILL');
       await daemon.exited;
       const outcomes = await Promise.all(burst);
-      console.log(`round ${round}: ${outcomes.filter((s) => s === 200).length} acknowledged, ${outcomes.filter((s) => s === "lost").length} lost in flight, ${outcomes.filter((s) => typeof s === "number" && s !== 200).length} refused`);
+      console.log(
+        `round ${round}: ${outcomes.filter((s) => s === 200).length} acknowledged, ${outcomes.filter((s) => s === 'lost').length} lost in flight, ${outcomes.filter((s) => typeof s === 'number' && s !== 200).length} refused`,
+      );
       expect(outcomes.every((s) => s === 200 || s === 'lost' || (typeof s === 'number' && s >= 400 && s < 500) || s === 503)).toBe(true);
       client = await start();
-      await client.waitFor('the restarted matcher serves the market', async () => {
-        const r = await client.call('GET', `/v2/clob/markets/${market.id}/orderbook`);
-        return r.status === 200 && r.json.seq !== null ? true : undefined;
-      }, 20_000);
+      await client.waitFor(
+        'the restarted matcher serves the market',
+        async () => {
+          const r = await client.call('GET', `/v2/clob/markets/${market.id}/orderbook`);
+          return r.status === 200 && r.json.seq !== null ? true : undefined;
+        },
+        20_000,
+      );
     }
 
     // Everything the database holds, through the API.
@@ -90,13 +127,16 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
     for (const t of traders) {
       let cursor: string | null = null;
       do {
-        const page: Json = await client.ok('GET', `/v2/clob/orders?pubkey=${t.publicKey.toBase58()}&limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: Json = await client.ok(
+          'GET',
+          `/v2/clob/orders?pubkey=${t.publicKey.toBase58()}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         for (const o of page.orders) orders.set(o.id, o);
         cursor = page.nextCursor;
       } while (cursor);
     }
     const trades: Json[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page: Json = await client.ok('GET', `/v2/clob/markets/${market.id}/trades?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
       trades.push(...page.trades);
       cursor = page.nextCursor;
@@ -119,7 +159,10 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
       expect(BigInt(o.originalQuantity) - BigInt(o.remainingQuantity), `order ${o.id}`).toBe(filled.get(o.id) ?? 0n);
     }
     // The served book is exactly the resting orders.
-    const expected: Record<string, Record<string, Map<number, bigint>>> = { yes: { bids: new Map(), asks: new Map() }, no: { bids: new Map(), asks: new Map() } };
+    const expected: Record<string, Record<string, Map<number, bigint>>> = {
+      yes: { bids: new Map(), asks: new Map() },
+      no: { bids: new Map(), asks: new Map() },
+    };
     for (const o of orders.values()) {
       if (o.status !== 'open' && o.status !== 'partially_filled') continue;
       const side = expected[o.outcome]![o.side === 'buy' ? 'bids' : 'asks']!;

@@ -19,9 +19,14 @@ let h: BHarness;
 let base: string;
 
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 100; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}`).then(() => true, (e: Error & { cause?: { code?: string } }) => e.cause?.code !== 'ECONNREFUSED');
+    const up = await fetch(`http://127.0.0.1:${port}`).then(
+      () => true,
+      (e: Error & { cause?: { code?: string } }) => e.cause?.code !== 'ECONNREFUSED',
+    );
     if (up) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -35,10 +40,23 @@ const timed = async (call: () => Promise<Response>) => {
 };
 const read = () => timed(() => fetch(`${base}/health`));
 const config = () => timed(() => fetch(`${base}/v2/config`));
-const write = () => timed(() => fetch(`${base}/v2/markets/create`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ wallet: Keypair.generate().publicKey.toBase58(), title: 't', description: 'd', yesTicker: 'A', noTicker: 'B', resolutionTime: 2_000_000_000, seedAmount: 0, tradeFeeBps: 200 }),
-}));
+const write = () =>
+  timed(() =>
+    fetch(`${base}/v2/markets/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        wallet: Keypair.generate().publicKey.toBase58(),
+        title: 't',
+        description: 'd',
+        yesTicker: 'A',
+        noTicker: 'B',
+        resolutionTime: 2_000_000_000,
+        seedAmount: 0,
+        tradeFeeBps: 200,
+      }),
+    }),
+  );
 
 beforeAll(async () => {
   redisPort = await findFreePort();

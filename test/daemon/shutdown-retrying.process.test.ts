@@ -24,12 +24,24 @@ describe('graceful shutdown while settle batches retry', () => {
   const started: DaemonProcess[] = [];
   const start = async (): Promise<ClobClient> => {
     const env = {
-      REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: String(BUDGET_MS),
-      RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
-      CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000', DROP_TRANSACTIONS_FLAG: flag,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      ADMIN_TOKEN: ADMIN,
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT_MS: String(BUDGET_MS),
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      RATE_LIMIT_READ_PER_MIN: '1000000',
+      CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
+      OUTBOUND_RESUME_INTERVAL_MS: '1000',
+      DROP_TRANSACTIONS_FLAG: flag,
     };
     for (let attempt = 1; ; attempt++) {
-      const daemon = await spawnDaemon(dataDir, env, [], ['--conditions=pmx-source', '--import', 'tsx', '--import', './test/daemon/fixtures/drop-when-flagged.ts', 'src/main.ts']);
+      const daemon = await spawnDaemon(
+        dataDir,
+        env,
+        [],
+        ['--conditions=pmx-source', '--import', 'tsx', '--import', './test/daemon/fixtures/drop-when-flagged.ts', 'src/main.ts'],
+      );
       started.push(daemon);
       try {
         await waitForStatus(daemon, '/v2/config', 200, 60_000);
@@ -48,17 +60,38 @@ describe('graceful shutdown while settle batches retry', () => {
   it('exits 0 within the budget, and a restart settles what was in flight', async () => {
     let client = await start();
     const market = await client.createMarket({
-      title: 'Shutdown market', description: 'x', resolutionRules: 'x', category: 'test', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
+      title: 'Shutdown market',
+      description: 'x',
+      resolutionRules: 'x',
+      category: 'test',
+      endDate: new Date(Date.now() + 86_400_000).toISOString(),
+      yesTicker: 'Y',
+      noTicker: 'N',
     });
     const maker = await client.fundedTrader(50n * USDC);
     const taker = await client.fundedTrader(50n * USDC);
-    await client.write('/v2/clob/account/split', { pubkey: maker.publicKey.toBase58(), marketId: market.id, amount: (10n * USDC).toString() }, maker);
-    await client.waitFor('split indexed', async () => ((await client.balances(maker)).markets[0]?.yesTokens === '10000000' ? true : undefined));
+    await client.write(
+      '/v2/clob/account/split',
+      { pubkey: maker.publicKey.toBase58(), marketId: market.id, amount: (10n * USDC).toString() },
+      maker,
+    );
+    await client.waitFor('split indexed', async () =>
+      (await client.balances(maker)).markets[0]?.yesTokens === '10000000' ? true : undefined,
+    );
 
     const fill = async (id: string) => (await client.ok('GET', `/v2/clob/fills/${id}`)).fill as Json;
     const trade = async (priceBps: number): Promise<string> => {
-      expect((await client.place(maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps, quantity: 1n * USDC })).status).toBe(200);
-      const take = await client.place(taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 9000, quantity: 1n * USDC, timeInForce: 'ioc' });
+      expect(
+        (await client.place(maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps, quantity: 1n * USDC })).status,
+      ).toBe(200);
+      const take = await client.place(taker, {
+        market: market.marketPubkey,
+        side: 'buy',
+        outcome: 'yes',
+        priceBps: 9000,
+        quantity: 1n * USDC,
+        timeInForce: 'ioc',
+      });
       return (take.json.fills as Json[])[0]!.id as string;
     };
     // One trade settles first, so the market's lookup table exists: after this only settles travel.
@@ -75,8 +108,14 @@ describe('graceful shutdown while settle batches retry', () => {
       return (listed.data as Json[]).some((o) => o.purpose === 'clob.settle' && Number(o.attempts) >= 2) ? true : undefined;
     };
     await client.waitFor('a settle batch on its second attempt', retrying, 30_000).catch(async (e) => {
-      const all = await Promise.all(['sent', 'pending', 'confirmed', 'failed'].map((st) => client.ok('GET', `/v2/admin/outbound?status=${st}`, undefined, { authorization: `Bearer ${ADMIN}` })));
-      throw new Error(`${(e as Error).message} ${JSON.stringify(all.map((a) => a.data))} ${JSON.stringify(await Promise.all(fillIds.map(fill)))}`);
+      const all = await Promise.all(
+        ['sent', 'pending', 'confirmed', 'failed'].map((st) =>
+          client.ok('GET', `/v2/admin/outbound?status=${st}`, undefined, { authorization: `Bearer ${ADMIN}` }),
+        ),
+      );
+      throw new Error(
+        `${(e as Error).message} ${JSON.stringify(all.map((a) => a.data))} ${JSON.stringify(await Promise.all(fillIds.map(fill)))}`,
+      );
     });
 
     const daemon = started.at(-1)!;
@@ -90,6 +129,10 @@ describe('graceful shutdown while settle batches retry', () => {
 
     fs.rmSync(flag);
     client = await start();
-    await client.waitFor('every fill settled after the restart', async () => ((await Promise.all(fillIds.map(fill))).every((f) => f.status === 'settled') ? true : undefined), 90_000);
+    await client.waitFor(
+      'every fill settled after the restart',
+      async () => ((await Promise.all(fillIds.map(fill))).every((f) => f.status === 'settled') ? true : undefined),
+      90_000,
+    );
   }, 240_000);
 });

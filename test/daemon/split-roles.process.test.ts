@@ -22,44 +22,60 @@ afterAll(async () => {
 const TEST_TIMEOUT_MS = 240_000;
 
 describe('split roles', () => {
-  it('serves the API from a process without ledger or workers', async () => {
-    const dataDir = tempDir('pmx-split-');
-    const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
+  it(
+    'serves the API from a process without ledger or workers',
+    async () => {
+      const dataDir = tempDir('pmx-split-');
+      const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
 
-    const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(await findFreePort()) });
-    started.push(api0);
-    const refused = await within(api0.exited, 60_000, 'an API process started before its ledger');
-    expect(refused.code).not.toBe(0);
-    expect(api0.output()).toMatch(/without the ledger role: no embedded cluster keys/);
+      const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(await findFreePort()) });
+      started.push(api0);
+      const refused = await within(api0.exited, 60_000, 'an API process started before its ledger');
+      expect(refused.code).not.toBe(0);
+      expect(api0.output()).toMatch(/without the ledger role: no embedded cluster keys/);
 
-    const { daemon: ledger, port: ledgerPort } = await startLedgerDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
-    started.push(ledger);
+      const { daemon: ledger, port: ledgerPort } = await startLedgerDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+      started.push(ledger);
 
-    const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(ledgerPort) }, '/health', 60_000); // new ports on EADDRINUSE
-    started.push(api);
-    const ready = (await waitForStatus(api, '/ready', 200, 60_000)) as { checks: Record<string, { ok: boolean }> };
-    expect(ready.checks.workers?.ok).toBe(true);
-    expect(ready.checks.chain?.ok).toBe(true);
+      const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(ledgerPort) }, '/health', 60_000); // new ports on EADDRINUSE
+      started.push(api);
+      const ready = (await waitForStatus(api, '/ready', 200, 60_000)) as { checks: Record<string, { ok: boolean }> };
+      expect(ready.checks.workers?.ok).toBe(true);
+      expect(ready.checks.chain?.ok).toBe(true);
 
-    const config = (await (await fetch(`${api.url}/v2/config`)).json()) as { data: { cluster: string; rpcUrl: string; programInitialized: boolean; faucet: boolean } };
-    expect(config.data).toMatchObject({ cluster: 'embedded', rpcUrl: `http://127.0.0.1:${ledgerPort}`, programInitialized: true, faucet: false });
+      const config = (await (await fetch(`${api.url}/v2/config`)).json()) as {
+        data: { cluster: string; rpcUrl: string; programInitialized: boolean; faucet: boolean };
+      };
+      expect(config.data).toMatchObject({
+        cluster: 'embedded',
+        rpcUrl: `http://127.0.0.1:${ledgerPort}`,
+        programInitialized: true,
+        faucet: false,
+      });
 
-    const create = await fetch(`${api.url}/v2/markets/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        wallet: Keypair.generate().publicKey.toBase58(),
-        title: 'Split roles', description: 'Built by the worker process', yesTicker: 'Y', noTicker: 'N',
-        resolutionTime: 2_000_000_000, seedAmount: 0, tradeFeeBps: 200,
-      }),
-    });
-    expect(create.status).toBe(200);
-    const body = (await create.json()) as { data: { transaction: string; marketId: number } };
-    expect(body.data.marketId).toBeGreaterThan(0);
-    expect(Buffer.from(body.data.transaction, 'base64').length).toBeGreaterThan(100);
+      const create = await fetch(`${api.url}/v2/markets/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          wallet: Keypair.generate().publicKey.toBase58(),
+          title: 'Split roles',
+          description: 'Built by the worker process',
+          yesTicker: 'Y',
+          noTicker: 'N',
+          resolutionTime: 2_000_000_000,
+          seedAmount: 0,
+          tradeFeeBps: 200,
+        }),
+      });
+      expect(create.status).toBe(200);
+      const body = (await create.json()) as { data: { transaction: string; marketId: number } };
+      expect(body.data.marketId).toBeGreaterThan(0);
+      expect(Buffer.from(body.data.transaction, 'base64').length).toBeGreaterThan(100);
 
-    for (const d of [api, ledger]) d.child.kill('SIGINT');
-    expect((await within(api.exited, 30_000, 'api shutdown')).code).toBe(0);
-    expect((await within(ledger.exited, 30_000, 'ledger shutdown')).code).toBe(0);
-  }, TEST_TIMEOUT_MS);
+      for (const d of [api, ledger]) d.child.kill('SIGINT');
+      expect((await within(api.exited, 30_000, 'api shutdown')).code).toBe(0);
+      expect((await within(ledger.exited, 30_000, 'ledger shutdown')).code).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -38,7 +38,7 @@ async function leaseHolders(redis: Redis, marketIds: string[]): Promise<Map<stri
 }
 
 describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
-  it('split the markets, serve each other\'s orders and take over a dead one\'s markets', async () => {
+  it("split the markets, serve each other's orders and take over a dead one's markets", async () => {
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -48,8 +48,15 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
     const ledgerPort = await findFreePort();
     const dataDir = tempDir('pmx-two-matchers-');
     const shared = {
-      REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, DATABASE_URL: db.toString(), ADMIN_TOKEN: ADMIN, LEDGER_RPC_PORT: String(ledgerPort),
-      CLOB_MATCHER_LEASE_MS: '2000', LOG_LEVEL: 'warn', RATE_LIMIT_WRITE_PER_MIN: '1000000', RATE_LIMIT_READ_PER_MIN: '1000000',
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATABASE_URL: db.toString(),
+      ADMIN_TOKEN: ADMIN,
+      LEDGER_RPC_PORT: String(ledgerPort),
+      CLOB_MATCHER_LEASE_MS: '2000',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000',
+      RATE_LIMIT_READ_PER_MIN: '1000000',
     };
     const one = await startReadyDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer,api,matcher' }, '/v2/config', 60_000);
     started.push(one);
@@ -60,18 +67,30 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
 
     const markets = [];
     for (let i = 0; i < 10; i++) {
-      markets.push(await c1.createMarket({
-        title: `Split market ${i}`, description: 'x', resolutionRules: 'x', category: 'split', endDate: new Date(Date.now() + 86_400_000).toISOString(), yesTicker: 'Y', noTicker: 'N',
-      }));
+      markets.push(
+        await c1.createMarket({
+          title: `Split market ${i}`,
+          description: 'x',
+          resolutionRules: 'x',
+          category: 'split',
+          endDate: new Date(Date.now() + 86_400_000).toISOString(),
+          yesTicker: 'Y',
+          noTicker: 'N',
+        }),
+      );
     }
     const ids = markets.map((m) => m.id as string);
     const redis = new Redis(TEST_REDIS_URL);
     try {
-      const holders = await c1.waitFor('both matchers hold leases', async () => {
-        const h = await leaseHolders(redis, ids);
-        const nodes = new Set(h.values());
-        return !nodes.has(null) && nodes.size === 2 ? h : undefined;
-      }, 20_000);
+      const holders = await c1.waitFor(
+        'both matchers hold leases',
+        async () => {
+          const h = await leaseHolders(redis, ids);
+          const nodes = new Set(h.values());
+          return !nodes.has(null) && nodes.size === 2 ? h : undefined;
+        },
+        20_000,
+      );
       const byNode = new Map<string, string[]>();
       for (const [id, node] of holders) byNode.set(node!, [...(byNode.get(node!) ?? []), id]);
       expect([...byNode.values()].every((list) => list.length >= 1)).toBe(true);
@@ -91,19 +110,35 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
       // The second matcher dies: the first takes its markets over, books intact.
       two.child.kill('SIGKILL');
       await within(two.exited, 30_000, 'matcher two exit');
-      await c1.waitFor('matcher one holds every lease', async () => {
-        const h = await leaseHolders(redis, ids);
-        return [...h.values()].every((n) => n !== null && n !== twoNode) ? true : undefined;
-      }, 20_000);
+      await c1.waitFor(
+        'matcher one holds every lease',
+        async () => {
+          const h = await leaseHolders(redis, ids);
+          return [...h.values()].every((n) => n !== null && n !== twoNode) ? true : undefined;
+        },
+        20_000,
+      );
       for (const id of twosMarkets) {
         const book = await c1.ok('GET', `/v2/clob/markets/${id}/orderbook`);
         expect(book.yes.bids).toEqual([{ price: 1000, size: String(5n * USDC) }]);
       }
       const taker = await c1.fundedTrader(50n * USDC);
-      await c1.write('/v2/clob/account/split', { pubkey: taker.publicKey.toBase58(), marketId: twosMarkets[0], amount: (5n * USDC).toString() }, taker);
-      await c1.waitFor('split indexed', async () => ((await c1.balances(taker)).markets.some((x: { yesTokens: string }) => x.yesTokens === '5000000') ? true : undefined));
+      await c1.write(
+        '/v2/clob/account/split',
+        { pubkey: taker.publicKey.toBase58(), marketId: twosMarkets[0], amount: (5n * USDC).toString() },
+        taker,
+      );
+      await c1.waitFor('split indexed', async () =>
+        (await c1.balances(taker)).markets.some((x: { yesTokens: string }) => x.yesTokens === '5000000') ? true : undefined,
+      );
       const market = markets.find((m) => m.id === twosMarkets[0])!;
-      const sell = await c1.place(taker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 1000, quantity: 2n * USDC });
+      const sell = await c1.place(taker, {
+        market: market.marketPubkey,
+        side: 'sell',
+        outcome: 'yes',
+        priceBps: 1000,
+        quantity: 2n * USDC,
+      });
       expect(sell.status, JSON.stringify(sell.json)).toBe(200);
       expect(sell.json.fills).toHaveLength(1);
     } finally {

@@ -17,7 +17,9 @@ describe.skipIf(!PG_AVAILABLE)('PostgreSQL: concurrent migrations in sibling sch
         // passed when any one schema had migrated, and failed when a sibling was dropped meanwhile.
         const { rows } = await sql<{ table_name: string }>`
           select table_name from information_schema.tables where table_schema = current_schema()`.execute(h.db);
-        expect(rows.map((t) => t.table_name)).toEqual(expect.arrayContaining(['markets', 'chain_markets', 'token_accounts', 'kysely_migration']));
+        expect(rows.map((t) => t.table_name)).toEqual(
+          expect.arrayContaining(['markets', 'chain_markets', 'token_accounts', 'kysely_migration']),
+        );
       }
     } finally {
       await Promise.all(handles.map((h) => h.close()));

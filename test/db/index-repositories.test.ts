@@ -11,8 +11,15 @@ import { DIALECTS } from '../helpers/databases.js';
 
 const account = (amount: bigint, slot: bigint) => ({ address: 'Acct1111', mint: 'MintYes1', owner: 'Owner111', amount, slot });
 const market = (status: string, slot: bigint): ChainMarketRow => ({
-  marketId: 7n, address: 'Market11', creator: 'Creator1', status, mode: 'amm', yesMint: 'MintYes1', noMint: 'MintNo11',
-  data: Buffer.from(status), slot,
+  marketId: 7n,
+  address: 'Market11',
+  creator: 'Creator1',
+  status,
+  mode: 'amm',
+  yesMint: 'MintYes1',
+  noMint: 'MintNo11',
+  data: Buffer.from(status),
+  slot,
 });
 
 for (const dialect of DIALECTS) {

@@ -13,19 +13,74 @@ const NOW = '2026-11-24T00:00:00.000Z';
 
 function order(id: string, nonce: string) {
   return {
-    id, market_id: 'm1', owner: 'o1', side: 'buy' as const, outcome: 'yes' as const, price_bps: 5000, quantity: 100n, remaining: 100n,
-    status: 'open' as const, order_type: 'limit' as const, time_in_force: 'gtc' as const, post_only: 0, nonce, expiry: 0n, message: '', signature: '',
-    seq: 1n, notional: 0n, usdc: 0n, committed: 50n, cancel_reason: null, created_at: NOW, updated_at: NOW,
+    id,
+    market_id: 'm1',
+    owner: 'o1',
+    side: 'buy' as const,
+    outcome: 'yes' as const,
+    price_bps: 5000,
+    quantity: 100n,
+    remaining: 100n,
+    status: 'open' as const,
+    order_type: 'limit' as const,
+    time_in_force: 'gtc' as const,
+    post_only: 0,
+    nonce,
+    expiry: 0n,
+    message: '',
+    signature: '',
+    seq: 1n,
+    notional: 0n,
+    usdc: 0n,
+    committed: 50n,
+    cancel_reason: null,
+    created_at: NOW,
+    updated_at: NOW,
   };
 }
 
-function fill(id: string, seq: number, maker: string, taker: string, status: ClobFillStatus, quantity = 1n, restoredTo: string | null = null) {
+function fill(
+  id: string,
+  seq: number,
+  maker: string,
+  taker: string,
+  status: ClobFillStatus,
+  quantity = 1n,
+  restoredTo: string | null = null,
+) {
   return {
-    give_back: restoredTo ? ('restored' as const) : null, give_back_order_id: restoredTo,
-    id, market_id: 'm1', seq: BigInt(seq), maker_order_id: maker, taker_order_id: taker, maker_owner: 'a', taker_owner: 'b', taker_side: 'buy' as const,
-    outcome: 'yes' as const, price_bps: 5000, maker_side: 'sell' as const, maker_outcome: 'yes' as const, maker_price_bps: 5000, fill_type: 'direct' as const,
-    quantity, usdc_amount: 1n, maker_usdc: 1n, taker_fee: 0n, maker_rebate: 0n, protocol_fee: 0n, rounding_dust: 0n, status, retry_count: 0,
-    failure_reason: null, batch_id: null, settle_tx: null, positions_applied: 0, matched_at: NOW, settled_at: null, updated_at: NOW,
+    give_back: restoredTo ? ('restored' as const) : null,
+    give_back_order_id: restoredTo,
+    id,
+    market_id: 'm1',
+    seq: BigInt(seq),
+    maker_order_id: maker,
+    taker_order_id: taker,
+    maker_owner: 'a',
+    taker_owner: 'b',
+    taker_side: 'buy' as const,
+    outcome: 'yes' as const,
+    price_bps: 5000,
+    maker_side: 'sell' as const,
+    maker_outcome: 'yes' as const,
+    maker_price_bps: 5000,
+    fill_type: 'direct' as const,
+    quantity,
+    usdc_amount: 1n,
+    maker_usdc: 1n,
+    taker_fee: 0n,
+    maker_rebate: 0n,
+    protocol_fee: 0n,
+    rounding_dust: 0n,
+    status,
+    retry_count: 0,
+    failure_reason: null,
+    batch_id: null,
+    settle_tx: null,
+    positions_applied: 0,
+    matched_at: NOW,
+    settled_at: null,
+    updated_at: NOW,
   };
 }
 
@@ -33,7 +88,10 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
   it.skipIf(!available)('reads orders by id and counts each order’s unsettled fills in both roles', async () => {
     const db = await open();
     try {
-      await insertOrders(db.db, ['a', 'b', 'c', 'd'].map((id, i) => order(id, String(i))));
+      await insertOrders(
+        db.db,
+        ['a', 'b', 'c', 'd'].map((id, i) => order(id, String(i))),
+      );
       await insertFills(db.db, [
         fill('f1', 1, 'a', 'b', 'matched'),
         fill('f2', 2, 'a', 'c', 'settling'),
@@ -88,8 +146,7 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
         { fillId: 'g6', orderId: 'partial' },
       ]);
       await markGiveBacks(db.db, []);
-      const marked = await db.db.selectFrom('clob_fills')
-        .select(['id', 'give_back', 'give_back_order_id']).orderBy('seq').execute();
+      const marked = await db.db.selectFrom('clob_fills').select(['id', 'give_back', 'give_back_order_id']).orderBy('seq').execute();
       expect(marked.map((r) => [r.id, r.give_back, r.give_back_order_id])).toEqual([
         ['g1', 'pending', 'open'],
         ['g2', 'pending', 'partial'],

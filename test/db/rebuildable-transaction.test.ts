@@ -8,26 +8,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildableTransaction, type DatabaseHandle } from '../../db/database.js';
 import { DIALECTS, sqliteDatabase } from '../helpers/databases.js';
 
-for (const { name, available, open } of DIALECTS) describe.skipIf(!available)(`rebuildableTransaction on ${name}`, () => {
-  let db: DatabaseHandle;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(async () => {
-    await db?.close();
-  });
+for (const { name, available, open } of DIALECTS)
+  describe.skipIf(!available)(`rebuildableTransaction on ${name}`, () => {
+    let db: DatabaseHandle;
+    beforeAll(async () => {
+      db = await open();
+    });
+    afterAll(async () => {
+      await db?.close();
+    });
 
-  const row = (address: string) => ({ address, mint: 'm', owner: 'o', amount: 1n, slot: 1n, updated_at: 'now' });
-  it('commits its writes, and rolls them back on a throw', async () => {
-    await rebuildableTransaction(db.db, (trx) => trx.insertInto('token_accounts').values(row('rb-1')).execute());
-    await expect(rebuildableTransaction(db.db, async (trx) => {
-      await trx.insertInto('token_accounts').values(row('rb-2')).execute();
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
-    const ids = (await db.db.selectFrom('token_accounts').select('address').where('address', 'like', 'rb-%').execute()).map((r) => r.address);
-    expect(ids).toEqual(['rb-1']);
+    const row = (address: string) => ({ address, mint: 'm', owner: 'o', amount: 1n, slot: 1n, updated_at: 'now' });
+    it('commits its writes, and rolls them back on a throw', async () => {
+      await rebuildableTransaction(db.db, (trx) => trx.insertInto('token_accounts').values(row('rb-1')).execute());
+      await expect(
+        rebuildableTransaction(db.db, async (trx) => {
+          await trx.insertInto('token_accounts').values(row('rb-2')).execute();
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      const ids = (await db.db.selectFrom('token_accounts').select('address').where('address', 'like', 'rb-%').execute()).map(
+        (r) => r.address,
+      );
+      expect(ids).toEqual(['rb-1']);
+    });
   });
-});
 
 describe('rebuildableTransaction on SQLite', () => {
   let db: DatabaseHandle;
@@ -38,7 +43,8 @@ describe('rebuildableTransaction on SQLite', () => {
     await db?.close();
   });
 
-  const synchronous = async () => Number((await sql<{ synchronous: number | bigint }>`pragma synchronous`.execute(db.db)).rows[0]?.synchronous);
+  const synchronous = async () =>
+    Number((await sql<{ synchronous: number | bigint }>`pragma synchronous`.execute(db.db)).rows[0]?.synchronous);
 
   it('NORMAL for its own commit only, FULL around it, nothing interleaved', async () => {
     expect(await synchronous()).toBe(2);

@@ -50,7 +50,14 @@ for (const dialect of DIALECTS) {
       expect(await migrateToLatest(handle.db)).toEqual([]);
       // The tables answer queries (not Kysely's introspection: on PostgreSQL it reads every
       // schema on the server, and fails when a sibling test drops its schema meanwhile).
-      for (const table of ['daemon_nodes', 'markets'] as const) expect(await handle.db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).execute()).toEqual([]);
+      for (const table of ['daemon_nodes', 'markets'] as const)
+        expect(
+          await handle.db
+            .selectFrom(table)
+            .select(sql<number>`1`.as('one'))
+            .limit(1)
+            .execute(),
+        ).toEqual([]);
     });
 
     it('records beats, finds nodes and reports the newest beat', async () => {
@@ -74,7 +81,11 @@ for (const dialect of DIALECTS) {
 
     it('round-trips bigint values beyond 2^53 exactly', async () => {
       await recordBeat(handle.db, node('big'), new Date('2024-05-01T09:00:00.000Z'));
-      await handle.db.updateTable('daemon_nodes').set({ beats: MAX_I64 - 1n }).where('node_id', '=', 'big').execute();
+      await handle.db
+        .updateTable('daemon_nodes')
+        .set({ beats: MAX_I64 - 1n })
+        .where('node_id', '=', 'big')
+        .execute();
       await recordBeat(handle.db, node('big'), new Date('2024-05-01T09:00:01.000Z'));
       const row = await handle.db.selectFrom('daemon_nodes').select('beats').where('node_id', '=', 'big').executeTakeFirstOrThrow();
       expect(typeof row.beats).toBe('bigint');

@@ -67,7 +67,13 @@ function splTokenImports(source: string): string[] {
   const lists = [...source.matchAll(importList)].map((m) => m[1]!);
   return lists
     .flatMap((list) => list.split(','))
-    .map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!)
+    .map(
+      (part) =>
+        part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!,
+    )
     .filter((name) => name !== '');
 }
 

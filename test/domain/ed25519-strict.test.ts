@@ -16,7 +16,12 @@ import { IDENTITY_PUBKEY, IDENTITY_SIGNATURE, signText, zeroNonceSignature } fro
 
 const hex = (h: string) => Buffer.from(h, 'hex');
 const nodeVerify = (message: Uint8Array, signature: Uint8Array, pubkey: Uint8Array) =>
-  verify(null, message, createPublicKey({ key: Buffer.concat([hex('302a300506032b6570032100'), pubkey]), format: 'der', type: 'spki' }), signature);
+  verify(
+    null,
+    message,
+    createPublicKey({ key: Buffer.concat([hex('302a300506032b6570032100'), pubkey]), format: 'der', type: 'spki' }),
+    signature,
+  );
 
 describe('verify_strict against the "Taming the many EdDSAs" vectors', () => {
   for (const c of SPECCHECK_VECTORS) {
@@ -29,9 +34,18 @@ describe('verify_strict against the "Taming the many EdDSAs" vectors', () => {
 
 describe('the forgeries of issue 25', () => {
   const owner = Keypair.generate();
-  const order = orderSigningText(encodeOrderMessage({
-    market: Keypair.generate().publicKey.toBytes(), owner: owner.publicKey.toBytes(), side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10_000_000n, nonce: 1n, expiry: 2_000_000_000n,
-  }));
+  const order = orderSigningText(
+    encodeOrderMessage({
+      market: Keypair.generate().publicKey.toBytes(),
+      owner: owner.publicKey.toBytes(),
+      side: 'buy',
+      outcome: 'yes',
+      priceBps: 5000,
+      quantity: 10_000_000n,
+      nonce: 1n,
+      expiry: 2_000_000_000n,
+    }),
+  );
 
   it('a real key signing a real order with r = 0 (R = identity): node accepts it, the strict rule does not', () => {
     const sig = zeroNonceSignature(owner, order);
@@ -69,7 +83,7 @@ describe('the byte checks', () => {
     expect(isCanonicalPointEncoding(le((p - 1n) | (1n << 255n)))).toBe(true);
     expect(isCanonicalPointEncoding(le(p))).toBe(false);
     expect(isCanonicalPointEncoding(le(p + 18n))).toBe(false);
-    expect(isCanonicalPointEncoding(le(p + 2n | (1n << 255n)))).toBe(false);
+    expect(isCanonicalPointEncoding(le((p + 2n) | (1n << 255n)))).toBe(false);
   });
 
   it('every encoding of the identity is small order; owners may not use one', () => {

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { confirmMarketText, isFresh, verifySignedMessage } from '../../src/domain/signed-message.js';
 import { signText } from '../helpers/sign.js';
 
-
 describe('verifySignedMessage', () => {
   const owner = Keypair.generate();
   const pubkey = owner.publicKey.toBase58();
@@ -23,8 +22,14 @@ describe('verifySignedMessage', () => {
   });
 
   it('refuses another text, another key, and malformed input, each with its reason', () => {
-    expect(verifySignedMessage(confirmMarketText(8, 1_800_000_000), pubkey, bs58.encode(sig))).toMatchObject({ ok: false, reason: 'BAD_SIGNATURE' });
-    expect(verifySignedMessage(text, Keypair.generate().publicKey.toBase58(), bs58.encode(sig))).toMatchObject({ ok: false, reason: 'BAD_SIGNATURE' });
+    expect(verifySignedMessage(confirmMarketText(8, 1_800_000_000), pubkey, bs58.encode(sig))).toMatchObject({
+      ok: false,
+      reason: 'BAD_SIGNATURE',
+    });
+    expect(verifySignedMessage(text, Keypair.generate().publicKey.toBase58(), bs58.encode(sig))).toMatchObject({
+      ok: false,
+      reason: 'BAD_SIGNATURE',
+    });
     expect(verifySignedMessage(text, 'not-a-key', bs58.encode(sig))).toMatchObject({ ok: false, reason: 'MALFORMED_PUBKEY' });
     expect(verifySignedMessage(text, pubkey, bs58.encode(sig.subarray(0, 63)))).toMatchObject({ ok: false, reason: 'MALFORMED_SIGNATURE' });
     expect(verifySignedMessage(text, pubkey, '')).toMatchObject({ ok: false, reason: 'MALFORMED_SIGNATURE' });

@@ -8,7 +8,16 @@ import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Screenshots for a human to look at after a run, in the OS's temporary directory.
 const SHOTS = os.tmpdir();
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('operator dashboard in a real browser', () => {
   let t: TestApp;
@@ -54,7 +63,10 @@ describe('operator dashboard in a real browser', () => {
 
     await page.getByRole('link', { name: 'system', exact: true }).first().click();
     await page.waitForURL(/\/admin\/queues\/queue\/system/);
-    await page.getByRole('link', { name: /waiting/i }).first().click();
+    await page
+      .getByRole('link', { name: /waiting/i })
+      .first()
+      .click();
     await page.waitForURL(/status=waiting/);
     await page.getByText(`#${job.id}`).first().waitFor();
     await page.getByText('system.heartbeat').first().waitFor();

@@ -22,19 +22,28 @@ describe('embedded cluster end to end (separate client process)', () => {
   it('transfers USDC, confirms, reads it back, and gets real rejections that change nothing', async () => {
     const wallet = Keypair.generate();
     await faucet(chain.ledger!, { wallet: wallet.publicKey.toBase58(), lamports: 1_000_000_000n, usdcRaw: 25_000_000n });
-    const env = { ...process.env, RPC_URL: chain.rpcUrl, USDC_MINT: chain.ledger!.bootstrapInfo.usdcMint, PAYER_SECRET: JSON.stringify(Array.from(wallet.secretKey)) };
+    const env = {
+      ...process.env,
+      RPC_URL: chain.rpcUrl,
+      USDC_MINT: chain.ledger!.bootstrapInfo.usdcMint,
+      PAYER_SECRET: JSON.stringify(Array.from(wallet.secretKey)),
+    };
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(tsx, [fixture], { env, timeout: 45_000 }, (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)));
+      execFile(tsx, [fixture], { env, timeout: 45_000 }, (err, out, errOut) =>
+        err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out),
+      );
     });
     const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(r.start).toMatchObject({ sol: 1_000_000_000, alice: '25000000', bob: 'none' });
     expect(r.transfer.confirmErr).toBeNull();
     expect(r.transfer.instruction).toBe('transferChecked');
     expect(r.transfer.fee).toBe(5000);
-    expect(r.transfer.post).toEqual(expect.arrayContaining([
-      { owner: wallet.publicKey.toBase58(), amount: '23500000', ui: '23.5' },
-      expect.objectContaining({ amount: '1500000', ui: '1.5' }),
-    ]));
+    expect(r.transfer.post).toEqual(
+      expect.arrayContaining([
+        { owner: wallet.publicKey.toBase58(), amount: '23500000', ui: '23.5' },
+        expect.objectContaining({ amount: '1500000', ui: '1.5' }),
+      ]),
+    );
     expect(r.afterTransfer).toMatchObject({ alice: '23500000', bob: '1500000' });
     expect(r.wrongSignature.message).toMatch(/signature verification failure/i);
     expect(r.staleBlockhash.message).toMatch(/Transaction simulation failed: Blockhash not found/);

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test, read loosely */
 // Issue 8, "done when": a seeded random sequence of Family A quotes and payments (right, short,
 // long, wrong wallet, wrong mint, two markets in one transaction, a payment presented with someone
 // else's smaller quote, replays, concurrent presentations), sells, resolutions, claims (whole and
@@ -20,8 +21,13 @@ const USDC0 = 1_000_000_000n; // 1,000 USDC per wallet
 const FAKE0 = 1_000_000_000n;
 
 const world = new World(tempDir('pmx-famA-money-'), {
-  LOG_LEVEL: 'warn', FAMILY_A_DELIVERY_WAIT_MS: '3000', OUTBOUND_RESUME_INTERVAL_MS: '1000', FAMILY_A_SWEEP_INTERVAL_MS: '1000',
-  FAMILY_A_CREATION_FEE_USDC: '1', FAMILY_A_CREATION_FEE_SOL: '0.01', FAMILY_A_PRESENT_GRACE_SEC: '600',
+  LOG_LEVEL: 'warn',
+  FAMILY_A_DELIVERY_WAIT_MS: '3000',
+  OUTBOUND_RESUME_INTERVAL_MS: '1000',
+  FAMILY_A_SWEEP_INTERVAL_MS: '1000',
+  FAMILY_A_CREATION_FEE_USDC: '1',
+  FAMILY_A_CREATION_FEE_SOL: '0.01',
+  FAMILY_A_PRESENT_GRACE_SEC: '600',
 });
 afterAll(async () => {
   await world.stop();
@@ -40,17 +46,35 @@ describe('Family A money, property over random sequences with kill -9', () => {
     const markets: Market[] = [];
     const live = new Map<string, boolean>();
     for (const name of ['alpha', 'beta']) {
-      const created = await world.admin('/v2/admin/markets', { name: `Property ${name} ${SEED}`, description: 'money property', endDate: '2031-01-01T00:00:00Z', slug: `prop-${name}-${SEED}` });
+      const created = await world.admin('/v2/admin/markets', {
+        name: `Property ${name} ${SEED}`,
+        description: 'money property',
+        endDate: '2031-01-01T00:00:00Z',
+        slug: `prop-${name}-${SEED}`,
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       const d = created.body.data;
-      markets.push({ slug: d.slug, yesMint: d.cas.Yes, noMint: d.cas.No, yesWallet: d.metadata.option_wallets.Yes, noWallet: d.metadata.option_wallets.No, priceRaw: BigInt(Math.round(d.metadata.target_price * 1e6)), limit: BigInt(d.metadata.market_limit) });
+      markets.push({
+        slug: d.slug,
+        yesMint: d.cas.Yes,
+        noMint: d.cas.No,
+        yesWallet: d.metadata.option_wallets.Yes,
+        noWallet: d.metadata.option_wallets.No,
+        priceRaw: BigInt(Math.round(d.metadata.target_price * 1e6)),
+        limit: BigInt(d.metadata.market_limit),
+      });
       live.set(d.slug, true);
     }
     const wallets = Array.from({ length: 4 }, () => Keypair.generate());
     for (const w of wallets) await world.faucet(w.publicKey.toBase58(), USDC0, 2_000_000_000n);
     const fake = await world.fakeMint(wallets[0]!, wallets, FAKE0);
     const creator = wallets[3]!;
-    const creationBody = { name: `Property creation ${SEED}`, description: 'a creation paid in USDC only', end_date: '2031-01-01T00:00:00Z', creator_wallet: creator.publicKey.toBase58() };
+    const creationBody = {
+      name: `Property creation ${SEED}`,
+      description: 'a creation paid in USDC only',
+      end_date: '2031-01-01T00:00:00Z',
+      creator_wallet: creator.publicKey.toBase58(),
+    };
     const creation = (await world.post('/v2/markets', creationBody))!.body;
     const platform: string = creation.payment.payTo;
     await world.faucet(platform, 100_000_000_000n); // the payout reserve
@@ -59,17 +83,24 @@ describe('Family A money, property over random sequences with kill -9', () => {
     const optionWallet = (m: Market, side: 'YES' | 'NO') => (side === 'YES' ? m.yesWallet : m.noWallet);
     const other = (side: 'YES' | 'NO') => (side === 'YES' ? 'NO' : 'YES');
 
-    async function quote(m: Market, w: Keypair, kind: 'buy' | 'sell', raw: bigint, side: 'YES' | 'NO'): Promise<any | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    async function quote(m: Market, w: Keypair, kind: 'buy' | 'sell', raw: bigint, side: 'YES' | 'NO'): Promise<any | null> {
       await sleep(2); // two quotes of one wallet never share an issuedAt millisecond
-      const body = kind === 'buy' ? { wallet: w.publicKey.toBase58(), amount: human(raw), side } : { wallet: w.publicKey.toBase58(), tokenAmount: human(raw), side };
+      const body =
+        kind === 'buy'
+          ? { wallet: w.publicKey.toBase58(), amount: human(raw), side }
+          : { wallet: w.publicKey.toBase58(), tokenAmount: human(raw), side };
       const a = await world.post(`/v2/markets/${m.slug}/trade/${kind}`, body);
       return a?.status === 402 ? { ...a.body, body } : null;
     }
-    const presenter = (m: Market, w: Keypair, kind: 'buy' | 'sell', q: any) => (sig: string) => // eslint-disable-line @typescript-eslint/no-explicit-any
+    const presenter = (m: Market, w: Keypair, kind: 'buy' | 'sell', q: any) => (sig: string) =>
       world.post(`/v2/markets/${m.slug}/trade/${kind}`, q.body, {
         'x-payment': xPayment({
-          txHash: sig, amount: kind === 'buy' ? q.quote.amount : q.quote.tokenAmount, payer: w.publicKey.toBase58(),
-          payTo: kind === 'buy' ? q.payment.payTo : q.payment.sendTo, asset: kind === 'buy' ? world.usdc.toBase58() : q.payment.tokenMint, quoteIssuedAt: q.quote.issuedAt,
+          txHash: sig,
+          amount: kind === 'buy' ? q.quote.amount : q.quote.tokenAmount,
+          payer: w.publicKey.toBase58(),
+          payTo: kind === 'buy' ? q.payment.payTo : q.payment.sendTo,
+          asset: kind === 'buy' ? world.usdc.toBase58() : q.payment.tokenMint,
+          quoteIssuedAt: q.quote.issuedAt,
         }),
       });
     let claims = 0;
@@ -98,45 +129,92 @@ describe('Family A money, property over random sequences with kill -9', () => {
     const actions: Record<string, () => Promise<void>> = {
       buy: () => buy(),
       async short() {
-        const m = pick(markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const m = pick(markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
-        if (q) await (await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw - 1n }], presenter(m, w, 'buy', q))).present();
+        if (q)
+          await (
+            await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw - 1n }], presenter(m, w, 'buy', q))
+          ).present();
       },
       async long() {
-        const m = pick(markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const m = pick(markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
-        if (q) await (await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw + BigInt(1 + Math.floor(rand() * 9_999)) }], presenter(m, w, 'buy', q))).present();
+        if (q)
+          await (
+            await world.pay(
+              w,
+              [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw + BigInt(1 + Math.floor(rand() * 9_999)) }],
+              presenter(m, w, 'buy', q),
+            )
+          ).present();
       },
       async wrongWallet() {
-        const m = pick(markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const m = pick(markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
-        if (q) await (await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: optionWallet(m, other(side)), amount: raw + 1n }], presenter(m, w, 'buy', q))).present();
+        if (q)
+          await (
+            await world.pay(
+              w,
+              [{ mint: world.usdc.toBase58(), toOwner: optionWallet(m, other(side)), amount: raw + 1n }],
+              presenter(m, w, 'buy', q),
+            )
+          ).present();
       },
       async wrongMint() {
-        const m = pick(markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const m = pick(markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
         if (!q) return;
         await world.openAccount(w, fake, q.payment.payTo);
         await (await world.pay(w, [{ mint: fake, toOwner: q.payment.payTo, amount: raw }], presenter(m, w, 'buy', q))).present();
       },
       async hijack() {
-        const m = pick(markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount() + 10_000n;
+        const m = pick(markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount() + 10_000n;
         const small = await quote(m, w, 'buy', 10_000n, side);
         const own = await quote(m, w, 'buy', raw, side);
         if (!small || !own) return;
-        const tx = await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: own.payment.payTo, amount: raw }], presenter(m, w, 'buy', own));
+        const tx = await world.pay(
+          w,
+          [{ mint: world.usdc.toBase58(), toOwner: own.payment.payTo, amount: raw }],
+          presenter(m, w, 'buy', own),
+        );
         const refused = await presenter(m, w, 'buy', small)(tx.sig);
         if (refused) expect(refused.status, JSON.stringify(refused.body)).toBe(402); // held for `own`, never delivered at the small quote
         await tx.present();
       },
       async twoInOne() {
         if (liveMarkets().length < 2) return;
-        const [a, b] = markets as [Market, Market]; const w = pick(wallets); const sa = pick(['YES', 'NO'] as const); const sb = pick(['YES', 'NO'] as const);
-        const ra = amount(); const rb = amount();
+        const [a, b] = markets as [Market, Market];
+        const w = pick(wallets);
+        const sa = pick(['YES', 'NO'] as const);
+        const sb = pick(['YES', 'NO'] as const);
+        const ra = amount();
+        const rb = amount();
         const qa = await quote(a, w, 'buy', ra, sa);
         const qb = await quote(b, w, 'buy', rb, sb);
         if (!qa || !qb) return;
-        const tx = await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: qa.payment.payTo, amount: ra }, { mint: world.usdc.toBase58(), toOwner: qb.payment.payTo, amount: rb }], presenter(a, w, 'buy', qa));
+        const tx = await world.pay(
+          w,
+          [
+            { mint: world.usdc.toBase58(), toOwner: qa.payment.payTo, amount: ra },
+            { mint: world.usdc.toBase58(), toOwner: qb.payment.payTo, amount: rb },
+          ],
+          presenter(a, w, 'buy', qa),
+        );
         await tx.present();
         await presenter(b, w, 'buy', qb)(tx.sig); // already processed: its B part was refunded by the A honour
       },
@@ -144,7 +222,10 @@ describe('Family A money, property over random sequences with kill -9', () => {
         if (world.sent.length) await pick(world.sent).present();
       },
       async concurrent() {
-        const m = pick(liveMarkets().length ? liveMarkets() : markets); const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const m = pick(liveMarkets().length ? liveMarkets() : markets);
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
         if (!q) return;
         const tx = await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw }], presenter(m, w, 'buy', q));
@@ -169,7 +250,9 @@ describe('Family A money, property over random sequences with kill -9', () => {
       async payThenResolve() {
         const m = liveMarkets()[0];
         if (!m) return;
-        const w = pick(wallets); const side = pick(['YES', 'NO'] as const); const raw = amount();
+        const w = pick(wallets);
+        const side = pick(['YES', 'NO'] as const);
+        const raw = amount();
         const q = await quote(m, w, 'buy', raw, side);
         if (!q) return;
         const tx = await world.pay(w, [{ mint: world.usdc.toBase58(), toOwner: q.payment.payTo, amount: raw }], presenter(m, w, 'buy', q));
@@ -183,16 +266,21 @@ describe('Family A money, property over random sequences with kill -9', () => {
         const m = pick(resolved);
         let w: Keypair | undefined;
         let info: Answer | null = null;
-        for (const candidate of wallets) { // a wallet that holds winning tokens and has not claimed
+        for (const candidate of wallets) {
+          // a wallet that holds winning tokens and has not claimed
           info = await world.post(`/v2/markets/${m.slug}/claim`, { wallet: candidate.publicKey.toBase58() });
-          if (info?.status === 200) { w = candidate; break; }
+          if (info?.status === 200) {
+            w = candidate;
+            break;
+          }
         }
         if (!w || !info) return;
         const wallet = w.publicKey.toBase58();
         const winning: string = info.body.data.tokenMint;
         const all = await world.balance(wallet, winning);
         const confirm = (sig: string) => world.post(`/v2/markets/${m.slug}/claim/confirm`, { wallet, transferTxHash: sig });
-        if (claims++ % 2 === 0 && all > 1n) { // every other claim in two transfers
+        if (claims++ % 2 === 0 && all > 1n) {
+          // every other claim in two transfers
           await (await world.pay(w, [{ mint: winning, toOwner: platform, amount: all / 2n }], confirm)).present(); // partial: credited
           await (await world.pay(w, [{ mint: winning, toOwner: platform, amount: all - all / 2n }], confirm)).present();
         } else {
@@ -200,15 +288,35 @@ describe('Family A money, property over random sequences with kill -9', () => {
         }
       },
       async creationUsdcOnly() {
-        const present = (sig: string) => world.post('/v2/markets', { ...creationBody, marketId: creation.marketId }, {
-          'x-payment': xPayment({ txHash: sig, amount: 1, payer: creator.publicKey.toBase58(), payTo: platform, asset: world.usdc.toBase58() }),
-        });
+        const present = (sig: string) =>
+          world.post(
+            '/v2/markets',
+            { ...creationBody, marketId: creation.marketId },
+            {
+              'x-payment': xPayment({
+                txHash: sig,
+                amount: 1,
+                payer: creator.publicKey.toBase58(),
+                payTo: platform,
+                asset: world.usdc.toBase58(),
+              }),
+            },
+          );
         await (await world.pay(creator, [{ mint: world.usdc.toBase58(), toOwner: platform, amount: 1_000_000n }], present)).present();
       },
     };
     const weights: Array<[string, number]> = [
-      ['buy', 6], ['short', 2], ['long', 2], ['wrongWallet', 2], ['wrongMint', 1], ['hijack', 2], ['twoInOne', 2], ['replay', 2],
-      ['concurrent', 2], ['sell', 4], ['creationUsdcOnly', 1],
+      ['buy', 6],
+      ['short', 2],
+      ['long', 2],
+      ['wrongWallet', 2],
+      ['wrongMint', 1],
+      ['hijack', 2],
+      ['twoInOne', 2],
+      ['replay', 2],
+      ['concurrent', 2],
+      ['sell', 4],
+      ['creationUsdcOnly', 1],
     ];
     const total = weights.reduce((s, [, n]) => s + n, 0);
     const drawn = () => {
@@ -234,7 +342,8 @@ describe('Family A money, property over random sequences with kill -9', () => {
     // Every transaction presented (again): whatever a kill interrupted is accounted for now.
     for (const tx of world.sent) expect(await tx.present(), `present ${tx.sig} (${trace.join(' ')})`).not.toBeNull();
     const settled = async () => {
-      for (const status of ['pending', 'sent', 'awaiting_funds', 'failed']) if ((await world.get(`/v2/admin/outbound?status=${status}`)).body.data.length) return false;
+      for (const status of ['pending', 'sent', 'awaiting_funds', 'failed'])
+        if ((await world.get(`/v2/admin/outbound?status=${status}`)).body.data.length) return false;
       return (await world.get('/v2/admin/family-a/transfers?state=held')).body.data.length === 0;
     };
     for (let i = 0; i < 300 && !(await settled()); i++) await sleep(100);
@@ -243,7 +352,8 @@ describe('Family A money, property over random sequences with kill -9', () => {
     // 1. Every credit the wallets made to a platform account is delivered value, a refund or a credit.
     const expectedUsdc = new Map(wallets.map((w) => [w.publicKey.toBase58(), USDC0]));
     const expectedTokens = new Map<string, bigint>(); // `${wallet}:${mint}`
-    const addTokens = (wallet: string, m: string, delta: bigint) => expectedTokens.set(`${wallet}:${m}`, (expectedTokens.get(`${wallet}:${m}`) ?? (m === fake ? FAKE0 : 0n)) + delta);
+    const addTokens = (wallet: string, m: string, delta: bigint) =>
+      expectedTokens.set(`${wallet}:${m}`, (expectedTokens.get(`${wallet}:${m}`) ?? (m === fake ? FAKE0 : 0n)) + delta);
     const rawOf = (x: number | null, asset: string) => BigInt(Math.round((x ?? 0) * (asset === 'SOL' ? 1e9 : 1e6)));
     const seen = new Set<string>();
     for (const tx of world.sent) {
@@ -294,7 +404,11 @@ describe('Family A money, property over random sequences with kill -9', () => {
       }
     }
     expect(world.kills).toHaveLength(2);
-    const states = (await world.get('/v2/admin/family-a/money')).body.data.counts.transfers.map((c: { state: string; count: number }) => `${c.state}=${c.count}`);
-    console.log(`family-a money property: seed ${SEED}, ${world.sent.length} transactions, transfers ${states.join(' ')}; trace: ${trace.join(' ')}`);
+    const states = (await world.get('/v2/admin/family-a/money')).body.data.counts.transfers.map(
+      (c: { state: string; count: number }) => `${c.state}=${c.count}`,
+    );
+    console.log(
+      `family-a money property: seed ${SEED}, ${world.sent.length} transactions, transfers ${states.join(' ')}; trace: ${trace.join(' ')}`,
+    );
   }, 240_000);
 });

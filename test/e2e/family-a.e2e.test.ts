@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test, read loosely */
 // Family A end to end: the real daemon (`tsx src/main.ts`) in one process, an agent with
 // web3.js in another, and the operator (this test) on the admin API. Then a kill -9 between a
 // verified payment and its delivery: after restart the delivery completes, exactly once.
@@ -15,13 +16,22 @@ const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url
 const agentScript = fileURLToPath(new URL('./fixtures/family-a-agent.ts', import.meta.url));
 const ADMIN = 'family-a-e2e-admin-token-0123';
 
-interface Daemon { proc: ChildProcess; api: string }
+interface Daemon {
+  proc: ChildProcess;
+  api: string;
+}
 const dataDir = tempDir('pmx-family-a-e2e-');
 const prefix = uniquePrefix('fae2e');
 
 /** The daemon on fresh ports each start (the test reads the API and RPC URLs back each time). */
 async function startDaemon(extra: Record<string, string> = {}): Promise<Daemon> {
-  const env = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...extra };
+  const env = {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    ...extra,
+  };
   const daemon = await startReadyDaemon(dataDir, env, '/health', 60_000);
   return { proc: daemon.child, api: daemon.url };
 }
@@ -33,7 +43,7 @@ async function stop(d: Daemon, signal: NodeJS.Signals = 'SIGTERM'): Promise<void
   await exited;
 }
 
-function runAgent(env: Record<string, string>): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function runAgent(env: Record<string, string>): Promise<Record<string, any>> {
   return new Promise((resolve, reject) => {
     execFile(tsx, [agentScript], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, out, errOut) => {
       if (err) return reject(new Error(`${err.message}\n${errOut}`));
@@ -42,13 +52,17 @@ function runAgent(env: Record<string, string>): Promise<Record<string, any>> { /
   });
 }
 
-async function getJson(url: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function getJson(url: string): Promise<any> {
   return (await fetch(url)).json();
 }
 
 async function adminPost(api: string, path: string, body: unknown) {
-  const res = await fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 let daemon: Daemon;
@@ -62,11 +76,23 @@ afterAll(async () => {
 
 describe('Family A end to end (daemon + agent processes)', () => {
   it('buys, sells part back, and after resolution claims once', async () => {
-    const created = await adminPost(daemon.api, '/v2/admin/markets', { name: 'E2E: will the agent win?', description: 'end to end', endDate: '2031-01-01T00:00:00Z', slug: 'e2e-agent-market' });
+    const created = await adminPost(daemon.api, '/v2/admin/markets', {
+      name: 'E2E: will the agent win?',
+      description: 'end to end',
+      endDate: '2031-01-01T00:00:00Z',
+      slug: 'e2e-agent-market',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.data.status).toBe('live');
     // The platform's reserve for payouts above what buyers paid (nobody buys NO here).
-    await fetch(`${daemon.api}/v2/dev/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: (await getJson(`${daemon.api}/v2/markets/e2e-agent-market/details`)).data.metadata.option_wallets.No, usdc: '100000000' }) });
+    await fetch(`${daemon.api}/v2/dev/faucet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        wallet: (await getJson(`${daemon.api}/v2/markets/e2e-agent-market/details`)).data.metadata.option_wallets.No,
+        usdc: '100000000',
+      }),
+    });
 
     const trade = await runAgent({ API_URL: daemon.api, SLUG: 'e2e-agent-market', PHASE: 'trade' });
     expect(trade.quoteStatus).toBe(402);
@@ -78,7 +104,12 @@ describe('Family A end to end (daemon + agent processes)', () => {
     expect(trade.sell.usdc).toBe(String(50_000_000 - 5_000_000 + 2_000_000));
 
     expect((await adminPost(daemon.api, '/v2/admin/markets/e2e-agent-market/resolve', { outcome: 'YES' })).status).toBe(200);
-    const claim = await runAgent({ API_URL: daemon.api, SLUG: 'e2e-agent-market', PHASE: 'claim', AGENT_SECRET: JSON.stringify(trade.secret) });
+    const claim = await runAgent({
+      API_URL: daemon.api,
+      SLUG: 'e2e-agent-market',
+      PHASE: 'claim',
+      AGENT_SECRET: JSON.stringify(trade.secret),
+    });
     expect(claim.claim.info).toMatchObject({ outcome: 'Yes', userTokenBalance: 6000, payoutUsdc: 6 });
     expect(claim.claim.confirm.status).toBe(200);
     expect(claim.claim.confirm.data).toMatchObject({ payoutUsdc: 6, tokenAmount: 6000, deliveryStatus: 'confirmed' });
@@ -89,7 +120,12 @@ describe('Family A end to end (daemon + agent processes)', () => {
   }, 120_000);
 
   it('completes a delivery once after kill -9 between verification and delivery', async () => {
-    const created = await adminPost(daemon.api, '/v2/admin/markets', { name: 'E2E crash market', description: 'kill -9', endDate: '2031-01-01T00:00:00Z', slug: 'e2e-crash-market' });
+    const created = await adminPost(daemon.api, '/v2/admin/markets', {
+      name: 'E2E crash market',
+      description: 'kill -9',
+      endDate: '2031-01-01T00:00:00Z',
+      slug: 'e2e-crash-market',
+    });
     expect(created.status).toBe(200);
     await stop(daemon);
     // Restart with a short delivery wait; hold the platform queue so the payment is recorded but
@@ -116,9 +152,18 @@ describe('Family A end to end (daemon + agent processes)', () => {
     let yes = '0';
     for (let i = 0; i < 100 && yes !== '10000000000'; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountsByOwner', params: [wallet, { mint: details.cas.Yes }, { encoding: 'jsonParsed' }] }) });
-      const accounts = ((await res.json()) as any).result?.value ?? []; // eslint-disable-line @typescript-eslint/no-explicit-any
-      yes = String(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getTokenAccountsByOwner',
+          params: [wallet, { mint: details.cas.Yes }, { encoding: 'jsonParsed' }],
+        }),
+      });
+      const accounts = ((await res.json()) as any).result?.value ?? [];
+      yes = String(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n));
     }
     expect(yes).toBe('10000000000');
     // The duplicate jobs (original + startup resume scan) have all run before the balance is re-read.
@@ -130,8 +175,17 @@ describe('Family A end to end (daemon + agent processes)', () => {
       await drainQueue.close();
       drainConnection.disconnect();
     }
-    const again = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountsByOwner', params: [wallet, { mint: details.cas.Yes }, { encoding: 'jsonParsed' }] }) });
-    const accounts = ((await again.json()) as any).result.value; // eslint-disable-line @typescript-eslint/no-explicit-any
-    expect(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)).toBe(10_000_000_000n); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const again = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'getTokenAccountsByOwner',
+        params: [wallet, { mint: details.cas.Yes }, { encoding: 'jsonParsed' }],
+      }),
+    });
+    const accounts = ((await again.json()) as any).result.value;
+    expect(accounts.reduce((s: bigint, a: any) => s + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)).toBe(10_000_000_000n);
   }, 150_000);
 });

@@ -18,7 +18,12 @@ describe('Family B end to end (real daemon process, separate client process)', (
   const prefix = uniquePrefix('family-b-e2e');
   beforeAll(async () => {
     // A fresh start with new ports when a parallel test took one first (EADDRINUSE).
-    daemon = await startReadyDaemon(tempDir('pmx-family-b-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' }, '/v2/config', 60_000);
+    daemon = await startReadyDaemon(
+      tempDir('pmx-family-b-e2e-'),
+      { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, LOG_PRETTY: 'false', LOG_LEVEL: 'warn' },
+      '/v2/config',
+      60_000,
+    );
   }, 120_000); // limits for a loaded machine (a start took over 40 s there), not targets
   afterAll(async () => {
     if (daemon && daemon.child.exitCode === null) {
@@ -43,7 +48,13 @@ describe('Family B end to end (real daemon process, separate client process)', (
 
     // Every trade executed exactly at its quote, and positions showed it within 2 s.
     expect(r.trades).toHaveLength(5);
-    expect(r.trades.map((t: Json) => `${t.market}:${t.action}:${t.ticker}→${t.side}`)).toEqual(['amm:buy:UP→YES', 'amm:buy:DOWN→NO', 'amm:sell:DOWN→NO', 'pool:buy:HOT→YES', 'pool:buy:COLD→NO']);
+    expect(r.trades.map((t: Json) => `${t.market}:${t.action}:${t.ticker}→${t.side}`)).toEqual([
+      'amm:buy:UP→YES',
+      'amm:buy:DOWN→NO',
+      'amm:sell:DOWN→NO',
+      'pool:buy:HOT→YES',
+      'pool:buy:COLD→NO',
+    ]);
     for (const t of r.trades) {
       expect(t.executedOut, JSON.stringify(t)).toBe(t.quoteOut);
       expect(t.responseQuoteOut).toBe(t.quoteOut);

@@ -19,7 +19,12 @@ describe('Family C end to end (real daemon process, separate client process)', (
   const prefix = uniquePrefix('family-c-e2e');
   beforeAll(async () => {
     // A cold start takes 10–15 s on a loaded machine.
-    daemon = await startReadyDaemon(tempDir('pmx-family-c-e2e-'), { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' }, '/v2/config', 60_000);
+    daemon = await startReadyDaemon(
+      tempDir('pmx-family-c-e2e-'),
+      { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' },
+      '/v2/config',
+      60_000,
+    );
   }, 200_000);
   afterAll(async () => {
     if (daemon && daemon.child.exitCode === null) {
@@ -44,7 +49,12 @@ describe('Family C end to end (real daemon process, separate client process)', (
 
     const kinds = (x: Json) => (x.fills as Json[]).map((f) => `${f.fillType}:${f.quantity}@${f.priceBps}`);
     expect(kinds(r.fills.direct)).toEqual([`direct:${4 * USDC}@6000`]);
-    expect(r.fills.direct.fills[0]).toMatchObject({ usdcAmount: String(2.4 * USDC), takerFee: '6000', makerRebate: '1200', protocolFee: '4800' });
+    expect(r.fills.direct.fills[0]).toMatchObject({
+      usdcAmount: String(2.4 * USDC),
+      takerFee: '6000',
+      makerRebate: '1200',
+      protocolFee: '4800',
+    });
     expect(kinds(r.fills.comp)).toEqual([`direct:${6 * USDC}@6000`, `complementary:${2 * USDC}@7000`]);
     expect(kinds(r.fills.sellComp)).toEqual([`sell_complementary:${2 * USDC}@4500`]);
     expect(r.fills.fok).toMatchObject({ status: 'cancelled', fills: [] });

@@ -1,5 +1,12 @@
 // Every buy refusal, on the real stack: each changes nothing and delivers nothing.
-import { createMintToInstruction, createInitializeMint2Instruction, MINT_SIZE, TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  createMintToInstruction,
+  createInitializeMint2Instruction,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, createMarket, fundedUser, tokenBalance, transfer, xPayment, type Harness } from './family-a.harness.js';
@@ -26,7 +33,12 @@ async function step2(wallet: string, header: string, amount = 1, side = 'YES') {
   return h.t.app.inject({ method: 'POST', url: url(), headers: { 'x-payment': header }, payload: { wallet, amount, side } });
 }
 
-function header(q: { payment: { payTo: string }; quote: { issuedAt: string } }, txHash: string, payer: string, extra: Record<string, unknown> = {}) {
+function header(
+  q: { payment: { payTo: string }; quote: { issuedAt: string } },
+  txHash: string,
+  payer: string,
+  extra: Record<string, unknown> = {},
+) {
   return xPayment({ txHash, amount: 1, payer, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt, ...extra });
 }
 
@@ -49,15 +61,35 @@ describe('Family A buy refusals', () => {
 
   it('refuses a malformed X-PAYMENT header with 400 VALIDATION_ERROR', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
-    const otherNetwork = xPayment({ network: 'solana-mainnet', txHash: '5'.repeat(87), amount: 1, payer: wallet, payTo: wallet, asset: h.usdcMint, quoteIssuedAt: new Date().toISOString() });
-    for (const bad of ['%%%', Buffer.from('not json').toString('base64'), Buffer.from('{"x402Version":1}').toString('base64'), otherNetwork]) {
+    const otherNetwork = xPayment({
+      network: 'solana-mainnet',
+      txHash: '5'.repeat(87),
+      amount: 1,
+      payer: wallet,
+      payTo: wallet,
+      asset: h.usdcMint,
+      quoteIssuedAt: new Date().toISOString(),
+    });
+    for (const bad of [
+      '%%%',
+      Buffer.from('not json').toString('base64'),
+      Buffer.from('{"x402Version":1}').toString('base64'),
+      otherNetwork,
+    ]) {
       await expectFailed(await step2(wallet, bad), 400, 'VALIDATION_ERROR', /Malformed X-PAYMENT/);
     }
   });
 
   it('refuses an X-PAYMENT payer that is not a public key with 400 (was 402)', async () => {
     const wallet = Keypair.generate().publicKey.toBase58();
-    const badPayer = xPayment({ txHash: '5'.repeat(87), amount: 1, payer: 'abc', payTo: wallet, asset: h.usdcMint, quoteIssuedAt: new Date().toISOString() });
+    const badPayer = xPayment({
+      txHash: '5'.repeat(87),
+      amount: 1,
+      payer: 'abc',
+      payTo: wallet,
+      asset: h.usdcMint,
+      quoteIssuedAt: new Date().toISOString(),
+    });
     await expectFailed(await step2(wallet, badPayer), 400, 'VALIDATION_ERROR', /payer is not a valid Solana address/);
   });
 
@@ -77,16 +109,30 @@ describe('Family A buy refusals', () => {
     const rent = await h.client.getMinimumBalanceForRentExemption(MINT_SIZE);
     const payTo = market.metadata.option_wallets.Yes;
     const src = getAssociatedTokenAddressSync(fake.publicKey, user.publicKey);
-    await h.ledger.sendInstructions([
-      SystemProgram.createAccount({ fromPubkey: user.publicKey, newAccountPubkey: fake.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-      createInitializeMint2Instruction(fake.publicKey, 6, user.publicKey, null),
-      createAssociatedTokenAccountIdempotentInstruction(user.publicKey, src, user.publicKey, fake.publicKey),
-      createMintToInstruction(fake.publicKey, src, user.publicKey, 5_000_000n),
-    ], [user, fake]);
+    await h.ledger.sendInstructions(
+      [
+        SystemProgram.createAccount({
+          fromPubkey: user.publicKey,
+          newAccountPubkey: fake.publicKey,
+          lamports: Number(rent),
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
+        createInitializeMint2Instruction(fake.publicKey, 6, user.publicKey, null),
+        createAssociatedTokenAccountIdempotentInstruction(user.publicKey, src, user.publicKey, fake.publicKey),
+        createMintToInstruction(fake.publicKey, src, user.publicKey, 5_000_000n),
+      ],
+      [user, fake],
+    );
     const q = await step1(wallet);
     const sig = await transfer(h, user, fake.publicKey.toBase58(), payTo, 1_000_000n, true);
     await expectFailed(await step2(wallet, header(q, sig, wallet)), 402, 'PAYMENT_FAILED', /wrong mint/);
-    await expectFailed(await step2(wallet, header(q, sig, wallet, { asset: fake.publicKey.toBase58() })), 402, 'PAYMENT_FAILED', /wrong mint/);
+    await expectFailed(
+      await step2(wallet, header(q, sig, wallet, { asset: fake.publicKey.toBase58() })),
+      402,
+      'PAYMENT_FAILED',
+      /wrong mint/,
+    );
   });
 
   it('refuses a payment from another payer, and a payload payer that is not the body wallet', async () => {
@@ -145,7 +191,11 @@ describe('Family A buy refusals', () => {
   });
 
   it('refuses trading a market that does not exist (404)', async () => {
-    const res = await h.t.app.inject({ method: 'POST', url: '/v2/markets/no-such-market/trade/buy', payload: { wallet: Keypair.generate().publicKey.toBase58(), amount: 1, side: 'YES' } });
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets/no-such-market/trade/buy',
+      payload: { wallet: Keypair.generate().publicKey.toBase58(), amount: 1, side: 'YES' },
+    });
     await expectFailed(res, 404, 'MARKET_NOT_FOUND');
   });
 });

@@ -25,20 +25,50 @@ describe('Family A buy', () => {
     const body = await quote(market.slug, wallet, 1.5);
     expect(body.error.code).toBe('PAYMENT_REQUIRED');
     expect(body.payment.x402Version).toBe(1);
-    expect(body.payment.accepts[0]).toMatchObject({ network: 'solana-localnet', asset: h.usdcMint, amount: '1500000', payTo: market.metadata.option_wallets.Yes });
+    expect(body.payment.accepts[0]).toMatchObject({
+      network: 'solana-localnet',
+      asset: h.usdcMint,
+      amount: '1500000',
+      payTo: market.metadata.option_wallets.Yes,
+    });
     expect(body.quote).toMatchObject({ side: 'YES', amount: 1.5, ttlMs: 120000 });
     expect(body.marketSlug).toBe(market.slug);
 
     const sig = await transfer(h, user, h.usdcMint, body.payment.payTo, 1_500_000n);
-    const header = xPayment({ txHash: sig, amount: 1.5, payer: wallet, payTo: body.payment.payTo, asset: h.usdcMint, quoteIssuedAt: body.quote.issuedAt });
-    const res = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, headers: { 'x-payment': header }, payload: { wallet, amount: 1.5, side: 'YES' } });
+    const header = xPayment({
+      txHash: sig,
+      amount: 1.5,
+      payer: wallet,
+      payTo: body.payment.payTo,
+      asset: h.usdcMint,
+      quoteIssuedAt: body.quote.issuedAt,
+    });
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: `/v2/markets/${market.slug}/trade/buy`,
+      headers: { 'x-payment': header },
+      payload: { wallet, amount: 1.5, side: 'YES' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ slug: market.slug, action: 'buy', side: 'YES', amount: 1.5, paymentTxHash: sig, wallet, deliveryStatus: 'confirmed' });
+    expect(data).toMatchObject({
+      slug: market.slug,
+      action: 'buy',
+      side: 'YES',
+      amount: 1.5,
+      paymentTxHash: sig,
+      wallet,
+      deliveryStatus: 'confirmed',
+    });
     expect(data.tokenTransferTxHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/);
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(3_000_000_000n); // 1.5 / 0.0005 = 3000 tokens
 
-    const replay = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, headers: { 'x-payment': header }, payload: { wallet, amount: 1.5, side: 'YES' } });
+    const replay = await h.t.app.inject({
+      method: 'POST',
+      url: `/v2/markets/${market.slug}/trade/buy`,
+      headers: { 'x-payment': header },
+      payload: { wallet, amount: 1.5, side: 'YES' },
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error.code).toBe('VALIDATION_ERROR');
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(3_000_000_000n);

@@ -6,7 +6,15 @@ let h: Harness;
 let slug: string;
 beforeAll(async () => {
   h = await createHarness();
-  slug = (await createMarket(h, { name: 'Lunar landing in 2030', description: 'Will a crewed mission land on the Moon?', tags: ['space'], category: 'science', slug: 'lunar-landing' })).slug;
+  slug = (
+    await createMarket(h, {
+      name: 'Lunar landing in 2030',
+      description: 'Will a crewed mission land on the Moon?',
+      tags: ['space'],
+      category: 'science',
+      slug: 'lunar-landing',
+    })
+  ).slug;
   await createMarket(h, { name: 'Unrelated question', description: 'Nothing here' });
 });
 afterAll(async () => {
@@ -66,12 +74,17 @@ describe('Family A catalog routes', () => {
   });
 
   it('admin endpoints need the admin token', async () => {
-    const res = await h.t.app.inject({ method: 'POST', url: '/v2/admin/markets', payload: { name: 'abc', description: 'd', endDate: '2030-01-01' } });
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/admin/markets',
+      payload: { name: 'abc', description: 'd', endDate: '2030-01-01' },
+    });
     expect(res.statusCode).toBe(401);
   });
 
   it('stays open after an API key is created: enforcement is off by default (the spec: no key required)', async () => {
-    const created = (await h.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'open' } })).json().data;
+    const created = (await h.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'open' } })).json()
+      .data;
     expect(created.key).toMatch(/^pmx_/);
     expect((await get('/v2/markets')).statusCode).toBe(200); // before the fix: 401 for every client
     expect((await get('/v2/markets', { 'x-api-key': created.key })).statusCode).toBe(200);
@@ -88,7 +101,9 @@ describe('FAMILY_A_REQUIRE_API_KEY=true', () => {
       const denied = await getK('/v2/markets');
       expect(denied.statusCode).toBe(401);
       expect(denied.json().error.code).toBe('UNAUTHORIZED');
-      const created = (await hk.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'agent' } })).json().data;
+      const created = (
+        await hk.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'agent' } })
+      ).json().data;
       expect((await getK('/v2/markets', { 'x-api-key': 'pmx_wrong' })).statusCode).toBe(401);
       expect((await getK('/v2/markets', { 'x-api-key': created.key })).statusCode).toBe(200);
       const list = (await hk.t.app.inject({ method: 'GET', url: '/v2/admin/api-keys', headers: admin })).json().data;
@@ -106,7 +121,8 @@ describe('rate limits per API key', () => {
   it('counts per key, not per IP, when clients send keys', async () => {
     const h2 = await createHarness({ readPerMinute: 3 });
     try {
-      const mk = async (name: string) => (await h2.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name } })).json().data.key as string;
+      const mk = async (name: string) =>
+        (await h2.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name } })).json().data.key as string;
       const k1 = await mk('one');
       const k2 = await mk('two');
       const hit = (key: string) => h2.t.app.inject({ method: 'GET', url: '/v2/markets', headers: { 'x-api-key': key } });

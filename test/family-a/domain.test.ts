@@ -24,7 +24,16 @@ describe('money', () => {
 });
 
 describe('X-PAYMENT', () => {
-  const payload = { x402Version: 1, network: 'solana-localnet', txHash: '5'.repeat(88), amount: 1, payer: 'A'.repeat(44), payTo: 'B'.repeat(44), asset: 'C'.repeat(44), quoteIssuedAt: new Date().toISOString() };
+  const payload = {
+    x402Version: 1,
+    network: 'solana-localnet',
+    txHash: '5'.repeat(88),
+    amount: 1,
+    payer: 'A'.repeat(44),
+    payTo: 'B'.repeat(44),
+    asset: 'C'.repeat(44),
+    quoteIssuedAt: new Date().toISOString(),
+  };
   it('round-trips', () => {
     expect(decodePaymentHeader(encodePaymentHeader(payload))).toMatchObject(payload);
   });
@@ -65,7 +74,12 @@ describe('transfer verification', () => {
   const d = (account: string, owner: string, mint: string, pre: bigint, post: bigint): TokenDelta => ({ account, owner, mint, pre, post });
   const want = { mint: 'USDC', recipientOwner: 'opt', recipientAccount: 'optAta', payer: 'me', minAmount: 100n };
   it('accepts a transfer of at least the amount from the payer to the recipient ATA', () => {
-    expect(verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, want)).toEqual({ ok: true, moved: 100n });
+    expect(
+      verifyTransfer(
+        { err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] },
+        want,
+      ),
+    ).toEqual({ ok: true, moved: 100n });
   });
   it('names each failure', () => {
     const reason = (tb: TokenDelta[], signers = ['me'], err: unknown = null) => {
@@ -78,12 +92,21 @@ describe('transfer verification', () => {
     expect(reason([d('mine', 'me', 'FAKE', 500n, 400n), d('optFake', 'opt', 'FAKE', 0n, 100n)])).toMatch(/wrong mint/);
     expect(reason([d('theirs', 'them', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)])).toMatch(/payer mismatch/);
     expect(reason([d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)], ['them'])).toMatch(/payer mismatch/);
-    const all = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, { ...want, requireAll: true });
+    const all = verifyTransfer(
+      { err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] },
+      { ...want, requireAll: true },
+    );
     expect(all.ok ? 'ok' : all.reason).toMatch(/partial transfer: 400/);
     // Trades need the exact amount: 101 moved for a quote of 100 is refused (and not consumed).
-    const over = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 399n), d('optAta', 'opt', 'USDC', 0n, 101n)] }, { ...want, exact: true });
+    const over = verifyTransfer(
+      { err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 399n), d('optAta', 'opt', 'USDC', 0n, 101n)] },
+      { ...want, exact: true },
+    );
     expect(over.ok ? 'ok' : over.reason).toMatch(/amount differs from the quote: moved 101 raw units, the quote is for exactly 100/);
-    const exact = verifyTransfer({ err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] }, { ...want, exact: true });
+    const exact = verifyTransfer(
+      { err: null, signers: ['me'], tokenBalances: [d('mine', 'me', 'USDC', 500n, 400n), d('optAta', 'opt', 'USDC', 0n, 100n)] },
+      { ...want, exact: true },
+    );
     expect(exact).toEqual({ ok: true, moved: 100n });
   });
 });
@@ -115,4 +138,3 @@ describe('SOL (lamport) payment verification', () => {
     expect(reason(tx(699_995_000n, 300_000_050n, ['creator'], { InstructionError: [0, 'x'] }))).toMatch(/failed on chain/);
   });
 });
-

@@ -4,7 +4,11 @@
  * processors, and the Fastify app with the feature's routes. Users pay with real signed SPL
  * transfers submitted to the ledger.
  */
-import { createTransferCheckedInstruction, getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
+import {
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  createAssociatedTokenAccountIdempotentInstruction,
+} from '@solana/spl-token';
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey, TransactionInstruction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import type { Worker } from 'bullmq';
@@ -40,7 +44,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { db?: DatabaseHandle; workers?: boolean; env?: Record<string, string>; readPerMinute?: number; writePerMinute?: number } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { db?: DatabaseHandle; workers?: boolean; env?: Record<string, string>; readPerMinute?: number; writePerMinute?: number } = {},
+): Promise<Harness> {
   const dataDir = tempDir('pmx-family-a-');
   const ledger = await EmbeddedLedger.open({});
   const client = new EmbeddedChainClient(ledger);
@@ -53,25 +59,53 @@ export async function createHarness(opts: { db?: DatabaseHandle; workers?: boole
   const producer = new Redis(TEST_REDIS_URL);
   const queues = new JobQueues(producer, prefix);
   const ctx: FeatureContext = {
-    config, log, db: db.db, dialect: db.dialect, queues, adminToken: TEST_ADMIN_TOKEN, instanceId: `family-a-test-${prefix}`, metrics: createMetrics(),
+    config,
+    log,
+    db: db.db,
+    dialect: db.dialect,
+    queues,
+    adminToken: TEST_ADMIN_TOKEN,
+    instanceId: `family-a-test-${prefix}`,
+    metrics: createMetrics(),
     redis: () => {
       throw new Error('the Family A harness opens no Redis connections for features');
     },
     chain: {
-      client, cluster: 'embedded', rpcUrl: '', usdcMint: new PublicKey(ledger.bootstrapInfo.usdcMint),
+      client,
+      cluster: 'embedded',
+      rpcUrl: '',
+      usdcMint: new PublicKey(ledger.bootstrapInfo.usdcMint),
       wallets: { treasury: platform.treasury, exchangeOperator: platform.exchangeOperator, protocolFee: platform.protocolFee },
-      programs: { market: PublicKey.default }, ledger,
+      programs: { market: PublicKey.default },
+      ledger,
     },
   };
   const feature = await familyAFeature(ctx);
   const outbound = outboundFeature(ctx, [feature]);
-  const t = await createTestApp({ db, routes: feature.routes ?? [], readPerMinute: opts.readPerMinute, writePerMinute: opts.writePerMinute });
+  const t = await createTestApp({
+    db,
+    routes: feature.routes ?? [],
+    readPerMinute: opts.readPerMinute,
+    writePerMinute: opts.writePerMinute,
+  });
   let workers: Worker[] = [];
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const h: Harness = {
-    ledger, client, t, feature, ctx, usdcMint: ledger.bootstrapInfo.usdcMint, dataDir,
+    ledger,
+    client,
+    t,
+    feature,
+    ctx,
+    usdcMint: ledger.bootstrapInfo.usdcMint,
+    dataDir,
     startWorkers() {
-      workers = startWorkers({ connection, prefix, processors: { ...feature.processors, ...outbound.processors }, log, concurrency: { platform: 4 } });
+      workers = startWorkers({
+        connection,
+        prefix,
+        processors: { ...feature.processors, ...outbound.processors },
+        log,
+        concurrency: { platform: 4 },
+      });
     },
     async stopWorkers() {
       await Promise.all(workers.map((w) => w.close()));
@@ -102,7 +136,11 @@ export async function send(ledger: EmbeddedLedger, payer: Keypair, instructions:
   const { blockhash } = ledger.getLatestBlockhash();
   // A random memo keeps two identical transfers in one slot from being one duplicate transaction.
   const memo = new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from(randomBytes(8).toString('hex')) });
-  const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [...instructions, memo] }).compileToV0Message();
+  const msg = new TransactionMessage({
+    payerKey: payer.publicKey,
+    recentBlockhash: blockhash,
+    instructions: [...instructions, memo],
+  }).compileToV0Message();
   const tx = new VersionedTransaction(msg);
   tx.sign([payer]);
   return (await ledger.sendRawTransaction(tx.serialize(), { preflight: true })).signature;
@@ -132,25 +170,45 @@ export async function tokenBalance(h: Harness, owner: string, mint: string): Pro
 }
 
 export function xPayment(payload: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify({ x402Version: 1, network: 'solana-localnet', networkId: 'solana-localnet', ...payload })).toString('base64');
+  return Buffer.from(JSON.stringify({ x402Version: 1, network: 'solana-localnet', networkId: 'solana-localnet', ...payload })).toString(
+    'base64',
+  );
 }
 
 export const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
 export async function createMarket(h: Harness, body: Record<string, unknown> = {}) {
   const res = await h.t.app.inject({
-    method: 'POST', url: '/v2/admin/markets', headers: admin,
-    payload: { name: `Will it rain ${Math.random().toString(36).slice(2, 8)}`, description: 'A test market', endDate: '2030-01-01T00:00:00Z', ...body },
+    method: 'POST',
+    url: '/v2/admin/markets',
+    headers: admin,
+    payload: {
+      name: `Will it rain ${Math.random().toString(36).slice(2, 8)}`,
+      description: 'A test market',
+      endDate: '2030-01-01T00:00:00Z',
+      ...body,
+    },
   });
   if (res.statusCode !== 200) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.json().data as { slug: string; status: string; cas: { Yes: string; No: string }; metadata: { option_wallets: { Yes: string; No: string } } };
+  return res.json().data as {
+    slug: string;
+    status: string;
+    cas: { Yes: string; No: string };
+    metadata: { option_wallets: { Yes: string; No: string } };
+  };
 }
 
 /** Family A's services wired to the harness as the feature wires them (for calling services directly). */
 export function familyADeps(h: Harness): FamilyADeps {
   return {
-    db: h.ctx.db, dialect: h.ctx.dialect, chain: h.client, usdcMint: h.usdcMint, treasury: h.ctx.chain.wallets.treasury,
-    keys: FamilyAKeys.load(h.ctx.config.dataDir), settings: familyASettings(h.ctx), log: pino({ level: 'silent' }),
+    db: h.ctx.db,
+    dialect: h.ctx.dialect,
+    chain: h.client,
+    usdcMint: h.usdcMint,
+    treasury: h.ctx.chain.wallets.treasury,
+    keys: FamilyAKeys.load(h.ctx.config.dataDir),
+    settings: familyASettings(h.ctx),
+    log: pino({ level: 'silent' }),
     dispatchOutbound: async (id, attempt) => {
       await h.ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id, attempt) });
     },

@@ -22,11 +22,21 @@ describe('Family A paid market creation', () => {
   it('refuses an end date in the past (400) on paid and admin creation, and records nothing', async () => {
     const wallet = (await fundedUser(h, 0n)).publicKey.toBase58();
     const before = (await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=pending&limit=100' })).json().data.count;
-    const past = { name: 'Already over', description: 'Ended yesterday', end_date: new Date(Date.now() - 86_400_000).toISOString(), creator_wallet: wallet };
+    const past = {
+      name: 'Already over',
+      description: 'Ended yesterday',
+      end_date: new Date(Date.now() - 86_400_000).toISOString(),
+      creator_wallet: wallet,
+    };
     const paid = await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: past });
     expect(paid.statusCode).toBe(400); // before: 402 and a pending market that would trade
     expect(paid.json().error.message).toMatch(/endDate must be in the future/);
-    const adm = await h.t.app.inject({ method: 'POST', url: '/v2/admin/markets', headers: admin, payload: { name: 'Admin past', description: 'd', endDate: '2001-01-01' } });
+    const adm = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/admin/markets',
+      headers: admin,
+      payload: { name: 'Admin past', description: 'd', endDate: '2001-01-01' },
+    });
     expect(adm.statusCode).toBe(400);
     expect((await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=pending&limit=100' })).json().data.count).toBe(before);
   });
@@ -34,7 +44,14 @@ describe('Family A paid market creation', () => {
   it('answers 402 with the creation fee, then 201 with a live market after payment', async () => {
     const creator = await fundedUser(h);
     const wallet = creator.publicKey.toBase58();
-    const body = { name: 'Will the x402 market work?', description: 'Created by paying the fee', end_date: '2031-06-01T00:00:00Z', options: ['Yes', 'No'], creator_wallet: wallet, tags: ['meta'] };
+    const body = {
+      name: 'Will the x402 market work?',
+      description: 'Created by paying the fee',
+      end_date: '2031-06-01T00:00:00Z',
+      options: ['Yes', 'No'],
+      creator_wallet: wallet,
+      tags: ['meta'],
+    };
     const r1 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body });
     expect(r1.statusCode).toBe(402);
     const req = r1.json();
@@ -49,39 +66,81 @@ describe('Family A paid market creation', () => {
 
     const short = await transfer(h, creator, h.usdcMint, req.payment.payTo, 599_999_999n);
     const hdr = (sig: string) => xPayment({ txHash: sig, amount: 600, payer: wallet, payTo: req.payment.payTo, asset: h.usdcMint });
-    const r2 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(short) }, payload: { ...body, marketId: req.marketId } });
+    const r2 = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets',
+      headers: { 'x-payment': hdr(short) },
+      payload: { ...body, marketId: req.marketId },
+    });
     expect(r2.statusCode).toBe(402);
     expect(r2.json().error.message).toMatch(/amount short/);
 
     // The USDC part alone is not enough: the SOL part must be in the same transaction.
     const usdcOnly = await transfer(h, creator, h.usdcMint, req.payment.payTo, 600_000_000n);
-    const r2b = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(usdcOnly) }, payload: { ...body, marketId: req.marketId } });
+    const r2b = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets',
+      headers: { 'x-payment': hdr(usdcOnly) },
+      payload: { ...body, marketId: req.marketId },
+    });
     expect(r2b.statusCode).toBe(402);
     expect(r2b.json().error.message).toMatch(/Payment verification failed: no SOL transfer/);
 
     const platform = new PublicKey(req.payment.payTo);
     const mint = new PublicKey(h.usdcMint);
     const paid = await send(h.ledger, creator, [
-      createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, creator.publicKey), mint, getAssociatedTokenAddressSync(mint, platform, true), creator.publicKey, 600_000_000n, 6),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mint, creator.publicKey),
+        mint,
+        getAssociatedTokenAddressSync(mint, platform, true),
+        creator.publicKey,
+        600_000_000n,
+        6,
+      ),
       SystemProgram.transfer({ fromPubkey: creator.publicKey, toPubkey: platform, lamports: 300_000_000 }),
     ]);
-    const r3 = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
+    const r3 = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets',
+      headers: { 'x-payment': hdr(paid) },
+      payload: { ...body, marketId: req.marketId },
+    });
     expect(r3.statusCode, r3.body).toBe(201);
-    expect(r3.json().data).toMatchObject({ slug: req.slug, status: 'live', paid: true, creator: wallet, metadata: { option_wallets: req.optionWallets } });
+    expect(r3.json().data).toMatchObject({
+      slug: req.slug,
+      status: 'live',
+      paid: true,
+      creator: wallet,
+      metadata: { option_wallets: req.optionWallets },
+    });
 
-    const again = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': hdr(paid) }, payload: { ...body, marketId: req.marketId } });
+    const again = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets',
+      headers: { 'x-payment': hdr(paid) },
+      payload: { ...body, marketId: req.marketId },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('ALREADY_PAID');
   });
 
   it('answers a repeated identical request with the same pending market, a different one with another (issue 8 item 6)', async () => {
     const wallet = (await fundedUser(h, 0n)).publicKey.toBase58();
-    const body = { name: 'Will repeats squat slugs?', description: 'Asked twice by an agent', end_date: '2031-06-01T00:00:00Z', options: ['UP', 'DOWN'], creator_wallet: wallet, tags: ['t'] };
+    const body = {
+      name: 'Will repeats squat slugs?',
+      description: 'Asked twice by an agent',
+      end_date: '2031-06-01T00:00:00Z',
+      options: ['UP', 'DOWN'],
+      creator_wallet: wallet,
+      tags: ['t'],
+    };
     const first = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
     const again = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
     expect(again).toMatchObject({ error: { code: 'PAYMENT_REQUIRED' }, marketId: first.marketId, slug: 'will-repeats-squat-slugs' });
     expect(again.payment.expiresAt).toBe(first.payment.expiresAt);
-    const other = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: { ...body, description: 'Another question text' } })).json();
+    const other = (
+      await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: { ...body, description: 'Another question text' } })
+    ).json();
     expect(other.marketId).not.toBe(first.marketId);
     expect(other.slug).toBe('will-repeats-squat-slugs-2');
     const pending = (await h.t.app.inject({ method: 'GET', url: `/v2/markets?status=pending&creator=${wallet}` })).json().data;
@@ -96,7 +155,12 @@ describe('Family A paid market creation', () => {
   it('expires an unpaid creation after its window and grace, releasing the slug; a late payment is refunded', async () => {
     const creator = await fundedUser(h);
     const wallet = creator.publicKey.toBase58();
-    const body = { name: 'Will this slug be released?', description: 'Never paid in time', end_date: '2031-06-01T00:00:00Z', creator_wallet: wallet };
+    const body = {
+      name: 'Will this slug be released?',
+      description: 'Never paid in time',
+      end_date: '2031-06-01T00:00:00Z',
+      creator_wallet: wallet,
+    };
     const req = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();
     const deadline = Date.parse(req.payment.expiresAt);
     const deps = familyADeps(h);
@@ -109,12 +173,29 @@ describe('Family A paid market creation', () => {
     const platform = new PublicKey(req.payment.payTo);
     const mint = new PublicKey(h.usdcMint);
     const paid = await send(h.ledger, creator, [
-      createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, creator.publicKey), mint, getAssociatedTokenAddressSync(mint, platform, true), creator.publicKey, 600_000_000n, 6),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mint, creator.publicKey),
+        mint,
+        getAssociatedTokenAddressSync(mint, platform, true),
+        creator.publicKey,
+        600_000_000n,
+        6,
+      ),
       SystemProgram.transfer({ fromPubkey: creator.publicKey, toPubkey: platform, lamports: 300_000_000 }),
     ]);
-    const late = await h.t.app.inject({ method: 'POST', url: '/v2/markets', headers: { 'x-payment': xPayment({ txHash: paid, amount: 600, payer: wallet, payTo: req.payment.payTo, asset: h.usdcMint }) }, payload: { ...body, marketId: req.marketId } });
+    const late = await h.t.app.inject({
+      method: 'POST',
+      url: '/v2/markets',
+      headers: { 'x-payment': xPayment({ txHash: paid, amount: 600, payer: wallet, payTo: req.payment.payTo, asset: h.usdcMint }) },
+      payload: { ...body, marketId: req.marketId },
+    });
     expect(late.statusCode).toBe(404);
-    expect(late.json().paymentOutcome.transfers.map((t: { asset: string; state: string }) => `${t.asset}:${t.state}`).sort()).toEqual(['SOL:refunded', 'USDC:refunded']);
+    expect(
+      late
+        .json()
+        .paymentOutcome.transfers.map((t: { asset: string; state: string }) => `${t.asset}:${t.state}`)
+        .sort(),
+    ).toEqual(['SOL:refunded', 'USDC:refunded']);
 
     // The same request now creates the market afresh under the released slug.
     const fresh = (await h.t.app.inject({ method: 'POST', url: '/v2/markets', payload: body })).json();

@@ -14,7 +14,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'POST', url, payload, headers });
+const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.t.app.inject({ method: 'POST', url, payload, headers });
 
 describe('Family A market states', () => {
   it('refuses trading a resolved market (409) and a second, different resolution', async () => {
@@ -31,10 +32,18 @@ describe('Family A market states', () => {
 
   it('refuses a taken or all-digit slug', async () => {
     await createMarket(h, { slug: 'taken-slug' });
-    const again = await post('/v2/admin/markets', { name: 'Another one', description: 'x', endDate: '2030-01-01T00:00:00Z', slug: 'taken-slug' }, admin);
+    const again = await post(
+      '/v2/admin/markets',
+      { name: 'Another one', description: 'x', endDate: '2030-01-01T00:00:00Z', slug: 'taken-slug' },
+      admin,
+    );
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('SLUG_TAKEN');
-    const digits = await post('/v2/admin/markets', { name: 'Digits', description: 'x', endDate: '2030-01-01T00:00:00Z', slug: '12345' }, admin);
+    const digits = await post(
+      '/v2/admin/markets',
+      { name: 'Digits', description: 'x', endDate: '2030-01-01T00:00:00Z', slug: '12345' },
+      admin,
+    );
     expect(digits.statusCode).toBe(400);
   });
 
@@ -44,11 +53,33 @@ describe('Family A market states', () => {
     const wallet = seller.publicKey.toBase58();
     const q = (await post(`/v2/markets/${m.slug}/trade/buy`, { wallet, amount: 1, side: 'YES' })).json();
     const paid = await transfer(h, seller, h.usdcMint, q.payment.payTo, 1_000_000n);
-    const bought = await post(`/v2/markets/${m.slug}/trade/buy`, { wallet, amount: 1, side: 'YES' }, { 'x-payment': xPayment({ txHash: paid, amount: 1, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt }) });
+    const bought = await post(
+      `/v2/markets/${m.slug}/trade/buy`,
+      { wallet, amount: 1, side: 'YES' },
+      {
+        'x-payment': xPayment({
+          txHash: paid,
+          amount: 1,
+          payer: wallet,
+          payTo: q.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: q.quote.issuedAt,
+        }),
+      },
+    );
     expect(bought.statusCode).toBe(200);
     const sq = (await post(`/v2/markets/${m.slug}/trade/sell`, { wallet, tokenAmount: 100, side: 'YES' })).json();
     const wrong = await transfer(h, seller, m.cas.Yes, m.metadata.option_wallets.No, 100_000_000n, true);
-    const hdr = (sig: string) => ({ 'x-payment': xPayment({ txHash: sig, amount: 100, payer: wallet, payTo: sq.payment.sendTo, asset: m.cas.Yes, quoteIssuedAt: sq.quote.issuedAt }) });
+    const hdr = (sig: string) => ({
+      'x-payment': xPayment({
+        txHash: sig,
+        amount: 100,
+        payer: wallet,
+        payTo: sq.payment.sendTo,
+        asset: m.cas.Yes,
+        quoteIssuedAt: sq.quote.issuedAt,
+      }),
+    });
     const r = await post(`/v2/markets/${m.slug}/trade/sell`, { wallet, tokenAmount: 100, side: 'YES' }, hdr(wrong));
     expect(r.statusCode).toBe(402);
     expect(r.json().error.message).toMatch(/^Token transfer verification failed: wrong recipient/);
@@ -58,12 +89,32 @@ describe('Family A market states', () => {
 
   it('lists Family B markets from the shared catalog and refuses Family A actions on them', async () => {
     const now = new Date().toISOString();
-    await insertMarket(h.ctx.db, { id: randomUUID(), slug: 'family-b-amm-market', kind: 'amm', chain_market_id: 7, name: 'AMM market seen by Family A', description: 'from confirm', category: '', tags: '[]', image_urls: '{}', status: 'active', yes_ticker: 'UP', no_ticker: 'DOWN', published: 1, created_at: now, updated_at: now });
+    await insertMarket(h.ctx.db, {
+      id: randomUUID(),
+      slug: 'family-b-amm-market',
+      kind: 'amm',
+      chain_market_id: 7,
+      name: 'AMM market seen by Family A',
+      description: 'from confirm',
+      category: '',
+      tags: '[]',
+      image_urls: '{}',
+      status: 'active',
+      yes_ticker: 'UP',
+      no_ticker: 'DOWN',
+      published: 1,
+      created_at: now,
+      updated_at: now,
+    });
     const found = (await h.t.app.inject({ method: 'GET', url: '/v2/markets/search?q=amm%20market' })).json().data;
     expect(found.markets[0]).toMatchObject({ slug: 'family-b-amm-market', status: 'active' });
     const details = (await h.t.app.inject({ method: 'GET', url: '/v2/markets/family-b-amm-market/details' })).json().data;
     expect(details).toMatchObject({ kind: 'amm', metadata: { chain_market_id: 7, option_wallets: null } });
-    const buy = await post('/v2/markets/family-b-amm-market/trade/buy', { wallet: Keypair.generate().publicKey.toBase58(), amount: 1, side: 'UP' });
+    const buy = await post('/v2/markets/family-b-amm-market/trade/buy', {
+      wallet: Keypair.generate().publicKey.toBase58(),
+      amount: 1,
+      side: 'UP',
+    });
     expect(buy.statusCode).toBe(400);
     expect(buy.json().error.message).toMatch(/Family B/);
     const live = (await h.t.app.inject({ method: 'GET', url: '/v2/markets?status=live' })).json().data;

@@ -1,9 +1,21 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test, read loosely */
 // Issue 8 item 9: OpenAPI documents the sell X-PAYMENT payload, the 402 bodies, and types `data`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './family-a.harness.js';
 
 let h: Harness;
-let doc: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; description?: string }>; responses: Record<string, { content: Record<string, { schema: any }> }> }>> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+let doc: {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ name: string; description?: string }>;
+        responses: Record<string, { content: Record<string, { schema: any }> }>;
+      }
+    >
+  >;
+};
 beforeAll(async () => {
   h = await createHarness({ workers: false });
   doc = (await h.t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -20,10 +32,16 @@ describe('Family A in OpenAPI', () => {
     const header = doc.paths[sell]!.post!.parameters!.find((p) => p.name === 'x-payment')!;
     expect(header.description).toMatch(/payTo \(payment\.sendTo\), asset \(payment\.tokenMint\), quoteIssuedAt/);
     const required = schema(sell, '402');
-    expect(Object.keys(required.properties.payment.properties)).toEqual(expect.arrayContaining(['tokenMint', 'sendTo', 'tokenAmount', 'tokenAmountAtomic']));
-    expect(Object.keys(required.properties.quote.properties)).toEqual(expect.arrayContaining(['usdcPayout', 'targetPrice', 'issuedAt', 'expiresAt', 'ttlMs']));
+    expect(Object.keys(required.properties.payment.properties)).toEqual(
+      expect.arrayContaining(['tokenMint', 'sendTo', 'tokenAmount', 'tokenAmountAtomic']),
+    );
+    expect(Object.keys(required.properties.quote.properties)).toEqual(
+      expect.arrayContaining(['usdcPayout', 'targetPrice', 'issuedAt', 'expiresAt', 'ttlMs']),
+    );
     expect(required.properties.paymentOutcome.properties.transfers.items.properties.state).toBeDefined();
-    expect(Object.keys(schema(sell, '200').properties.data.properties)).toEqual(expect.arrayContaining(['usdcPayout', 'usdcPayoutTxHash', 'deliveryStatus']));
+    expect(Object.keys(schema(sell, '200').properties.data.properties)).toEqual(
+      expect.arrayContaining(['usdcPayout', 'usdcPayoutTxHash', 'deliveryStatus']),
+    );
   });
 
   it('documents the buy and creation 402 bodies and types every trade and claim `data`', () => {

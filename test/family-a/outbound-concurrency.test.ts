@@ -24,12 +24,24 @@ afterAll(async () => h?.close());
 describe('concurrent jobs for one outbound row', () => {
   it('both confirm, the tokens arrive once', async () => {
     const deps: FamilyADeps = {
-      db: h.ctx.db, dialect: h.ctx.dialect, chain: h.client, usdcMint: h.usdcMint, treasury: h.ctx.chain.wallets.treasury,
-      keys: FamilyAKeys.load(h.ctx.config.dataDir), settings: {} as FamilyADeps['settings'], log: pino({ level: 'silent' }), dispatchOutbound: async () => {},
+      db: h.ctx.db,
+      dialect: h.ctx.dialect,
+      chain: h.client,
+      usdcMint: h.usdcMint,
+      treasury: h.ctx.chain.wallets.treasury,
+      keys: FamilyAKeys.load(h.ctx.config.dataDir),
+      settings: {} as FamilyADeps['settings'],
+      log: pino({ level: 'silent' }),
+      dispatchOutbound: async () => {},
     };
-    const sender = () => new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs: 5_000, pollMs: 20 });
+    const sender = () =>
+      new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs: 5_000, pollMs: 20 });
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
-    const id = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `race-${owner}`, purpose: PURPOSES.deliverTokens, params: { mint: market.cas.Yes, owner, amountRaw: '3000000' } });
+    const id = await recordOutboundIntent(h.ctx.db, {
+      idempotencyKey: `race-${owner}`,
+      purpose: PURPOSES.deliverTokens,
+      params: { mint: market.cas.Yes, owner, amountRaw: '3000000' },
+    });
     const results = await Promise.allSettled([sender().process(id), sender().process(id), sender().process(id)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     const signatures = new Set(results.map((r) => (r as PromiseFulfilledResult<{ signature: string | null }>).value.signature));

@@ -26,20 +26,35 @@ afterAll(async () => {
 
 function sender(confirmTimeoutMs = 300, maxAttempts = 25): OutboundSender {
   const deps = { ...depsOf(h) };
-  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs, pollMs: 20, maxAttempts });
+  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), {
+    confirmTimeoutMs,
+    pollMs: 20,
+    maxAttempts,
+  });
 }
 
 function depsOf(x: Harness): FamilyADeps {
   return {
-    db: x.ctx.db, dialect: x.ctx.dialect, chain: x.client, usdcMint: x.usdcMint, treasury: x.ctx.chain.wallets.treasury,
-    keys: FamilyAKeys.load(x.ctx.config.dataDir), settings: {} as FamilyADeps['settings'], log: pino({ level: 'silent' }), dispatchOutbound: async () => {},
+    db: x.ctx.db,
+    dialect: x.ctx.dialect,
+    chain: x.client,
+    usdcMint: x.usdcMint,
+    treasury: x.ctx.chain.wallets.treasury,
+    keys: FamilyAKeys.load(x.ctx.config.dataDir),
+    settings: {} as FamilyADeps['settings'],
+    log: pino({ level: 'silent' }),
+    dispatchOutbound: async () => {},
   };
 }
 
 describe('outbound transactions', () => {
   it('re-sends the same bytes while the blockhash lives, rebuilds once it expired, delivers once', async () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
-    const id = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `t-${owner}`, purpose: PURPOSES.deliverTokens, params: { mint: market.cas.No, owner, amountRaw: '7000000' } });
+    const id = await recordOutboundIntent(h.ctx.db, {
+      idempotencyKey: `t-${owner}`,
+      purpose: PURPOSES.deliverTokens,
+      params: { mint: market.cas.No, owner, amountRaw: '7000000' },
+    });
     h.ledger.faults.set({ dropRate: 1 });
     const s = sender();
     await expect(s.process(id)).rejects.toThrow(/not confirmed in time/);
@@ -74,18 +89,33 @@ describe('outbound transactions', () => {
 
   it('refuses a second intent with the same idempotency key', async () => {
     await recordOutboundIntent(h.ctx.db, { idempotencyKey: 'dup-key', purpose: PURPOSES.deliverTokens, params: {} });
-    await expect(recordOutboundIntent(h.ctx.db, { idempotencyKey: 'dup-key', purpose: PURPOSES.deliverTokens, params: {} })).rejects.toThrow();
+    await expect(
+      recordOutboundIntent(h.ctx.db, { idempotencyKey: 'dup-key', purpose: PURPOSES.deliverTokens, params: {} }),
+    ).rejects.toThrow();
   });
 
   it('finishes a delivery recorded by a daemon that died before sending, exactly once, despite duplicate jobs', async () => {
     await h.stopWorkers(); // the "dead" daemon: the API records, nobody delivers
     const user = await fundedUser(h);
     const wallet = user.publicKey.toBase58();
-    const q = (await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, payload: { wallet, amount: 2, side: 'YES' } })).json();
+    const q = (
+      await h.t.app.inject({ method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, payload: { wallet, amount: 2, side: 'YES' } })
+    ).json();
     const sig = await transfer(h, user, h.usdcMint, q.payment.payTo, 2_000_000n);
     const res = await h.t.app.inject({
-      method: 'POST', url: `/v2/markets/${market.slug}/trade/buy`, payload: { wallet, amount: 2, side: 'YES' },
-      headers: { 'x-payment': xPayment({ txHash: sig, amount: 2, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt }) },
+      method: 'POST',
+      url: `/v2/markets/${market.slug}/trade/buy`,
+      payload: { wallet, amount: 2, side: 'YES' },
+      headers: {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 2,
+          payer: wallet,
+          payTo: q.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: q.quote.issuedAt,
+        }),
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.deliveryStatus).toBe('pending');
@@ -105,7 +135,11 @@ describe('outbound transactions', () => {
   it('does not wait for bytes the node rejected in preflight, and keeps them for the retry', async () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
     const bogusMint = (await fundedUser(h, 0n)).publicKey.toBase58(); // a wallet, not a mint
-    const id = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `bad-${owner}`, purpose: PURPOSES.deliverTokens, params: { mint: bogusMint, owner, amountRaw: '1' } });
+    const id = await recordOutboundIntent(h.ctx.db, {
+      idempotencyKey: `bad-${owner}`,
+      purpose: PURPOSES.deliverTokens,
+      params: { mint: bogusMint, owner, amountRaw: '1' },
+    });
     const s = sender(5_000);
     const t0 = Date.now();
     await expect(s.process(id)).rejects.toThrow(/rejected by the node/);
@@ -119,7 +153,11 @@ describe('outbound transactions', () => {
   it('gives up after its attempts with the real reason on the row, and an operator re-drives it', async () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
     const bogusMint = (await fundedUser(h, 0n)).publicKey.toBase58();
-    const id = await recordOutboundIntent(h.ctx.db, { idempotencyKey: `bad2-${owner}`, purpose: PURPOSES.deliverTokens, params: { mint: bogusMint, owner, amountRaw: '1' } });
+    const id = await recordOutboundIntent(h.ctx.db, {
+      idempotencyKey: `bad2-${owner}`,
+      purpose: PURPOSES.deliverTokens,
+      params: { mint: bogusMint, owner, amountRaw: '1' },
+    });
     const s = sender(2_000, 2);
     await expect(s.process(id)).rejects.toThrow(/rejected by the node/);
     await expect(s.process(id)).rejects.toThrow(/rejected by the node/);

@@ -26,7 +26,7 @@ async function quote(path: 'buy' | 'sell', payload: Record<string, unknown>) {
 }
 
 describe('Family A quote hijack', () => {
-  it('buy: the victim\'s 50 USDC payment presented with a third party\'s 0.01 quote is refused and stays claimable', async () => {
+  it("buy: the victim's 50 USDC payment presented with a third party's 0.01 quote is refused and stays claimable", async () => {
     const victim = await fundedUser(h);
     const vw = victim.publicKey.toBase58();
     // The third party (no key needed) asks a 0.01 quote in the victim's name.
@@ -36,9 +36,20 @@ describe('Family A quote hijack', () => {
     const sig = await transfer(h, victim, h.usdcMint, own.payment.payTo, 50_000_000n);
 
     // The third party presents the victim's txHash with the 0.01 quote.
-    const hijack = await post('buy', { wallet: vw, amount: 0.01, side: 'YES' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 0.01, payer: vw, payTo: tiny.payment.payTo, asset: h.usdcMint, quoteIssuedAt: tiny.quote.issuedAt }),
-    });
+    const hijack = await post(
+      'buy',
+      { wallet: vw, amount: 0.01, side: 'YES' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 0.01,
+          payer: vw,
+          payTo: tiny.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: tiny.quote.issuedAt,
+        }),
+      },
+    );
     expect(hijack.statusCode, hijack.body).toBe(402); // was 200: 20 tokens for 50 USDC
     expect(hijack.json().error.code).toBe('PAYMENT_FAILED');
     expect(hijack.json().error.message).toMatch(/amount differs from the quote: moved 50000000 raw units, the quote is for exactly 10000/);
@@ -47,22 +58,44 @@ describe('Family A quote hijack', () => {
     expect(await tokenBalance(h, vw, market.cas.Yes)).toBe(0n);
 
     // The victim's own step 2 is honoured in full: 50 USDC / 0.0005 = 100,000 tokens = 100_000_000_000 raw.
-    const mine = await post('buy', { wallet: vw, amount: 50, side: 'YES' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 50, payer: vw, payTo: own.payment.payTo, asset: h.usdcMint, quoteIssuedAt: own.quote.issuedAt }),
-    });
+    const mine = await post(
+      'buy',
+      { wallet: vw, amount: 50, side: 'YES' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 50,
+          payer: vw,
+          payTo: own.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: own.quote.issuedAt,
+        }),
+      },
+    );
     expect(mine.statusCode, mine.body).toBe(200); // was 400 "already processed"
     expect(mine.json().data).toMatchObject({ amount: 50, tokenAmount: 100_000, deliveryStatus: 'confirmed' });
     expect(await tokenBalance(h, vw, market.cas.Yes)).toBe(100_000_000_000n);
   });
 
-  it('sell: the victim\'s 5,000-token transfer presented with a third party\'s 0.01-token quote is refused and stays claimable', async () => {
+  it("sell: the victim's 5,000-token transfer presented with a third party's 0.01-token quote is refused and stays claimable", async () => {
     const victim = await fundedUser(h);
     const vw = victim.publicKey.toBase58();
     const b = await quote('buy', { wallet: vw, amount: 10, side: 'NO' });
     const bsig = await transfer(h, victim, h.usdcMint, b.payment.payTo, 10_000_000n);
-    const bought = await post('buy', { wallet: vw, amount: 10, side: 'NO' }, {
-      'x-payment': xPayment({ txHash: bsig, amount: 10, payer: vw, payTo: b.payment.payTo, asset: h.usdcMint, quoteIssuedAt: b.quote.issuedAt }),
-    });
+    const bought = await post(
+      'buy',
+      { wallet: vw, amount: 10, side: 'NO' },
+      {
+        'x-payment': xPayment({
+          txHash: bsig,
+          amount: 10,
+          payer: vw,
+          payTo: b.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: b.quote.issuedAt,
+        }),
+      },
+    );
     expect(bought.statusCode, bought.body).toBe(200); // 20,000 NO tokens
 
     const tiny = await quote('sell', { wallet: vw, tokenAmount: 0.01, side: 'NO' }); // pays 5 raw USDC
@@ -70,32 +103,65 @@ describe('Family A quote hijack', () => {
     const usdcBefore = await tokenBalance(h, vw, h.usdcMint);
     const sig = await transfer(h, victim, market.cas.No, own.payment.sendTo, 5_000_000_000n);
 
-    const hijack = await post('sell', { wallet: vw, tokenAmount: 0.01, side: 'NO' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 0.01, payer: vw, payTo: tiny.payment.sendTo, asset: market.cas.No, quoteIssuedAt: tiny.quote.issuedAt }),
-    });
+    const hijack = await post(
+      'sell',
+      { wallet: vw, tokenAmount: 0.01, side: 'NO' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 0.01,
+          payer: vw,
+          payTo: tiny.payment.sendTo,
+          asset: market.cas.No,
+          quoteIssuedAt: tiny.quote.issuedAt,
+        }),
+      },
+    );
     expect(hijack.statusCode, hijack.body).toBe(402); // was 200: 0.000005 USDC for 5,000 tokens
     expect(hijack.json().error.code).toBe('PAYMENT_FAILED');
     expect(hijack.json().error.message).toMatch(/amount differs from the quote/);
     expect(await tokenBalance(h, vw, h.usdcMint)).toBe(usdcBefore);
 
     // 5,000 tokens × 0.0005 = 2.5 USDC.
-    const mine = await post('sell', { wallet: vw, tokenAmount: 5000, side: 'NO' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 5000, payer: vw, payTo: own.payment.sendTo, asset: market.cas.No, quoteIssuedAt: own.quote.issuedAt }),
-    });
+    const mine = await post(
+      'sell',
+      { wallet: vw, tokenAmount: 5000, side: 'NO' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 5000,
+          payer: vw,
+          payTo: own.payment.sendTo,
+          asset: market.cas.No,
+          quoteIssuedAt: own.quote.issuedAt,
+        }),
+      },
+    );
     expect(mine.statusCode, mine.body).toBe(200);
     expect(mine.json().data).toMatchObject({ usdcPayout: 2.5, deliveryStatus: 'confirmed' });
     expect((await tokenBalance(h, vw, h.usdcMint)) - usdcBefore).toBe(2_500_000n);
   });
 
-  it('a payment cannot be presented for another wallet\'s quote', async () => {
+  it("a payment cannot be presented for another wallet's quote", async () => {
     const victim = await fundedUser(h);
     const thief = Keypair.generate().publicKey.toBase58();
     const own = await quote('buy', { wallet: victim.publicKey.toBase58(), amount: 1, side: 'YES' });
     const theirs = await quote('buy', { wallet: thief, amount: 1, side: 'YES' });
     const sig = await transfer(h, victim, h.usdcMint, own.payment.payTo, 1_000_000n);
-    const res = await post('buy', { wallet: thief, amount: 1, side: 'YES' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 1, payer: thief, payTo: theirs.payment.payTo, asset: h.usdcMint, quoteIssuedAt: theirs.quote.issuedAt }),
-    });
+    const res = await post(
+      'buy',
+      { wallet: thief, amount: 1, side: 'YES' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 1,
+          payer: thief,
+          payTo: theirs.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: theirs.quote.issuedAt,
+        }),
+      },
+    );
     expect(res.statusCode, res.body).toBe(402);
     expect(res.json().error.message).toMatch(/payer mismatch/);
     expect(await tokenBalance(h, thief, market.cas.Yes)).toBe(0n);

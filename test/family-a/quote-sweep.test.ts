@@ -15,7 +15,15 @@ afterAll(async () => {
   await h?.close();
 });
 
-const quotes = async () => Number((await h.ctx.db.selectFrom('family_a_quotes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const quotes = async () =>
+  Number(
+    (
+      await h.ctx.db
+        .selectFrom('family_a_quotes')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('expired quotes', () => {
   it('are deleted by the money sweep once expiry + grace passed, not before', async () => {
@@ -25,7 +33,11 @@ describe('expired quotes', () => {
     const before = await quotes();
     const issuedAt = Date.now();
     for (let i = 0; i < 3; i++) {
-      const res = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${m.slug}/trade/buy`, payload: { wallet, amount: 1 + i, side: 'YES' } });
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: `/v2/markets/${m.slug}/trade/buy`,
+        payload: { wallet, amount: 1 + i, side: 'YES' },
+      });
       expect(res.statusCode).toBe(402); // a quote nobody will ever pay
     }
     expect(await quotes()).toBe(before + 3);
@@ -42,7 +54,14 @@ describe('expired quotes', () => {
     const old = new Date(now - 86_400_000).toISOString();
     const fresh = new Date(now).toISOString();
     const rows = Array.from({ length: 1_203 }, (_, i) => ({
-      id: randomUUID(), market_id: 'm', wallet: `w${i}`, side: 'YES' as const, kind: 'buy' as const, amount_raw: 1n, issued_at: old, expires_at: old,
+      id: randomUUID(),
+      market_id: 'm',
+      wallet: `w${i}`,
+      side: 'YES' as const,
+      kind: 'buy' as const,
+      amount_raw: 1n,
+      issued_at: old,
+      expires_at: old,
     }));
     for (const row of rows) await insertQuote(deps.db, row);
     await insertQuote(deps.db, { ...rows[0]!, id: randomUUID(), issued_at: fresh, expires_at: new Date(now + 120_000).toISOString() });

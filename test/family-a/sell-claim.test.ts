@@ -16,13 +16,25 @@ async function buy(slug: string, user: Keypair, amount: number, side: 'YES' | 'N
   const q = (await h.t.app.inject({ method: 'POST', url: `/v2/markets/${slug}/trade/buy`, payload: { wallet, amount, side } })).json();
   const sig = await transfer(h, user, h.usdcMint, q.payment.payTo, BigInt(q.payment.accepts[0].amount));
   const res = await h.t.app.inject({
-    method: 'POST', url: `/v2/markets/${slug}/trade/buy`, payload: { wallet, amount, side },
-    headers: { 'x-payment': xPayment({ txHash: sig, amount, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt }) },
+    method: 'POST',
+    url: `/v2/markets/${slug}/trade/buy`,
+    payload: { wallet, amount, side },
+    headers: {
+      'x-payment': xPayment({
+        txHash: sig,
+        amount,
+        payer: wallet,
+        payTo: q.payment.payTo,
+        asset: h.usdcMint,
+        quoteIssuedAt: q.quote.issuedAt,
+      }),
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
 
-const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'POST', url, payload, headers });
+const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.t.app.inject({ method: 'POST', url, payload, headers });
 
 describe('Family A sell and claim', () => {
   it('sells part back, then after resolution claims once and receives tokens × marketLimit / 1e8', async () => {
@@ -38,13 +50,30 @@ describe('Family A sell and claim', () => {
     expect(s1.statusCode).toBe(402);
     const sq = s1.json();
     expect(sq.error.message).toBe('Token transfer required to execute sell');
-    expect(sq.payment).toMatchObject({ x402Version: 1, tokenMint: m.cas.Yes, sendTo: m.metadata.option_wallets.Yes, tokenAmount: 5000, tokenAmountAtomic: '5000000000' });
+    expect(sq.payment).toMatchObject({
+      x402Version: 1,
+      tokenMint: m.cas.Yes,
+      sendTo: m.metadata.option_wallets.Yes,
+      tokenAmount: 5000,
+      tokenAmountAtomic: '5000000000',
+    });
     expect(sq.quote).toMatchObject({ side: 'YES', tokenAmount: 5000, usdcPayout: 2.5, targetPrice: 0.0005, ttlMs: 120000 });
     const usdcBefore = await tokenBalance(h, aw, h.usdcMint);
     const tsig = await transfer(h, alice, m.cas.Yes, sq.payment.sendTo, 5_000_000_000n);
-    const s2 = await post(`/v2/markets/${m.slug}/trade/sell`, { wallet: aw, tokenAmount: 5000, side: 'YES' }, {
-      'x-payment': xPayment({ txHash: tsig, amount: 5000, payer: aw, payTo: sq.payment.sendTo, asset: m.cas.Yes, quoteIssuedAt: sq.quote.issuedAt }),
-    });
+    const s2 = await post(
+      `/v2/markets/${m.slug}/trade/sell`,
+      { wallet: aw, tokenAmount: 5000, side: 'YES' },
+      {
+        'x-payment': xPayment({
+          txHash: tsig,
+          amount: 5000,
+          payer: aw,
+          payTo: sq.payment.sendTo,
+          asset: m.cas.Yes,
+          quoteIssuedAt: sq.quote.issuedAt,
+        }),
+      },
+    );
     expect(s2.statusCode, s2.body).toBe(200);
     expect(s2.json().data).toMatchObject({ action: 'sell', usdcPayout: 2.5, deliveryStatus: 'confirmed' });
     expect((await tokenBalance(h, aw, h.usdcMint)) - usdcBefore).toBe(2_500_000n);
@@ -66,8 +95,21 @@ describe('Family A sell and claim', () => {
     const info = await post(`/v2/markets/${m.slug}/claim`, { wallet: aw });
     expect(info.statusCode, info.body).toBe(200);
     const d = info.json().data;
-    expect(d).toMatchObject({ slug: m.slug, wallet: aw, outcome: 'Yes', userTokenBalance: 15000, marketLimit: 100000, payoutUsdc: 15, tokenMint: m.cas.Yes });
-    expect(d.nextStep).toMatchObject({ action: 'transferTokens', tokenMint: m.cas.Yes, tokensToTransfer: 15000, confirmEndpoint: `/${m.slug}/claim/confirm` });
+    expect(d).toMatchObject({
+      slug: m.slug,
+      wallet: aw,
+      outcome: 'Yes',
+      userTokenBalance: 15000,
+      marketLimit: 100000,
+      payoutUsdc: 15,
+      tokenMint: m.cas.Yes,
+    });
+    expect(d.nextStep).toMatchObject({
+      action: 'transferTokens',
+      tokenMint: m.cas.Yes,
+      tokensToTransfer: 15000,
+      confirmEndpoint: `/${m.slug}/claim/confirm`,
+    });
 
     // A partial transfer is refused, and its 14,000 tokens are credited to Alice's claim (issue 8).
     const partial = await transfer(h, alice, m.cas.Yes, d.nextStep.sendTo, 14_000_000_000n);
@@ -87,7 +129,13 @@ describe('Family A sell and claim', () => {
     ]);
     const okRes = [c1, c2].find((r) => r.statusCode === 200)!;
     const refused = [c1, c2].find((r) => r.statusCode !== 200)!;
-    expect(okRes.json().data).toMatchObject({ outcome: 'Yes', payoutUsdc: 15, tokenAmount: 15000, tokenTransferTxHash: rest, deliveryStatus: 'confirmed' });
+    expect(okRes.json().data).toMatchObject({
+      outcome: 'Yes',
+      payoutUsdc: 15,
+      tokenAmount: 15000,
+      tokenTransferTxHash: rest,
+      deliveryStatus: 'confirmed',
+    });
     expect(['VALIDATION_ERROR', 'ALREADY_CLAIMED']).toContain(refused.json().error.code);
     expect((await tokenBalance(h, aw, h.usdcMint)) - before).toBe(15_000_000n);
     const lookup = (await h.t.app.inject({ method: 'GET', url: `/v2/payments/${partial}` })).json().data;

@@ -12,7 +12,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'POST', url, payload, headers });
+const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.t.app.inject({ method: 'POST', url, payload, headers });
 
 describe('Family A tickers', () => {
   it('admin create stores UP/DOWN; side accepts them in any case and buys the right outcome', async () => {
@@ -29,9 +30,20 @@ describe('Family A tickers', () => {
     expect(down.json().quote.side).toBe('NO');
     const q = down.json();
     const sig = await transfer(h, user, h.usdcMint, q.payment.payTo, 1_000_000n);
-    const paid = await post(`/v2/markets/${m.slug}/trade/buy`, { wallet, amount: 1, side: 'DOWN' }, {
-      'x-payment': xPayment({ txHash: sig, amount: 1, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt }),
-    });
+    const paid = await post(
+      `/v2/markets/${m.slug}/trade/buy`,
+      { wallet, amount: 1, side: 'DOWN' },
+      {
+        'x-payment': xPayment({
+          txHash: sig,
+          amount: 1,
+          payer: wallet,
+          payTo: q.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: q.quote.issuedAt,
+        }),
+      },
+    );
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().data.side).toBe('NO');
     expect(await tokenBalance(h, wallet, m.cas.No)).toBe(2_000_000_000n);
@@ -42,7 +54,13 @@ describe('Family A tickers', () => {
 
   it('paid creation stores its options as the tickers', async () => {
     const creator = Keypair.generate().publicKey.toBase58();
-    const body = { name: 'Will BTC go up this week?', description: 'UP or DOWN', end_date: '2031-06-01T00:00:00Z', options: ['UP', 'DOWN'], creator_wallet: creator };
+    const body = {
+      name: 'Will BTC go up this week?',
+      description: 'UP or DOWN',
+      end_date: '2031-06-01T00:00:00Z',
+      options: ['UP', 'DOWN'],
+      creator_wallet: creator,
+    };
     const r1 = await post('/v2/markets', body);
     expect(r1.statusCode, r1.body).toBe(402);
     const details = await h.t.app.inject({ method: 'GET', url: `/v2/markets/${r1.json().slug}/details` });
@@ -51,7 +69,12 @@ describe('Family A tickers', () => {
   });
 
   it('refuses ambiguous tickers with 400 and records nothing', async () => {
-    for (const [yesTicker, noTicker] of [['UP', 'up'], ['NO', 'DOWN'], ['UP', 'YES'], [' ', 'DOWN']]) {
+    for (const [yesTicker, noTicker] of [
+      ['UP', 'up'],
+      ['NO', 'DOWN'],
+      ['UP', 'YES'],
+      [' ', 'DOWN'],
+    ]) {
       const name = `Ambiguous ${yesTicker}/${noTicker} ${Math.random().toString(36).slice(2, 8)}`;
       const res = await post('/v2/admin/markets', { name, description: 'x', endDate: '2030-01-01T00:00:00Z', yesTicker, noTicker }, admin);
       expect(res.statusCode, res.body).toBe(400);

@@ -45,10 +45,27 @@ describe('transaction signatures in Family A requests', () => {
   it('refuses a malformed X-PAYMENT txHash on buy and sell with 400, without reading the chain', async () => {
     const statuses = vi.spyOn(h.client, 'getSignatureStatuses');
     for (const txHash of BAD) {
-      const header = xPayment({ txHash, amount: 1, payer: wallet, payTo: wallet, asset: h.usdcMint, quoteIssuedAt: new Date().toISOString() });
-      const buy = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${slug}/trade/buy`, headers: { 'x-payment': header }, payload: { wallet, amount: 1, side: 'YES' } });
+      const header = xPayment({
+        txHash,
+        amount: 1,
+        payer: wallet,
+        payTo: wallet,
+        asset: h.usdcMint,
+        quoteIssuedAt: new Date().toISOString(),
+      });
+      const buy = await h.t.app.inject({
+        method: 'POST',
+        url: `/v2/markets/${slug}/trade/buy`,
+        headers: { 'x-payment': header },
+        payload: { wallet, amount: 1, side: 'YES' },
+      });
       expectValidation(buy, /txHash is not/);
-      const sell = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${slug}/trade/sell`, headers: { 'x-payment': header }, payload: { wallet, tokenAmount: 1, side: 'YES' } });
+      const sell = await h.t.app.inject({
+        method: 'POST',
+        url: `/v2/markets/${slug}/trade/sell`,
+        headers: { 'x-payment': header },
+        payload: { wallet, tokenAmount: 1, side: 'YES' },
+      });
       expectValidation(sell, /txHash is not/);
     }
     expect(statuses).not.toHaveBeenCalled();

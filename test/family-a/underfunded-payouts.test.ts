@@ -28,10 +28,22 @@ afterAll(async () => {
 
 function sender(maxAttempts: number, backoffMs: number): OutboundSender {
   const deps: FamilyADeps = {
-    db: h.ctx.db, dialect: h.ctx.dialect, chain: h.client, usdcMint: h.usdcMint, treasury: h.ctx.chain.wallets.treasury,
-    keys, settings: {} as FamilyADeps['settings'], log: pino({ level: 'silent' }), dispatchOutbound: async () => {},
+    db: h.ctx.db,
+    dialect: h.ctx.dialect,
+    chain: h.client,
+    usdcMint: h.usdcMint,
+    treasury: h.ctx.chain.wallets.treasury,
+    keys,
+    settings: {} as FamilyADeps['settings'],
+    log: pino({ level: 'silent' }),
+    dispatchOutbound: async () => {},
   };
-  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), { confirmTimeoutMs: 5_000, pollMs: 20, maxAttempts, fundingBackoffMs: () => backoffMs });
+  return new OutboundSender(h.ctx.db, h.client, familyABuilders(deps), pino({ level: 'silent' }), {
+    confirmTimeoutMs: 5_000,
+    pollMs: 20,
+    maxAttempts,
+    fundingBackoffMs: () => backoffMs,
+  });
 }
 
 describe('underfunded payouts', () => {
@@ -39,7 +51,9 @@ describe('underfunded payouts', () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
     const amount = 987_654_321_000n; // far beyond anything the platform wallet holds
     const id = await recordOutboundIntent(h.ctx.db, {
-      idempotencyKey: `underfunded-${owner}`, purpose: PURPOSES.payUsdc, params: { marketId: 'no-such-market', sources: ['YES', 'PLATFORM'], to: owner, amountRaw: amount.toString() },
+      idempotencyKey: `underfunded-${owner}`,
+      purpose: PURPOSES.payUsdc,
+      params: { marketId: 'no-such-market', sources: ['YES', 'PLATFORM'], to: owner, amountRaw: amount.toString() },
     });
     const s = sender(2, 60_000);
     // Five funding checks with a budget of two attempts: the intent never ends `failed`.
@@ -55,7 +69,11 @@ describe('underfunded payouts', () => {
     expect((await listUnfinishedOutbound(h.ctx.db, later, 500, later)).map((r) => r.id)).toContain(id);
 
     const listed = (await h.t.app.inject({ method: 'GET', url: '/v2/admin/outbound?status=awaiting_funds', headers: admin })).json().data;
-    expect(listed.find((r: { id: string }) => r.id === id)).toMatchObject({ status: 'pending', awaitingFundsSince: row.awaiting_funds_since, shortfall: { asset: h.usdcMint } });
+    expect(listed.find((r: { id: string }) => r.id === id)).toMatchObject({
+      status: 'pending',
+      awaitingFundsSince: row.awaiting_funds_since,
+      shortfall: { asset: h.usdcMint },
+    });
 
     // The operator funds the platform wallet; the next check pays, with no re-drive needed.
     await h.ledger.mintUsdc(keys.platform().publicKey, amount);
@@ -71,7 +89,9 @@ describe('underfunded payouts', () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();
     const amount = 876_543_210_000n;
     const id = await recordOutboundIntent(h.ctx.db, {
-      idempotencyKey: `underfunded-2-${owner}`, purpose: PURPOSES.payUsdc, params: { marketId: 'no-such-market', sources: ['PLATFORM'], to: owner, amountRaw: amount.toString() },
+      idempotencyKey: `underfunded-2-${owner}`,
+      purpose: PURPOSES.payUsdc,
+      params: { marketId: 'no-such-market', sources: ['PLATFORM'], to: owner, amountRaw: amount.toString() },
     });
     expect(await sender(25, 300).process(id)).toMatchObject({ awaitingFunds: true });
     await h.ledger.mintUsdc(keys.platform().publicKey, amount);
@@ -79,10 +99,13 @@ describe('underfunded payouts', () => {
     await pollUntil(async () => (Date.now() >= due ? true : undefined), { timeoutMs: 5_000 });
     // The resume scan (here run by hand, as its schedule would) re-enqueues it under a fresh job id.
     expect(await resumeUnfinished(h.ctx.db, h.ctx.queues, 0)).toBeGreaterThanOrEqual(1);
-    const confirmed = await pollUntil(async () => {
-      const r = await findOutbound(h.ctx.db, id);
-      return r?.status === 'confirmed' ? r : undefined;
-    }, { timeoutMs: 15_000 });
+    const confirmed = await pollUntil(
+      async () => {
+        const r = await findOutbound(h.ctx.db, id);
+        return r?.status === 'confirmed' ? r : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(confirmed?.status).toBe('confirmed');
     expect(await tokenBalance(h, owner, h.usdcMint)).toBe(amount);
   });
@@ -94,11 +117,24 @@ describe('an underfunded claim, as a client and an operator see it', () => {
     const m = await createMarket(h, { marketLimit: 1_000_000_000_000 });
     const user = await fundedUser(h);
     const wallet = user.publicKey.toBase58();
-    const q = (await h.t.app.inject({ method: 'POST', url: `/v2/markets/${m.slug}/trade/buy`, payload: { wallet, amount: 0.01, side: 'YES' } })).json();
+    const q = (
+      await h.t.app.inject({ method: 'POST', url: `/v2/markets/${m.slug}/trade/buy`, payload: { wallet, amount: 0.01, side: 'YES' } })
+    ).json();
     const paid = await transfer(h, user, h.usdcMint, q.payment.payTo, 10_000n);
     const bought = await h.t.app.inject({
-      method: 'POST', url: `/v2/markets/${m.slug}/trade/buy`, payload: { wallet, amount: 0.01, side: 'YES' },
-      headers: { 'x-payment': xPayment({ txHash: paid, amount: 0.01, payer: wallet, payTo: q.payment.payTo, asset: h.usdcMint, quoteIssuedAt: q.quote.issuedAt }) },
+      method: 'POST',
+      url: `/v2/markets/${m.slug}/trade/buy`,
+      payload: { wallet, amount: 0.01, side: 'YES' },
+      headers: {
+        'x-payment': xPayment({
+          txHash: paid,
+          amount: 0.01,
+          payer: wallet,
+          payTo: q.payment.payTo,
+          asset: h.usdcMint,
+          quoteIssuedAt: q.quote.issuedAt,
+        }),
+      },
     });
     expect(bought.statusCode, bought.body).toBe(200); // 20 tokens
     await h.t.app.inject({ method: 'POST', url: `/v2/admin/markets/${m.slug}/resolve`, headers: admin, payload: { outcome: 'YES' } });
@@ -106,15 +142,23 @@ describe('an underfunded claim, as a client and an operator see it', () => {
     const info = (await h.t.app.inject({ method: 'POST', url: `/v2/markets/${m.slug}/claim`, payload: { wallet } })).json().data;
     expect(info.payoutUsdc).toBe(200_000); // 20 tokens × 1e12 / 1e8
     expect(info.payoutFunding).toMatchObject({ covered: false });
-    expect(info.warning).toMatch(/less than this 200000 USDC payout: a confirmed claim is recorded and paid automatically once an operator funds them/);
+    expect(info.warning).toMatch(
+      /less than this 200000 USDC payout: a confirmed claim is recorded and paid automatically once an operator funds them/,
+    );
 
     const sig = await transfer(h, user, m.cas.Yes, info.nextStep.sendTo, 20_000_000n);
     const t0 = Date.now();
-    const confirmed = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${m.slug}/claim/confirm`, payload: { wallet, transferTxHash: sig } });
+    const confirmed = await h.t.app.inject({
+      method: 'POST',
+      url: `/v2/markets/${m.slug}/claim/confirm`,
+      payload: { wallet, transferTxHash: sig },
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(Date.now() - t0).toBeLessThan(5_000); // answered as soon as the wait began, not after FAMILY_A_DELIVERY_WAIT_MS
     expect(confirmed.json().data).toMatchObject({ payoutUsdc: 200_000, deliveryStatus: 'awaiting_funds', usdcPayoutTxHash: null });
-    expect(confirmed.json().data.payoutWarning).toMatch(/cannot cover this payout yet \(.*lack .* raw USDC.*\); it is recorded and paid automatically/);
+    expect(confirmed.json().data.payoutWarning).toMatch(
+      /cannot cover this payout yet \(.*lack .* raw USDC.*\); it is recorded and paid automatically/,
+    );
 
     const lookup = (await h.t.app.inject({ method: 'GET', url: `/v2/payments/${sig}` })).json().data;
     expect(lookup).toMatchObject({ kind: 'claim', status: 'awaiting_funds', error: expect.stringMatching(/lack \d+ raw USDC/) });
@@ -130,14 +174,20 @@ describe('an underfunded claim, as a client and an operator see it', () => {
     expect(page.body).toMatch(/wait for funds: fund the wallets named below/);
     expect(page.body).toContain('family-a.pay-usdc');
     expect((await h.t.app.inject({ method: 'GET', url: '/admin/money' })).statusCode).toBe(401);
-    expect((await h.t.app.inject({ method: 'GET', url: '/admin/money', headers: { accept: 'text/html' } })).headers.location).toBe('/admin/login?next=%2Fadmin%2Fmoney');
+    expect((await h.t.app.inject({ method: 'GET', url: '/admin/money', headers: { accept: 'text/html' } })).headers.location).toBe(
+      '/admin/login?next=%2Fadmin%2Fmoney',
+    );
 
     // The operator funds the platform wallet and asks for a check now (else the backoff decides).
     await h.ledger.mintUsdc(keys.platform().publicKey, 200_000_000_000n);
-    const payout = (await h.ctx.db.selectFrom('family_a_payments').select('outbound_id').where('signature', '=', sig).executeTakeFirstOrThrow()).outbound_id!;
+    const payout = (
+      await h.ctx.db.selectFrom('family_a_payments').select('outbound_id').where('signature', '=', sig).executeTakeFirstOrThrow()
+    ).outbound_id!;
     const retry = await h.t.app.inject({ method: 'POST', url: `/v2/admin/outbound/${payout}/retry`, headers: admin });
     expect(retry.json().data).toMatchObject({ retry: 'expedited' });
-    const done = await pollUntil(async () => ((await findOutbound(h.ctx.db, payout))?.status === 'confirmed' ? true : undefined), { timeoutMs: 15_000 });
+    const done = await pollUntil(async () => ((await findOutbound(h.ctx.db, payout))?.status === 'confirmed' ? true : undefined), {
+      timeoutMs: 15_000,
+    });
     expect(done).toBe(true);
     expect(await tokenBalance(h, wallet, h.usdcMint)).toBe(10_000_000_000n - 10_000n + 200_000_000_000n);
     expect((await h.t.app.inject({ method: 'GET', url: `/v2/payments/${sig}` })).json().data.status).toBe('confirmed');

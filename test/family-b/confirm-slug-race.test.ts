@@ -12,7 +12,10 @@ import { confirmProof, createMarket, fundedWallet, get, openHarness, post, type 
 const race = vi.hoisted(() => ({ checkMisses: false }));
 vi.mock('../../db/repositories/market-catalog.repository.js', async (importOriginal) => {
   const original = await importOriginal<typeof CatalogRepository>();
-  return { ...original, slugTaken: async (...args: Parameters<typeof original.slugTaken>) => (race.checkMisses ? false : original.slugTaken(...args)) };
+  return {
+    ...original,
+    slugTaken: async (...args: Parameters<typeof original.slugTaken>) => (race.checkMisses ? false : original.slugTaken(...args)),
+  };
 });
 
 let h: BHarness;
@@ -27,7 +30,8 @@ describe('POST /v2/markets/confirm with a slug another market takes meanwhile', 
     const wallet = creator.publicKey.toBase58();
     const first = await createMarket(h, creator);
     const second = await createMarket(h, creator);
-    const confirm = (id: number) => post(h, '/v2/markets/confirm', { marketId: id, wallet, ...confirmProof(creator, id), slug: 'raced-slug' });
+    const confirm = (id: number) =>
+      post(h, '/v2/markets/confirm', { marketId: id, wallet, ...confirmProof(creator, id), slug: 'raced-slug' });
 
     expect((await confirm(first)).statusCode).toBe(200);
     race.checkMisses = true;
@@ -36,14 +40,19 @@ describe('POST /v2/markets/confirm with a slug another market takes meanwhile', 
     expect(loser.json()).toMatchObject({ success: false, code: 'SLUG_TAKEN' });
     expect((await get(h, '/v2/markets/raced-slug/details')).json().data).toMatchObject({ metadata: { chain_market_id: first } });
     // The loser can still confirm under another slug.
-    expect((await post(h, '/v2/markets/confirm', { marketId: second, wallet, ...confirmProof(creator, second), slug: 'raced-slug-2' })).statusCode).toBe(200);
+    expect(
+      (await post(h, '/v2/markets/confirm', { marketId: second, wallet, ...confirmProof(creator, second), slug: 'raced-slug-2' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('two concurrent confirms with one slug: one 200, the other 409, never 500', async () => {
     const creator = await fundedWallet(h);
     const wallet = creator.publicKey.toBase58();
     const ids = [await createMarket(h, creator), await createMarket(h, creator)];
-    const answers = await Promise.all(ids.map((id) => post(h, '/v2/markets/confirm', { marketId: id, wallet, ...confirmProof(creator, id), slug: 'concurrent-slug' })));
+    const answers = await Promise.all(
+      ids.map((id) => post(h, '/v2/markets/confirm', { marketId: id, wallet, ...confirmProof(creator, id), slug: 'concurrent-slug' })),
+    );
     expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join('\n')).toEqual([200, 409]);
   });
 });

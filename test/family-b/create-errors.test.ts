@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function reservations(): Promise<number> {
-  const row = await h.daemon.db.db.selectFrom('market_id_reservations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await h.daemon.db.db
+    .selectFrom('market_id_reservations')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 async function counter(): Promise<number> {
@@ -98,7 +101,12 @@ describe('init-mints and confirm on markets that do not exist or belong to someo
   });
 
   it('confirm of an unknown market → 404', async () => {
-    const res = await post(h, '/v2/markets/confirm', { marketId: 987654, wallet: creator.publicKey.toBase58(), ...confirmProof(creator, 987654), title: 'x' });
+    const res = await post(h, '/v2/markets/confirm', {
+      marketId: 987654,
+      wallet: creator.publicKey.toBase58(),
+      ...confirmProof(creator, 987654),
+      title: 'x',
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().success).toBe(false);
   });

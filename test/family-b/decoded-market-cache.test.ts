@@ -11,11 +11,33 @@ import { decodeIndexedMarket } from '../../src/services/family-b/market-reader.j
 const creator = Keypair.generate().publicKey;
 function account(id: bigint, yesReserve: bigint): MarketAccount {
   return {
-    marketId: id, creator, vault: creator, resolutionTime: 2_000_000_000n, createdAt: 1_700_000_000n, resolvedAt: 0n, tradeFeeBps: 200,
-    mode: 'amm', status: 'active', winningSide: null, mintsInitialized: true, bump: 255, seedAmount: 100_000_000n,
-    yesReserve, noReserve: 100_000_000n, yesSupply: 1_000_000n, noSupply: 1_000_000n, collateral: 101_000_000n,
-    creatorFeesAccrued: 0n, creatorFeesClaimed: 0n, protocolFeesAccrued: 0n, protocolFeesClaimed: 0n, totalVolume: 0n,
-    title: `Market ${id}`, description: 'cache', yesTicker: 'YES', noTicker: 'NO',
+    marketId: id,
+    creator,
+    vault: creator,
+    resolutionTime: 2_000_000_000n,
+    createdAt: 1_700_000_000n,
+    resolvedAt: 0n,
+    tradeFeeBps: 200,
+    mode: 'amm',
+    status: 'active',
+    winningSide: null,
+    mintsInitialized: true,
+    bump: 255,
+    seedAmount: 100_000_000n,
+    yesReserve,
+    noReserve: 100_000_000n,
+    yesSupply: 1_000_000n,
+    noSupply: 1_000_000n,
+    collateral: 101_000_000n,
+    creatorFeesAccrued: 0n,
+    creatorFeesClaimed: 0n,
+    protocolFeesAccrued: 0n,
+    protocolFeesClaimed: 0n,
+    totalVolume: 0n,
+    title: `Market ${id}`,
+    description: 'cache',
+    yesTicker: 'YES',
+    noTicker: 'NO',
   };
 }
 

@@ -139,6 +139,10 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 }
 
 /** The creator's proof for POST /v2/markets/confirm, as a wallet signs it. */
-export function confirmProof(signer: Keypair, marketId: number, timestamp = Math.floor(Date.now() / 1000)): { timestamp: number; signature: string } {
+export function confirmProof(
+  signer: Keypair,
+  marketId: number,
+  timestamp = Math.floor(Date.now() / 1000),
+): { timestamp: number; signature: string } {
   return { timestamp, signature: signTextBase58(signer, confirmMarketText(marketId, timestamp)) };
 }

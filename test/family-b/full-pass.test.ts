@@ -42,7 +42,13 @@ describe('full index pass', () => {
   it('reads each outcome mint by a mint filter, never the whole Token program, and indexes every market into an empty database', async () => {
     const db = await sqliteDatabase();
     try {
-      const ctx: FamilyBContext = { db: db.db, chain: recordingClient(), programId: h.daemon.chain.programs.market, usdcMint: h.usdcMint, log: pino({ level: 'silent' }) };
+      const ctx: FamilyBContext = {
+        db: db.db,
+        chain: recordingClient(),
+        programId: h.daemon.chain.programs.market,
+        usdcMint: h.usdcMint,
+        log: pino({ level: 'silent' }),
+      };
       const result = await fullIndexPass(ctx);
       expect(result.markets).toBe(4);
       // Two reads per market (YES and NO mint), each pinned to its mint at offset 0.

@@ -28,10 +28,14 @@ function recording(client: ChainClient): ChainClient {
       if (key !== 'onProgramAccountChange') return Reflect.get(target, key, receiver);
       return (programId: string, listener: (a: AccountSnapshot) => void, filters: ProgramAccountFilter[] = []) => {
         subscribed.push({ programId, filters });
-        return target.onProgramAccountChange(programId, (account) => {
-          delivered.push({ programId, account });
-          listener(account);
-        }, filters);
+        return target.onProgramAccountChange(
+          programId,
+          (account) => {
+            delivered.push({ programId, account });
+            listener(account);
+          },
+          filters,
+        );
       };
     },
   });
@@ -61,10 +65,12 @@ describe('index subscriptions', () => {
   it('subscribe at start to the market program and to the known mints only, each by a mint filter', async () => {
     expect(subscribed.filter((s) => s.programId === h.daemon.chain.programs.market.toBase58())).toHaveLength(1);
     const token = subscribed.filter((s) => s.programId === TOKEN);
-    expect(token.map((s) => s.filters)).toEqual(expect.arrayContaining([
-      [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: firstMarket.yesMint } }],
-      [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: firstMarket.noMint } }],
-    ]));
+    expect(token.map((s) => s.filters)).toEqual(
+      expect.arrayContaining([
+        [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: firstMarket.yesMint } }],
+        [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: firstMarket.noMint } }],
+      ]),
+    );
     for (const s of token) expect(s.filters.some((f) => f.memcmp?.offset === 0)).toBe(true); // never the whole Token program
     expect(subs.mints).toEqual(new Set([firstMarket.yesMint, firstMarket.noMint]));
   });
@@ -80,7 +86,9 @@ describe('index subscriptions', () => {
     await h.ledger.mintUsdc(trader.publicKey, 5n * BigInt(USDC));
     await buy(h, id, trader, 'UP', 2 * USDC); // moves USDC and mints YES to the trader
     // The ledger notifies in order, so once the YES account arrived every earlier change was delivered.
-    const row = await waitFor('trader YES account delivered', async () => tokenRows.find((r) => r.mint === yesMint && r.owner === trader.publicKey.toBase58()));
+    const row = await waitFor('trader YES account delivered', async () =>
+      tokenRows.find((r) => r.mint === yesMint && r.owner === trader.publicKey.toBase58()),
+    );
     expect(row.amount).toBeGreaterThan(0n);
 
     const tokenDeliveries = delivered.filter((d) => d.programId === TOKEN).map((d) => decodeTokenAccountSnapshot(d.account)?.mint);

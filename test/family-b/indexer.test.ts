@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test, read loosely */
 /**
  * Family B's index against the real ledger and the daemon's own workers: rows appear through the
  * notification path with their slot, two changes in one slot both reach the index, an older slot
@@ -21,11 +22,16 @@ let creator: Keypair, alice: Keypair, bob: Keypair;
 let id: number;
 let yesMint: string, noMint: string;
 const ctxFor = (db: FamilyBContext['db']): FamilyBContext => ({
-  db, chain: h.daemon.chain.client, programId: h.daemon.chain.programs.market, usdcMint: h.usdcMint, log: pino({ level: 'silent' }),
+  db,
+  chain: h.daemon.chain.client,
+  programId: h.daemon.chain.programs.market,
+  usdcMint: h.usdcMint,
+  log: pino({ level: 'silent' }),
 });
-const rowOf = async (db: FamilyBContext['db'], address: string) => db.selectFrom('token_accounts').selectAll().where('address', '=', address).executeTakeFirst();
+const rowOf = async (db: FamilyBContext['db'], address: string) =>
+  db.selectFrom('token_accounts').selectAll().where('address', '=', address).executeTakeFirst();
 const amountOf = (r: { amount: unknown } | undefined) => (r ? BigInt(r.amount as bigint) : undefined);
-const txOf = async (res: Promise<{ statusCode: number; body: string; json(): any }>): Promise<string> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+const txOf = async (res: Promise<{ statusCode: number; body: string; json(): any }>): Promise<string> => {
   const r = await res;
   if (r.statusCode !== 200) throw new Error(`${r.statusCode} ${r.body}`);
   return r.json().data.transaction as string;
@@ -45,10 +51,14 @@ describe('notification path', () => {
     const slotBefore = h.ledger.slot;
     await buy(h, id, alice, 'UP', 3 * USDC);
     const chainAmount = await tokenBalance(h, yesMint, alice.publicKey);
-    const row = await waitFor('alice YES row', async () => {
-      const r = await rowOf(h.daemon.db.db, ata(yesMint, alice));
-      return amountOf(r) === chainAmount ? r : undefined;
-    }, 2_000);
+    const row = await waitFor(
+      'alice YES row',
+      async () => {
+        const r = await rowOf(h.daemon.db.db, ata(yesMint, alice));
+        return amountOf(r) === chainAmount ? r : undefined;
+      },
+      2_000,
+    );
     expect(row).toMatchObject({ mint: yesMint, owner: alice.publicKey.toBase58() });
     expect(Number(row.slot)).toBeGreaterThanOrEqual(slotBefore);
   });
@@ -70,7 +80,11 @@ describe('notification path', () => {
         slots.push(result.slot);
       }
       const chainAmount = await tokenBalance(h, noMint, bob.publicKey);
-      await waitFor('bob NO row = chain', async () => (amountOf(await rowOf(h.daemon.db.db, ata(noMint, bob))) === chainAmount ? true : undefined), 3_000);
+      await waitFor(
+        'bob NO row = chain',
+        async () => (amountOf(await rowOf(h.daemon.db.db, ata(noMint, bob))) === chainAmount ? true : undefined),
+        3_000,
+      );
       await waitForQueuesDrained([h.daemon.queues.get('index')]); // every index job has run: no late one may roll it back
       expect(BigInt((await rowOf(h.daemon.db.db, ata(noMint, bob)))!.amount)).toBe(chainAmount);
       if (slots[0] === slots[1]) return;
@@ -110,7 +124,10 @@ describe('full pass', () => {
     const result = await fullIndexPass(ctxFor(empty.db));
     expect(result).toEqual({ markets: 1, tokenAccounts: 2 });
     const project = async (db: FamilyBContext['db']) =>
-      (await db.selectFrom('token_accounts').select(['address', 'mint', 'owner', 'amount']).orderBy('address').execute()).map((r) => ({ ...r, amount: BigInt(r.amount) }));
+      (await db.selectFrom('token_accounts').select(['address', 'mint', 'owner', 'amount']).orderBy('address').execute()).map((r) => ({
+        ...r,
+        amount: BigInt(r.amount),
+      }));
     expect(await project(empty.db)).toEqual(await project(h.daemon.db.db));
     const market = (await findChainMarket(empty.db, BigInt(id)))!;
     expect(market.data.equals((await findChainMarket(h.daemon.db.db, BigInt(id)))!.data)).toBe(true);
@@ -120,15 +137,30 @@ describe('full pass', () => {
   it('removes a token account closed on chain', async () => {
     const address = ata(noMint, bob);
     const held = await tokenBalance(h, noMint, bob.publicKey);
-    await txOf(post(h, `/v2/markets/${id}/sell`, { wallet: bob.publicKey.toBase58(), side: 'NO', amount: Number(held) })).then(async (base64) => {
-      const tx = Transaction.from(Buffer.from(base64, 'base64'));
-      tx.sign(bob);
-      expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
-    });
-    await h.ledger.sendInstructions([createCloseAccountInstruction(getAssociatedTokenAddressSync(new PublicKey(noMint), bob.publicKey, true), bob.publicKey, bob.publicKey)], [bob]);
+    await txOf(post(h, `/v2/markets/${id}/sell`, { wallet: bob.publicKey.toBase58(), side: 'NO', amount: Number(held) })).then(
+      async (base64) => {
+        const tx = Transaction.from(Buffer.from(base64, 'base64'));
+        tx.sign(bob);
+        expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
+      },
+    );
+    await h.ledger.sendInstructions(
+      [
+        createCloseAccountInstruction(
+          getAssociatedTokenAddressSync(new PublicKey(noMint), bob.publicKey, true),
+          bob.publicKey,
+          bob.publicKey,
+        ),
+      ],
+      [bob],
+    );
     expect(await h.daemon.chain.client.getAccount(address)).toBeNull();
     // The notification path re-reads the account, finds it closed and drops the row.
-    await waitFor('row of the closed account gone', async () => ((await rowOf(h.daemon.db.db, address)) === undefined ? true : undefined), 2_000);
+    await waitFor(
+      'row of the closed account gone',
+      async () => ((await rowOf(h.daemon.db.db, address)) === undefined ? true : undefined),
+      2_000,
+    );
     // A missed notification: the index still holds the account as it was before the close.
     const slot = BigInt(h.ledger.slot);
     await upsertTokenAccounts(h.daemon.db.db, [{ address, mint: noMint, owner: bob.publicKey.toBase58(), amount: 0n, slot }]);

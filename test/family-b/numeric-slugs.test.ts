@@ -13,12 +13,16 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const admin = (url: string, payload: Record<string, unknown>) => h.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+const admin = (url: string, payload: Record<string, unknown>) =>
+  h.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
 const endDate = () => new Date(Date.now() + 86_400_000).toISOString();
 
 describe('slugs derived from number-like names', () => {
   it('Family A admin creation prefixes them, and the market is read by its slug', async () => {
-    for (const [name, slug] of [['2026', 'market-2026'], ['1e10', 'market-1e10']]) {
+    for (const [name, slug] of [
+      ['2026', 'market-2026'],
+      ['1e10', 'market-1e10'],
+    ]) {
       const res = await admin('/v2/admin/markets', { name, description: 'A number-like name', endDate: endDate() });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.slug).toBe(slug);
@@ -31,9 +35,18 @@ describe('slugs derived from number-like names', () => {
   });
 
   it('Family C admin creation prefixes them, and the market is read by its slug', async () => {
-    for (const [title, slug] of [['2026', 'market-2026-2'], ['1e10', 'market-1e10-2']]) {
+    for (const [title, slug] of [
+      ['2026', 'market-2026-2'],
+      ['1e10', 'market-1e10-2'],
+    ]) {
       const res = await admin('/v2/admin/clob/markets', {
-        title, description: 'A number-like title', resolutionRules: 'YES if it happens.', category: 'misc', endDate: endDate(), yesTicker: 'YES', noTicker: 'NO',
+        title,
+        description: 'A number-like title',
+        resolutionRules: 'YES if it happens.',
+        category: 'misc',
+        endDate: endDate(),
+        yesTicker: 'YES',
+        noTicker: 'NO',
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().market.marketId).toBe(slug);
@@ -44,7 +57,16 @@ describe('slugs derived from number-like names', () => {
   it('refuses a number-like explicit slug (400) in each family', async () => {
     const a = await admin('/v2/admin/markets', { name: 'Explicit', description: 'd', endDate: endDate(), slug: '1e10' });
     expect(a.statusCode).toBe(400);
-    const c = await admin('/v2/admin/clob/markets', { title: 'Explicit', description: 'd', resolutionRules: 'r', category: 'misc', endDate: endDate(), yesTicker: 'YES', noTicker: 'NO', slug: '0x1f' });
+    const c = await admin('/v2/admin/clob/markets', {
+      title: 'Explicit',
+      description: 'd',
+      resolutionRules: 'r',
+      category: 'misc',
+      endDate: endDate(),
+      yesTicker: 'YES',
+      noTicker: 'NO',
+      slug: '0x1f',
+    });
     expect(c.statusCode).toBe(400);
     expect(c.json()).toMatchObject({ error: 'VALIDATION_ERROR' });
   });

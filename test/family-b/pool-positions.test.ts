@@ -6,7 +6,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
-import { buy, confirmProof, createBody, createMarket, fundedWallet, get, openHarness, post, tokenBalance, USDC, waitFor, write, type BHarness } from './family-b.harness.js';
+import {
+  buy,
+  confirmProof,
+  createBody,
+  createMarket,
+  fundedWallet,
+  get,
+  openHarness,
+  post,
+  tokenBalance,
+  USDC,
+  waitFor,
+  write,
+  type BHarness,
+} from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair, carol: Keypair, bob: Keypair, stranger: Keypair;
@@ -18,7 +32,13 @@ const market = async (id: number): Promise<Json> => (await get(h, `/v2/markets/$
 
 beforeAll(async () => {
   h = await openHarness();
-  [creator, alice, carol, bob, stranger] = await Promise.all([fundedWallet(h), fundedWallet(h), fundedWallet(h), fundedWallet(h), fundedWallet(h)]);
+  [creator, alice, carol, bob, stranger] = await Promise.all([
+    fundedWallet(h),
+    fundedWallet(h),
+    fundedWallet(h),
+    fundedWallet(h),
+    fundedWallet(h),
+  ]);
   pool = await createMarket(h, creator, { seedAmount: 0, yesTicker: 'RAIN', noTicker: 'SUN' });
   broken = (await write(h, '/v2/markets/create', createBody(creator), creator)).marketId as number;
   yesMint = (await market(pool)).yesMint;
@@ -33,24 +53,51 @@ describe('creator-only and idempotent edges', () => {
     const res = await post(h, `/v2/markets/${pool}/init-mints`, { wallet: w(stranger) });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ success: false, creator: w(creator), caller: w(stranger) });
-    expect((await post(h, `/v2/markets/${pool}/init-mints`, { wallet: w(creator) })).json()).toMatchObject({ success: true, alreadyInitialized: true });
+    expect((await post(h, `/v2/markets/${pool}/init-mints`, { wallet: w(creator) })).json()).toMatchObject({
+      success: true,
+      alreadyInitialized: true,
+    });
   });
 
   it("confirm naming the creator's address without the creator's signature → 403 and publishes nothing; with it → a slug, repeatable", async () => {
     // The creator's address is public: a stranger sends it, signing with their own key.
-    const forged = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(stranger, pool), title: 'Hijack' });
+    const forged = await post(h, '/v2/markets/confirm', {
+      marketId: pool,
+      wallet: w(creator),
+      ...confirmProof(stranger, pool),
+      title: 'Hijack',
+    });
     expect(forged.statusCode).toBe(403);
     expect(forged.json()).toMatchObject({ success: false, code: 'INVALID_SIGNATURE' });
     // A proof of another market, an old proof, and the stranger's own proof are refused too.
-    const otherMarket = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, broken), title: 'Hijack' });
+    const otherMarket = await post(h, '/v2/markets/confirm', {
+      marketId: pool,
+      wallet: w(creator),
+      ...confirmProof(creator, broken),
+      title: 'Hijack',
+    });
     expect(otherMarket.json()).toMatchObject({ code: 'INVALID_SIGNATURE' });
-    const stale = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool, Math.floor(Date.now() / 1000) - 120), title: 'Hijack' });
+    const stale = await post(h, '/v2/markets/confirm', {
+      marketId: pool,
+      wallet: w(creator),
+      ...confirmProof(creator, pool, Math.floor(Date.now() / 1000) - 120),
+      title: 'Hijack',
+    });
     expect([stale.statusCode, stale.json().code]).toEqual([403, 'SIGNATURE_EXPIRED']);
-    const stranger403 = await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(stranger), ...confirmProof(stranger, pool), title: 'Hijack' });
+    const stranger403 = await post(h, '/v2/markets/confirm', {
+      marketId: pool,
+      wallet: w(stranger),
+      ...confirmProof(stranger, pool),
+      title: 'Hijack',
+    });
     expect(stranger403.statusCode).toBe(403);
     expect((await get(h, '/v2/markets/search?q=Hijack')).json().data.markets).toEqual([]); // nothing published
-    const first = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), category: 'weather' })).json().data;
-    const again = (await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), tags: ['rain'] })).json().data;
+    const first = (
+      await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), category: 'weather' })
+    ).json().data;
+    const again = (
+      await post(h, '/v2/markets/confirm', { marketId: pool, wallet: w(creator), ...confirmProof(creator, pool), tags: ['rain'] })
+    ).json().data;
     expect(again).toMatchObject({ marketId: pool, slug: first.slug, id: first.id });
     expect(first.title).not.toBe('Hijack');
   });
@@ -70,9 +117,27 @@ describe('positions', () => {
       return data.length === 1 ? data : undefined;
     });
     const tokens = Number(await tokenBalance(h, yesMint, alice.publicKey));
-    expect(list[0]).toMatchObject({ marketId: pool, marketStatus: 'active', yesBalance: tokens, noBalance: 0, yesBalanceHuman: tokens / USDC, winningSide: null, isResolved: false, isBroken: false, needsRedemption: false, redeemableValueUsdc: 0 });
+    expect(list[0]).toMatchObject({
+      marketId: pool,
+      marketStatus: 'active',
+      yesBalance: tokens,
+      noBalance: 0,
+      yesBalanceHuman: tokens / USDC,
+      winningSide: null,
+      isResolved: false,
+      isBroken: false,
+      needsRedemption: false,
+      redeemableValueUsdc: 0,
+    });
     const one = (await get(h, `/v2/positions/${w(alice)}/${pool}`)).json().data;
-    expect(one).toMatchObject({ marketId: pool, marketType: 'pool', yesTicker: 'RAIN', noTicker: 'SUN', creator: w(creator), imageUrls: { market: null, yes: null, no: null } });
+    expect(one).toMatchObject({
+      marketId: pool,
+      marketType: 'pool',
+      yesTicker: 'RAIN',
+      noTicker: 'SUN',
+      creator: w(creator),
+      imageUrls: { market: null, yes: null, no: null },
+    });
     expect((await get(h, `/v2/positions/${w(stranger)}`)).json()).toEqual({ success: true, data: [] });
     const missing = await get(h, `/v2/positions/${w(alice)}/999999`);
     expect(missing.statusCode).toBe(404);
@@ -98,7 +163,12 @@ describe('Pool resolution and pro-rata redemption', () => {
       return p?.needsRedemption ? p : undefined;
     });
     const aliceShare = (pot * a) / (a + c);
-    expect(position).toMatchObject({ isResolved: true, winningSide: 'YES', hasWinningTokens: true, redeemableValueUsdc: Number(aliceShare) / USDC });
+    expect(position).toMatchObject({
+      isResolved: true,
+      winningSide: 'YES',
+      hasWinningTokens: true,
+      redeemableValueUsdc: Number(aliceShare) / USDC,
+    });
 
     const usdc = async (k: Keypair) => tokenBalance(h, h.usdcMint, k.publicKey);
     let before = await usdc(alice);

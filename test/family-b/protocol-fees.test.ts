@@ -17,7 +17,13 @@ let ctx: FamilyBContext;
 beforeAll(async () => {
   h = await openHarness({ PROTOCOL_FEE_SWEEP_INTERVAL_MS: '0' });
   const chain = h.daemon.chain;
-  ctx = { db: h.daemon.db.db, chain: chain.client, programId: chain.programs.market, usdcMint: chain.usdcMint, log: pino({ level: 'silent' }) };
+  ctx = {
+    db: h.daemon.db.db,
+    chain: chain.client,
+    programId: chain.programs.market,
+    usdcMint: chain.usdcMint,
+    log: pino({ level: 'silent' }),
+  };
 });
 afterAll(async () => {
   await h?.close();

@@ -3,10 +3,29 @@
  * say redeemable, and redeem / redeem-all build a transaction that moves them into the associated
  * account and redeems all of them, which lands; afterwards nothing is offered again.
  */
-import { createInitializeAccount3Instruction, createTransferInstruction, getAssociatedTokenAddressSync, ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import {
+  createInitializeAccount3Instruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+  ACCOUNT_SIZE,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buy, createMarket, fundedWallet, get, openHarness, post, signAndSend, tokenBalance, USDC, waitFor, write, type BHarness } from './family-b.harness.js';
+import {
+  buy,
+  createMarket,
+  fundedWallet,
+  get,
+  openHarness,
+  post,
+  signAndSend,
+  tokenBalance,
+  USDC,
+  waitFor,
+  write,
+  type BHarness,
+} from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair;
@@ -19,17 +38,28 @@ beforeAll(async () => {
   let bob: Keypair;
   [creator, alice, bob] = await Promise.all([fundedWallet(h), fundedWallet(h), fundedWallet(h)]);
   id = await createMarket(h, creator, { resolutionTime: Math.floor(Date.now() / 1000) + 3600 });
-  yesMint = new PublicKey((await waitFor('market', async () => (await get(h, `/v2/markets/${id}`)).json().data?.yesMint as string | undefined)));
+  yesMint = new PublicKey(
+    await waitFor('market', async () => (await get(h, `/v2/markets/${id}`)).json().data?.yesMint as string | undefined),
+  );
   await buy(h, id, alice, 'YES', 10 * USDC);
   await buy(h, id, bob, 'NO', 5 * USDC); // resolution needs holders on both sides
   // Move every YES token into a second token account that is not the associated one.
   const held = await tokenBalance(h, yesMint, alice.publicKey);
   const side = Keypair.generate();
-  await h.ledger.sendInstructions([
-    SystemProgram.createAccount({ fromPubkey: alice.publicKey, newAccountPubkey: side.publicKey, lamports: Number(h.ledger.minimumBalanceForRentExemption(ACCOUNT_SIZE)), space: ACCOUNT_SIZE, programId: TOKEN_PROGRAM_ID }),
-    createInitializeAccount3Instruction(side.publicKey, yesMint, alice.publicKey),
-    createTransferInstruction(getAssociatedTokenAddressSync(yesMint, alice.publicKey, true), side.publicKey, alice.publicKey, held),
-  ], [alice, side]);
+  await h.ledger.sendInstructions(
+    [
+      SystemProgram.createAccount({
+        fromPubkey: alice.publicKey,
+        newAccountPubkey: side.publicKey,
+        lamports: Number(h.ledger.minimumBalanceForRentExemption(ACCOUNT_SIZE)),
+        space: ACCOUNT_SIZE,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeAccount3Instruction(side.publicKey, yesMint, alice.publicKey),
+      createTransferInstruction(getAssociatedTokenAddressSync(yesMint, alice.publicKey, true), side.publicKey, alice.publicKey, held),
+    ],
+    [alice, side],
+  );
   expect(await tokenBalance(h, yesMint, alice.publicKey)).toBe(0n); // nothing left in the associated account
   h.ledger.warpTime(3_700);
   await write(h, `/v2/markets/${id}/resolve`, { wallet: w(creator), winningSide: 'YES' }, creator);
@@ -57,6 +87,9 @@ describe('winning tokens outside the associated account', () => {
       const again = (await post(h, '/v2/redeem-all', { wallet: w(alice) })).json().data;
       return again.transactions.length === 0 ? again : undefined;
     });
-    expect((await post(h, `/v2/markets/${id}/redeem`, { wallet: w(alice), side: 'YES' })).json()).toMatchObject({ success: true, alreadyRedeemed: true });
+    expect((await post(h, `/v2/markets/${id}/redeem`, { wallet: w(alice), side: 'YES' })).json()).toMatchObject({
+      success: true,
+      alreadyRedeemed: true,
+    });
   });
 });

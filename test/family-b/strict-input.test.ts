@@ -6,7 +6,19 @@
  */
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buy, confirmProof, createBody, createMarket, fundedWallet, get, openHarness, post, USDC, waitFor, type BHarness } from './family-b.harness.js';
+import {
+  buy,
+  confirmProof,
+  createBody,
+  createMarket,
+  fundedWallet,
+  get,
+  openHarness,
+  post,
+  USDC,
+  waitFor,
+  type BHarness,
+} from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair;
@@ -52,7 +64,12 @@ describe('market ids in paths', () => {
   });
 
   it('a Family B action on a non-numeric id answers in B envelope with a code', async () => {
-    for (const path of ['/v2/markets/abc/buy', '/v2/markets/abc/sell', '/v2/markets/abc/redeem', '/v2/markets/abc/quote?side=YES&amount=1']) {
+    for (const path of [
+      '/v2/markets/abc/buy',
+      '/v2/markets/abc/sell',
+      '/v2/markets/abc/redeem',
+      '/v2/markets/abc/quote?side=YES&amount=1',
+    ]) {
       const res = path.includes('quote') ? await get(h, path) : await post(h, path, { wallet: w(alice), side: 'YES', amount: USDC });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ success: false, error: expect.any(String), code: expect.any(String) });
@@ -84,8 +101,32 @@ describe('bodies are not type-coerced', () => {
     const cases: Array<[string, Record<string, unknown>]> = [
       [`/v2/markets/${id}/buy`, { wallet: [w(alice)], side: 'YES', amount: USDC }],
       [`/v2/markets/${id}/buy`, { wallet: w(alice), side: 'YES', amount: String(USDC) }],
-      ['/v2/markets/create', { wallet: w(creator), title: 5, description: 'd', yesTicker: 'A', noTicker: 'B', resolutionTime: 2_000_000_000, seedAmount: 0, tradeFeeBps: 200 }],
-      ['/v2/markets/create', { wallet: w(creator), title: 't', description: 'd', yesTicker: 'A', noTicker: 'B', resolutionTime: '2000000000', seedAmount: 0, tradeFeeBps: 200 }],
+      [
+        '/v2/markets/create',
+        {
+          wallet: w(creator),
+          title: 5,
+          description: 'd',
+          yesTicker: 'A',
+          noTicker: 'B',
+          resolutionTime: 2_000_000_000,
+          seedAmount: 0,
+          tradeFeeBps: 200,
+        },
+      ],
+      [
+        '/v2/markets/create',
+        {
+          wallet: w(creator),
+          title: 't',
+          description: 'd',
+          yesTicker: 'A',
+          noTicker: 'B',
+          resolutionTime: '2000000000',
+          seedAmount: 0,
+          tradeFeeBps: 200,
+        },
+      ],
     ];
     for (const [path, body] of cases) {
       const res = await post(h, path, body);
@@ -125,7 +166,12 @@ describe('requests that could only build a failing transaction', () => {
     const swapped = await post(h, '/v2/markets/create', { ...createBody(creator), yesTicker: 'NO', noTicker: 'YES' });
     expect([swapped.statusCode, swapped.json().code]).toEqual([400, 'VALIDATION_ERROR']);
     for (const url of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'ftp://x.y/z.png']) {
-      const res = await post(h, '/v2/markets/confirm', { marketId: id, wallet: w(creator), ...confirmProof(creator, id), imageUrls: { market: url } });
+      const res = await post(h, '/v2/markets/confirm', {
+        marketId: id,
+        wallet: w(creator),
+        ...confirmProof(creator, id),
+        imageUrls: { market: url },
+      });
       expect({ url, status: res.statusCode }).toEqual({ url, status: 400 });
     }
   });

@@ -6,7 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
-import { buy, createMarket, fundedWallet, get, openHarness, post, signAndSend, tokenBalance, USDC, write, type BHarness } from './family-b.harness.js';
+import {
+  buy,
+  createMarket,
+  fundedWallet,
+  get,
+  openHarness,
+  post,
+  signAndSend,
+  tokenBalance,
+  USDC,
+  write,
+  type BHarness,
+} from './family-b.harness.js';
 
 let h: BHarness;
 let creator: Keypair, alice: Keypair, bob: Keypair, stranger: Keypair;
@@ -94,7 +106,12 @@ describe('resolve', () => {
     h.ledger.warpTime(3_700);
     const res = await post(h, `/v2/markets/${amm}/resolve`, { wallet: w(stranger), winningSide: 'UP' });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ success: false, error: expect.stringMatching(/Unauthorized/), creator: w(creator), caller: w(stranger) });
+    expect(res.json()).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/Unauthorized/),
+      creator: w(creator),
+      caller: w(stranger),
+    });
   });
 
   it('with one side unheld → 400 NoOpposition', async () => {
@@ -124,7 +141,13 @@ describe('redeem and fees', () => {
     expect(again.json()).toMatchObject({ success: true, alreadyRedeemed: true, note: expect.any(String) });
     const loser = await post(h, '/v2/redeem-all', { wallet: w(bob) });
     expect(loser.statusCode, loser.body).toBe(200);
-    expect(loser.json().data).toMatchObject({ transactions: [], skipped: expect.arrayContaining([{ marketId: amm, reason: 'NO_is_losing_side' }, { marketId: pool, reason: 'status_active' }]) });
+    expect(loser.json().data).toMatchObject({
+      transactions: [],
+      skipped: expect.arrayContaining([
+        { marketId: amm, reason: 'NO_is_losing_side' },
+        { marketId: pool, reason: 'status_active' },
+      ]),
+    });
   });
 
   it('claim-fees by a stranger → 403; the creator claims; a repeat → noFees; claim-all-fees skips no_fees', async () => {

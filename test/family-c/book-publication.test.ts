@@ -44,7 +44,13 @@ function engineView(book: OrderBook) {
   const side = (ls: { priceBps: number; size: bigint }[]) => ls.map((l) => ({ price: l.priceBps, size: l.size.toString() }));
   return { yes: { bids: side(d.yes.bids), asks: side(d.yes.asks) }, no: { bids: side(d.no.bids), asks: side(d.no.asks) }, ...book.top() };
 }
-const levelsOf = (v: Pick<BookView, 'yes' | 'no' | 'bestBid' | 'bestAsk' | 'lastPrice'>) => ({ yes: v.yes, no: v.no, bestBid: v.bestBid, bestAsk: v.bestAsk, lastPrice: v.lastPrice });
+const levelsOf = (v: Pick<BookView, 'yes' | 'no' | 'bestBid' | 'bestAsk' | 'lastPrice'>) => ({
+  yes: v.yes,
+  no: v.no,
+  bestBid: v.bestBid,
+  bestAsk: v.bestAsk,
+  lastPrice: v.lastPrice,
+});
 
 describe('book publication', () => {
   it('deltas and the stored book keep a subscriber, Redis, the mirror and the engine on the same book', async () => {
@@ -52,7 +58,9 @@ describe('book publication', () => {
     const bus = new ClobEventBus(redis, prefix, pino({ level: 'silent' }));
     const publisher = new MatcherEventPublisher(bus, pino({ level: 'silent' }));
     const book = new OrderBook({ marketId });
-    const books = new Map<string, OwnedMarket>([[marketId, { marketId, book, epoch: 1n, status: 'active', yesMint: 'y', noMint: 'n', nextExpiry: Infinity }]]);
+    const books = new Map<string, OwnedMarket>([
+      [marketId, { marketId, book, epoch: 1n, status: 'active', yesMint: 'y', noMint: 'n', nextExpiry: Infinity }],
+    ]);
 
     // A subscriber from the start: every event, in order.
     const received: Frame[] = [];
@@ -75,8 +83,17 @@ describe('book publication', () => {
           const side = random() < 0.5 ? 'buy' : 'sell';
           // Wide: bids anywhere below 5000, asks anywhere above; one order in twenty crosses.
           const cross = random() < 0.05;
-          const priceBps = side === 'buy' ? (cross ? 9_000 : 1 + Math.floor(random() * 4_999)) : cross ? 1_000 : 5_001 + Math.floor(random() * 4_998);
-          const r = book.place({ id, owner: `owner${Math.floor(random() * 50)}`, side, outcome: random() < 0.5 ? 'yes' : 'no', priceBps, quantity: BigInt(1 + Math.floor(random() * 5)) * 1_000_000n, expiry: 2e9 });
+          const priceBps =
+            side === 'buy' ? (cross ? 9_000 : 1 + Math.floor(random() * 4_999)) : cross ? 1_000 : 5_001 + Math.floor(random() * 4_998);
+          const r = book.place({
+            id,
+            owner: `owner${Math.floor(random() * 50)}`,
+            side,
+            outcome: random() < 0.5 ? 'yes' : 'no',
+            priceBps,
+            quantity: BigInt(1 + Math.floor(random() * 5)) * 1_000_000n,
+            expiry: 2e9,
+          });
           if (r.order.resting) resting.push(id);
           for (const m of r.makersChanged) if (m.remaining === 0n) resting.splice(resting.indexOf(m.id), 1);
           levels = r.levels;
@@ -120,15 +137,25 @@ describe('book publication', () => {
   it('splits a deep book into frames under the bound that together hold every level once, in order', () => {
     // Every level of both outcomes: 4 × 9,999 levels (about 1.4 MB as one frame).
     const levels: string[] = [];
-    for (const key of ['yes:buy', 'yes:sell', 'no:buy', 'no:sell']) for (let p = 1; p <= 9_999; p++) levels.push(`${key}:${p}`, String(p * 1_000_000));
-    const head = JSON.stringify({ seq: 41, marketId: 'm', bestBid: { yes: 9_999, no: 9_999 }, bestAsk: { yes: 1, no: 1 }, lastPrice: { yes: null, no: null }, timestamp: 1 });
+    for (const key of ['yes:buy', 'yes:sell', 'no:buy', 'no:sell'])
+      for (let p = 1; p <= 9_999; p++) levels.push(`${key}:${p}`, String(p * 1_000_000));
+    const head = JSON.stringify({
+      seq: 41,
+      marketId: 'm',
+      bestBid: { yes: 9_999, no: 9_999 },
+      bestAsk: { yes: 1, no: 1 },
+      lastPrice: { yes: null, no: null },
+      timestamp: 1,
+    });
     const book = bookFrame('m', { head, counter: '43', levels }, 'active', 2);
     const frames = [book.frame, ...(book.more ?? [])].map((f) => f.toString());
     for (const f of frames) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(BOOK_FRAME_BYTES);
     expect(frames.length).toBeGreaterThan(40);
     const parsed = frames.map((f) => JSON.parse(f) as Frame);
     expect(parsed[0]).toMatchObject({ event: 'book', seq: 43, status: 'active', parts: frames.length, bestBid: { yes: 9_999, no: 9_999 } });
-    parsed.slice(1).forEach((f, i) => expect(f).toMatchObject({ event: 'book_levels', seq: 43, marketId: 'm', part: i + 2, parts: frames.length }));
+    parsed
+      .slice(1)
+      .forEach((f, i) => expect(f).toMatchObject({ event: 'book_levels', seq: 43, marketId: 'm', part: i + 2, parts: frames.length }));
 
     const replay = new ReplayBook();
     for (const f of parsed) expect(replay.apply(f)).toBe(true);
@@ -140,11 +167,17 @@ describe('book publication', () => {
     expect(JSON.parse(small.frame.toString())).not.toHaveProperty('parts');
   });
 
-  it('sends a deep book\'s parts right after its book frame, before the events that followed the read', async () => {
+  it("sends a deep book's parts right after its book frame, before the events that followed the read", async () => {
     const M = '11111111-1111-4111-8111-111111111111';
     const reads: number[] = [];
     const hub = new WsHub(
-      { resolveMarkets: async (refs) => refs.map(() => M), readBook: (_m, ticket) => reads.push(ticket), now: () => 0, defer: (run) => run(), warn: () => undefined },
+      {
+        resolveMarkets: async (refs) => refs.map(() => M),
+        readBook: (_m, ticket) => reads.push(ticket),
+        now: () => 0,
+        defer: (run) => run(),
+        warn: () => undefined,
+      },
       { idleTimeoutMs: 30_000, maxBufferedBytes: 65_536 }, // the smallest WS_MAX_BUFFERED_BYTES allowed
     );
     const sent: string[] = [];
@@ -152,10 +185,24 @@ describe('book publication', () => {
     const peer: WsPeer = { bufferedAmount: 0, send: (f) => void sent.push(f.toString()), close: (code) => void (closed = code) };
     hub.receive(hub.open('market', peer), JSON.stringify({ type: 'subscribe', markets: [M] }));
     await new Promise((r) => setImmediate(r));
-    hub.marketMessage(JSON.stringify({ marketId: M, events: [{ seq: 44, event: 'price_change', marketId: M, outcome: 'yes', side: 'buy', price: 1, size: '0' }] }));
+    hub.marketMessage(
+      JSON.stringify({
+        marketId: M,
+        events: [{ seq: 44, event: 'price_change', marketId: M, outcome: 'yes', side: 'buy', price: 1, size: '0' }],
+      }),
+    );
     const levels: string[] = [];
     for (let p = 1; p <= 9_999; p++) levels.push(`yes:buy:${p}`, '1000000', `no:sell:${p}`, '1000000');
-    hub.bookArrived(M, reads[0]!, bookFrame(M, { head: JSON.stringify({ seq: 43, bestBid: {}, bestAsk: {}, lastPrice: {}, timestamp: 1 }), counter: '43', levels }, 'active', 1));
+    hub.bookArrived(
+      M,
+      reads[0]!,
+      bookFrame(
+        M,
+        { head: JSON.stringify({ seq: 43, bestBid: {}, bestAsk: {}, lastPrice: {}, timestamp: 1 }), counter: '43', levels },
+        'active',
+        1,
+      ),
+    );
     const frames = sent.map((f) => JSON.parse(f) as Frame).filter((f) => f.event !== 'subscribed');
     expect(closed).toBeNull();
     expect(frames[0]).toMatchObject({ event: 'book', seq: 43 });

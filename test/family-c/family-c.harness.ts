@@ -24,7 +24,12 @@ export async function trader(h: CHarness, usdcRaw = 1_000n * USDC): Promise<Keyp
   return wallet;
 }
 
-export async function post(h: CHarness, url: string, payload: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function post(
+  h: CHarness,
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return h.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers });
 }
 
@@ -32,7 +37,8 @@ export async function get(h: CHarness, url: string): Promise<LightMyRequestRespo
   return h.app.inject({ method: 'GET', url });
 }
 
-export const admin = (h: CHarness, url: string, payload: unknown = {}) => post(h, url, payload, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+export const admin = (h: CHarness, url: string, payload: unknown = {}) =>
+  post(h, url, payload, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
 
 /** Signs a base64 v0 transaction as `signer` and lands it; throws when it fails on chain. */
 export async function signAndSendV0(h: CHarness, base64: string, signer: Keypair): Promise<string> {
@@ -44,7 +50,12 @@ export async function signAndSendV0(h: CHarness, base64: string, signer: Keypair
 }
 
 /** POSTs a Family C write endpoint, expects 200, signs and lands the transaction. */
-export async function clobWrite(h: CHarness, url: string, payload: Record<string, unknown>, signer: Keypair): Promise<Record<string, unknown>> {
+export async function clobWrite(
+  h: CHarness,
+  url: string,
+  payload: Record<string, unknown>,
+  signer: Keypair,
+): Promise<Record<string, unknown>> {
   const res = await post(h, url, payload);
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
   const body = res.json() as Record<string, unknown> & { transaction: string };
@@ -65,7 +76,10 @@ export function marketBody(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-export async function createClobMarket(h: CHarness, overrides: Record<string, unknown> = {}): Promise<{ id: string; marketPubkey: string; yesMint: string; noMint: string; marketId: string }> {
+export async function createClobMarket(
+  h: CHarness,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; marketPubkey: string; yesMint: string; noMint: string; marketId: string }> {
   const res = await admin(h, '/v2/admin/clob/markets', marketBody(overrides));
   if (res.statusCode !== 200) throw new Error(`create market: ${res.statusCode} ${res.body}`);
   return res.json().market;

@@ -13,18 +13,39 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const count = async () => Number((await h.daemon.db.db.selectFrom('markets').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'clob').executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await h.daemon.db.db
+        .selectFrom('markets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('kind', '=', 'clob')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('orderbook markets', () => {
   it('creates a market on chain and shows it by UUID and by slug, with null prices before any order', async () => {
     const market = await createClobMarket(h, { slug: 'rain-lisbon-test', imageUrl: 'https://example.com/rain.png' });
-    expect(market).toMatchObject({ marketId: 'rain-lisbon-test', status: 'active', outcome: null, yesTicker: 'RAIN', noTicker: 'DRY', imageUrl: 'https://example.com/rain.png' });
+    expect(market).toMatchObject({
+      marketId: 'rain-lisbon-test',
+      status: 'active',
+      outcome: null,
+      yesTicker: 'RAIN',
+      noTicker: 'DRY',
+      imageUrl: 'https://example.com/rain.png',
+    });
     const account = await h.daemon.chain.client.getAccount(market.marketPubkey);
     expect(account?.owner).toBe(h.daemon.chain.programs.exchange!.toBase58());
     for (const ref of [market.id, 'rain-lisbon-test']) {
       const res = await get(h, `/v2/clob/markets/${ref}`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ market: { id: market.id }, bestBid: { yes: null, no: null }, bestAsk: { yes: null, no: null }, lastPrice: { yes: null, no: null } });
+      expect(res.json()).toMatchObject({
+        market: { id: market.id },
+        bestBid: { yes: null, no: null },
+        bestAsk: { yes: null, no: null },
+        lastPrice: { yes: null, no: null },
+      });
     }
     // The shared catalog: Family A's reads see the market too, and never fail on it.
     for (const url of ['/v2/markets/rain-lisbon-test', '/v2/markets/rain-lisbon-test/details', '/v2/markets?limit=100']) {
@@ -119,9 +140,15 @@ describe('orderbook markets', () => {
         expect(op.responses?.['200']?.content?.['application/json']?.schema, `${method} ${path}`).toBeDefined();
       }
     }
-    const keeper = (doc.paths['/v2/admin/clob/keeper']!.get!.responses!['200']!.content!['application/json']!.schema) as { properties?: Record<string, unknown> };
+    const keeper = doc.paths['/v2/admin/clob/keeper']!.get!.responses!['200']!.content!['application/json']!.schema as {
+      properties?: Record<string, unknown>;
+    };
     expect(Object.keys(keeper.properties ?? {})).toEqual(['fillsByStatus', 'oldestUnsettledAgeSeconds', 'failedFills']);
-    const status = await h.app.inject({ method: 'GET', url: '/v2/admin/clob/keeper', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const status = await h.app.inject({
+      method: 'GET',
+      url: '/v2/admin/clob/keeper',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(status.statusCode).toBe(200);
     expect(status.json()).toMatchObject({ fillsByStatus: expect.any(Object), failedFills: expect.any(Array) });
   });
@@ -130,8 +157,14 @@ describe('orderbook markets', () => {
     const m = await createClobMarket(h);
     const pubkey = m.marketPubkey;
     const bad: Array<Record<string, unknown>> = [
-      { pubkey, amount: '0' }, { pubkey, amount: '-1' }, { pubkey, amount: '1.5' }, { pubkey, amount: 1000 },
-      { pubkey, amount: '18446744073709551616' }, { pubkey, amount: ['1'] }, { pubkey: 'x', amount: '1' }, { amount: '1' },
+      { pubkey, amount: '0' },
+      { pubkey, amount: '-1' },
+      { pubkey, amount: '1.5' },
+      { pubkey, amount: 1000 },
+      { pubkey, amount: '18446744073709551616' },
+      { pubkey, amount: ['1'] },
+      { pubkey: 'x', amount: '1' },
+      { amount: '1' },
       { pubkey: '11111111111111111111111111111111111111111111', amount: '1' },
     ];
     for (const path of ['deposit', 'withdraw']) {

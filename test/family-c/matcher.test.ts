@@ -31,19 +31,55 @@ let marketId: string;
 
 async function fund(owner: Keypair, usdc: bigint): Promise<void> {
   const escrow = findUserEscrowPda(owner.publicKey)[0].toBase58();
-  await upsertTokenAccounts(db.db, [{ address: findEscrowTokenAddress(owner.publicKey, USDC_MINT).toBase58(), mint: USDC_MINT.toBase58(), owner: escrow, amount: usdc, slot: 1n }]);
+  await upsertTokenAccounts(db.db, [
+    {
+      address: findEscrowTokenAddress(owner.publicKey, USDC_MINT).toBase58(),
+      mint: USDC_MINT.toBase58(),
+      owner: escrow,
+      amount: usdc,
+      slot: 1n,
+    },
+  ]);
 }
 
 let nonce = 0n;
-function order(owner: Keypair, side: 'buy' | 'sell', priceBps: number, quantity: bigint, extra: Partial<AcceptedOrder> = {}): AcceptedOrder {
+function order(
+  owner: Keypair,
+  side: 'buy' | 'sell',
+  priceBps: number,
+  quantity: bigint,
+  extra: Partial<AcceptedOrder> = {},
+): AcceptedOrder {
   nonce += 1n;
   const expiry = Math.floor(Date.now() / 1000) + 3600;
-  const message = toHex(encodeOrderMessage({
-    market: findClobMarketPda(marketId)[0].toBytes(), owner: owner.publicKey.toBytes(), side, outcome: 'yes', priceBps, quantity, nonce, expiry: BigInt(expiry),
-  }));
+  const message = toHex(
+    encodeOrderMessage({
+      market: findClobMarketPda(marketId)[0].toBytes(),
+      owner: owner.publicKey.toBytes(),
+      side,
+      outcome: 'yes',
+      priceBps,
+      quantity,
+      nonce,
+      expiry: BigInt(expiry),
+    }),
+  );
   return {
-    id: randomUUID(), marketId, owner: owner.publicKey.toBase58(), side, outcome: 'yes', priceBps, quantity: quantity.toString(), nonce: nonce.toString(),
-    expiry, orderType: 'limit', timeInForce: 'gtc', postOnly: false, message, signature: Buffer.alloc(64).toString('base64'), ...extra,
+    id: randomUUID(),
+    marketId,
+    owner: owner.publicKey.toBase58(),
+    side,
+    outcome: 'yes',
+    priceBps,
+    quantity: quantity.toString(),
+    nonce: nonce.toString(),
+    expiry,
+    orderType: 'limit',
+    timeInForce: 'gtc',
+    postOnly: false,
+    message,
+    signature: Buffer.alloc(64).toString('base64'),
+    ...extra,
   };
 }
 
@@ -56,11 +92,33 @@ beforeEach(async () => {
   marketId = randomUUID();
   const now = new Date().toISOString();
   await insertCatalogMarket(db.db, {
-    id: marketId, slug: `m-${marketId.slice(0, 8)}`, kind: 'clob', name: 'M', description: '', category: 'c', tags: '[]', image_urls: '[]', status: 'active',
-    creator: null, yes_ticker: 'YES', no_ticker: 'NO', yes_mint: Keypair.generate().publicKey.toBase58(), no_mint: Keypair.generate().publicKey.toBase58(),
-    end_date: now, published: 0, created_at: now, updated_at: now,
+    id: marketId,
+    slug: `m-${marketId.slice(0, 8)}`,
+    kind: 'clob',
+    name: 'M',
+    description: '',
+    category: 'c',
+    tags: '[]',
+    image_urls: '[]',
+    status: 'active',
+    creator: null,
+    yes_ticker: 'YES',
+    no_ticker: 'NO',
+    yes_mint: Keypair.generate().publicKey.toBase58(),
+    no_mint: Keypair.generate().publicKey.toBase58(),
+    end_date: now,
+    published: 0,
+    created_at: now,
+    updated_at: now,
   });
-  await insertClobTerms(db.db, { market_id: marketId, market_pubkey: findClobMarketPda(marketId)[0].toBase58(), vault: 'v', resolution_rules: '', image_url: '', slot: 0n });
+  await insertClobTerms(db.db, {
+    market_id: marketId,
+    market_pubkey: findClobMarketPda(marketId)[0].toBase58(),
+    vault: 'v',
+    resolution_rules: '',
+    image_url: '',
+    slot: 0n,
+  });
 });
 afterEach(async () => db.close());
 
@@ -70,9 +128,20 @@ describe('matcher', () => {
     await m.own(marketId);
     const buyer = Keypair.generate();
     await fund(buyer, 1_000_000_000n);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => m.submit({ kind: 'place', order: order(buyer, 'buy', 100 + i, 1_000_000n) })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => m.submit({ kind: 'place', order: order(buyer, 'buy', 100 + i, 1_000_000n) })),
+    );
     expect(results.every((r) => r.kind === 'place' && r.outcome.status === 'open')).toBe(true);
-    expect(Number((await db.db.selectFrom('clob_orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(50);
+    expect(
+      Number(
+        (
+          await db.db
+            .selectFrom('clob_orders')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(50);
   });
 
   it('is fenced out once another matcher took the market over, and writes nothing more', async () => {
@@ -83,12 +152,16 @@ describe('matcher', () => {
     await a.own(marketId);
     await a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) });
     await b.own(marketId);
-    await expect(a.submit({ kind: 'place', order: order(buyer, 'buy', 4100, 1_000_000n) })).rejects.toMatchObject({ code: 'MARKET_NOT_OWNED' });
+    await expect(a.submit({ kind: 'place', order: order(buyer, 'buy', 4100, 1_000_000n) })).rejects.toMatchObject({
+      code: 'MARKET_NOT_OWNED',
+    });
     expect(a.owns(marketId)).toBe(false);
     const rows = await db.db.selectFrom('clob_orders').select('price_bps').execute();
     expect(rows.map((r) => Number(r.price_bps))).toEqual([4000]);
     // The new owner rebuilt the book from the database and goes on from it.
-    const out = (await b.submit({ kind: 'place', order: order(Keypair.generate(), 'sell', 4000, 1_000_000n) }).catch((e) => e)) as { code?: string };
+    const out = (await b.submit({ kind: 'place', order: order(Keypair.generate(), 'sell', 4000, 1_000_000n) }).catch((e) => e)) as {
+      code?: string;
+    };
     expect(out.code).toBe('INSUFFICIENT_BALANCE'); // the seller holds no tokens: refused, nothing written
     expect(b.markets.get(marketId)!.book.top().bestBid.yes).toBe(4000);
   });
@@ -177,7 +250,10 @@ describe('matcher', () => {
       m.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 10_000_000n) }),
     ]);
     expect(first.status).toBe('fulfilled');
-    expect(second).toMatchObject({ status: 'rejected', reason: { code: 'INSUFFICIENT_BALANCE', extra: { available: '1000000', required: '4010002' } } });
+    expect(second).toMatchObject({
+      status: 'rejected',
+      reason: { code: 'INSUFFICIENT_BALANCE', extra: { available: '1000000', required: '4010002' } },
+    });
   });
 
   it('keeps the holds ledger equal to what the unsettled fills hold', async () => {
@@ -187,7 +263,15 @@ describe('matcher', () => {
     const seller = Keypair.generate();
     await fund(buyer, 10n ** 12n);
     const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
-    await upsertTokenAccounts(db.db, [{ address: Keypair.generate().publicKey.toBase58(), mint: yesMint, owner: findUserEscrowPda(seller.publicKey)[0].toBase58(), amount: 10n ** 12n, slot: 1n }]);
+    await upsertTokenAccounts(db.db, [
+      {
+        address: Keypair.generate().publicKey.toBase58(),
+        mint: yesMint,
+        owner: findUserEscrowPda(seller.publicKey)[0].toBase58(),
+        amount: 10n ** 12n,
+        slot: 1n,
+      },
+    ]);
     for (let i = 0; i < 10; i++) await m.submit({ kind: 'place', order: order(buyer, 'buy', 5000 + i, 3_333_333n) });
     await m.submit({ kind: 'place', order: order(seller, 'sell', 5000, 25_000_000n, { timeInForce: 'ioc' }) });
     for (const owner of [buyer, seller].map((k) => k.publicKey.toBase58())) {
@@ -199,19 +283,32 @@ describe('matcher', () => {
     expect((await ownerHoldRows(db.db, seller.publicKey.toBase58()))[0]!.yes).toBe(25_000_000n);
   });
 
-  it('gives a failed fill\'s quantity back to the resting order once, only while it rests and its owner can cover it', async () => {
+  it("gives a failed fill's quantity back to the resting order once, only while it rests and its owner can cover it", async () => {
     const m = matcher('a');
     await m.own(marketId);
     const buyer = Keypair.generate();
     const seller = Keypair.generate();
     const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
-    await upsertTokenAccounts(db.db, [{ address: Keypair.generate().publicKey.toBase58(), mint: yesMint, owner: findUserEscrowPda(seller.publicKey)[0].toBase58(), amount: 10n ** 12n, slot: 1n }]);
+    await upsertTokenAccounts(db.db, [
+      {
+        address: Keypair.generate().publicKey.toBase58(),
+        mint: yesMint,
+        owner: findUserEscrowPda(seller.publicKey)[0].toBase58(),
+        amount: 10n ** 12n,
+        slot: 1n,
+      },
+    ]);
     await fund(buyer, 10_000_000n); // the bid of 10 YES at 6000 commits 6 USDC
     const bid = order(buyer, 'buy', 6000, 10_000_000n);
     await m.submit({ kind: 'place', order: bid });
-    for (const q of [3_000_000n, 2_000_000n, 1_000_000n]) await m.submit({ kind: 'place', order: order(seller, 'sell', 6000, q, { timeInForce: 'ioc' }) });
+    for (const q of [3_000_000n, 2_000_000n, 1_000_000n])
+      await m.submit({ kind: 'place', order: order(seller, 'sell', 6000, q, { timeInForce: 'ioc' }) });
     const fills = await db.db.selectFrom('clob_fills').selectAll().orderBy('seq').execute();
-    expect(fills.map((f) => [f.maker_order_id, BigInt(f.quantity)])).toEqual([[bid.id, 3_000_000n], [bid.id, 2_000_000n], [bid.id, 1_000_000n]]);
+    expect(fills.map((f) => [f.maker_order_id, BigInt(f.quantity)])).toEqual([
+      [bid.id, 3_000_000n],
+      [bid.id, 2_000_000n],
+      [bid.id, 1_000_000n],
+    ]);
     // As the keeper does when the seller cannot deliver: the fill fails, its holds go, the bid is named.
     const failAndMark = async (f: (typeof fills)[number]) => {
       await db.db.updateTable('clob_fills').set({ status: 'failed_insufficient_balance' }).where('id', '=', f.id).execute();
@@ -219,24 +316,45 @@ describe('matcher', () => {
       await markGiveBacks(db.db, [{ fillId: f.id, orderId: f.maker_order_id }]);
     };
     const book = () => m.markets.get(marketId)!.book;
-    const giveBack = async (id: string) => (await db.db.selectFrom('clob_fills').select('give_back').where('id', '=', id).executeTakeFirstOrThrow()).give_back;
+    const giveBack = async (id: string) =>
+      (await db.db.selectFrom('clob_fills').select('give_back').where('id', '=', id).executeTakeFirstOrThrow()).give_back;
     expect(book().get(bid.id)?.remaining).toBe(4_000_000n);
 
     await failAndMark(fills[0]!);
     expect(await applyGiveBacks(m, db.db)).toBe(1);
     await m.idle();
     expect(book().get(bid.id)).toMatchObject({ remaining: 7_000_000n, notional: 3_000_000n * 6000n, usdc: 1_800_000n });
-    const row = await db.db.selectFrom('clob_orders').select(['remaining', 'status', 'committed']).where('id', '=', bid.id).executeTakeFirstOrThrow();
-    expect({ remaining: BigInt(row.remaining), status: row.status, committed: BigInt(row.committed) }).toEqual({ remaining: 7_000_000n, status: 'partially_filled', committed: 4_200_000n });
+    const row = await db.db
+      .selectFrom('clob_orders')
+      .select(['remaining', 'status', 'committed'])
+      .where('id', '=', bid.id)
+      .executeTakeFirstOrThrow();
+    expect({ remaining: BigInt(row.remaining), status: row.status, committed: BigInt(row.committed) }).toEqual({
+      remaining: 7_000_000n,
+      status: 'partially_filled',
+      committed: 4_200_000n,
+    });
     expect(await giveBack(fills[0]!.id)).toBe('restored');
     // Once: a second round finds nothing, and a duplicate operation changes nothing.
     expect(await applyGiveBacks(m, db.db)).toBe(0);
-    await m.submit({ kind: 'giveBack', marketId, fills: [{ fillId: fills[0]!.id, orderId: bid.id, quantity: 3_000_000n, notional: 0n, usdc: 0n }] });
+    await m.submit({
+      kind: 'giveBack',
+      marketId,
+      fills: [{ fillId: fills[0]!.id, orderId: bid.id, quantity: 3_000_000n, notional: 0n, usdc: 0n }],
+    });
     expect(book().get(bid.id)?.remaining).toBe(7_000_000n);
 
     // The buyer spent the money meanwhile: 5 USDC left, the bid commits 4.2 and holds 0.6 for the
     // last fill, so the 1.2 more the second give-back needs are not there.
-    await upsertTokenAccounts(db.db, [{ address: findEscrowTokenAddress(buyer.publicKey, USDC_MINT).toBase58(), mint: USDC_MINT.toBase58(), owner: findUserEscrowPda(buyer.publicKey)[0].toBase58(), amount: 5_000_000n, slot: 2n }]);
+    await upsertTokenAccounts(db.db, [
+      {
+        address: findEscrowTokenAddress(buyer.publicKey, USDC_MINT).toBase58(),
+        mint: USDC_MINT.toBase58(),
+        owner: findUserEscrowPda(buyer.publicKey)[0].toBase58(),
+        amount: 5_000_000n,
+        slot: 2n,
+      },
+    ]);
     await failAndMark(fills[1]!);
     expect(await applyGiveBacks(m, db.db)).toBe(1);
     await m.idle();
@@ -265,27 +383,38 @@ describe('matcher', () => {
     await m.own(marketId);
     const buyers = [Keypair.generate(), Keypair.generate()];
     for (const b of buyers) await fund(b, 1_000_000_000n);
-    for (let i = 0; i < 20; i++) await m.submit({ kind: 'place', order: order(buyers[i % 2]!, 'buy', 3000 + (i % 5) * 10, BigInt(1 + i) * 333_333n) });
+    for (let i = 0; i < 20; i++)
+      await m.submit({ kind: 'place', order: order(buyers[i % 2]!, 'buy', 3000 + (i % 5) * 10, BigInt(1 + i) * 333_333n) });
     const before = m.markets.get(marketId)!.book.depth(100);
     const rebuilt = matcher('b');
     await rebuilt.own(marketId);
     expect(rebuilt.markets.get(marketId)!.book.depth(100)).toEqual(before);
     // The same taker against the original book (restored in memory from its own snapshot) and
     // against the one rebuilt from the database: identical fills, money included.
-    const request = { id: randomUUID(), owner: Keypair.generate().publicKey.toBase58(), side: 'sell' as const, outcome: 'yes' as const, priceBps: 3000, quantity: 50_000_000n, timeInForce: 'ioc' as const, expiry: 0 };
+    const request = {
+      id: randomUUID(),
+      owner: Keypair.generate().publicKey.toBase58(),
+      side: 'sell' as const,
+      outcome: 'yes' as const,
+      priceBps: 3000,
+      quantity: 50_000_000n,
+      timeInForce: 'ioc' as const,
+      expiry: 0,
+    };
     const original = OrderBook.restore({ marketId, fees: DEFAULT_FEES }, m.markets.get(marketId)!.book.snapshot()).place(request);
     const fromDb = rebuilt.markets.get(marketId)!.book.place(request);
     expect(fromDb.fills.length).toBeGreaterThan(3);
     expect(fromDb.fills).toEqual(original.fills);
   });
 
-  it('cancels uncovered orders named by the index through another node\'s queue, with their reason, skipping those gone', async () => {
+  it("cancels uncovered orders named by the index through another node's queue, with their reason, skipping those gone", async () => {
     const m = matcher('owner-node');
     await m.own(marketId);
     const buyer = Keypair.generate();
     await fund(buyer, 1_000_000_000n);
     const placed = [];
-    for (const price of [3000, 4000, 5000]) placed.push(await m.submit({ kind: 'place', order: order(buyer, 'buy', price, 1_000_000n) }) as PlaceOutcome);
+    for (const price of [3000, 4000, 5000])
+      placed.push((await m.submit({ kind: 'place', order: order(buyer, 'buy', price, 1_000_000n) })) as PlaceOutcome);
     const [oldest, middle, newest] = placed.map((p) => p.order.id) as [string, string, string];
     await m.submit({ kind: 'cancel', marketId, orderId: middle }); // gone before the index's cancel arrives
     const prefix = uniquePrefix('matcher-queue');
@@ -300,7 +429,8 @@ describe('matcher', () => {
         { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'user' },
         { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
-      ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      ])
+        await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
       // A status the program does not have is refused where it leaves the queue, not stored as the market's.
       await expect(raw.call({ op: 'status', marketId, status: 'closed' })).rejects.toMatchObject({ code: 'INVALID_STATUS' });
       expect(m.markets.get(marketId)!.status).toBe('active');
@@ -317,13 +447,18 @@ describe('matcher', () => {
         { op: 'place', order: { ...good, message: good.message.toUpperCase() } },
         { op: 'place', order: unsigned },
         { op: 'place', order: 'not an order' },
-      ]) await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
+      ])
+        await expect(raw.call(bad)).rejects.toMatchObject({ code: 'INVALID_JOB' });
       expect(m.markets.get(marketId)!.book.get(good.id)).toBeUndefined();
       // The order as acceptOrder makes it crosses the queue and rests.
       expect(await remote.place(good)).toMatchObject({ orderId: good.id, status: 'open', filledQuantity: '0' });
       expect(m.markets.get(marketId)!.book.get(good.id)).toBeDefined();
       expect(await remote.cancelOrders(marketId, [newest, middle], 'insufficient_balance')).toEqual({ cancelled: [newest] });
-      const rows = await db.db.selectFrom('clob_orders').select(['id', 'status', 'cancel_reason', 'committed']).where('id', 'in', [oldest, middle, newest]).execute();
+      const rows = await db.db
+        .selectFrom('clob_orders')
+        .select(['id', 'status', 'cancel_reason', 'committed'])
+        .where('id', 'in', [oldest, middle, newest])
+        .execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
       expect(byId.get(newest)).toMatchObject({ status: 'cancelled', cancel_reason: 'insufficient_balance' });
       expect(Number(byId.get(newest)!.committed)).toBe(0);

@@ -7,7 +7,19 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0012 from '../../db/migrations/0012_clob_min_order_size.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { admin, createClobMarket, depositedTrader, get, marketBody, openClobHarness, place, post, signedOrder, USDC, type CHarness } from './family-c.harness.js';
+import {
+  admin,
+  createClobMarket,
+  depositedTrader,
+  get,
+  marketBody,
+  openClobHarness,
+  place,
+  post,
+  signedOrder,
+  USDC,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -15,11 +27,20 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const orderCount = async () => Number((await h.daemon.db.db.selectFrom('clob_orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const orderCount = async () =>
+  Number(
+    (
+      await h.daemon.db.db
+        .selectFrom('clob_orders')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('minOrderSize', () => {
   it('defaults to one token, is set at creation and shown in the market details and OpenAPI', async () => {
-    const created = async (body: Record<string, unknown> = {}) => (await createClobMarket(h, body)) as Awaited<ReturnType<typeof createClobMarket>> & { minOrderSize: string };
+    const created = async (body: Record<string, unknown> = {}) =>
+      (await createClobMarket(h, body)) as Awaited<ReturnType<typeof createClobMarket>> & { minOrderSize: string };
     const plain = await created();
     expect(plain.minOrderSize).toBe('1000000');
     const small = await created({ minOrderSize: '250000' });
@@ -46,11 +67,19 @@ describe('minOrderSize', () => {
     const market = await createClobMarket(h, { minOrderSize: String(2n * USDC) });
     const trader = await depositedTrader(h, 10n * USDC);
     const before = await orderCount();
-    const below = await post(h, '/v2/clob/orders', signedOrder(trader, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC - 1n }));
+    const below = await post(
+      h,
+      '/v2/clob/orders',
+      signedOrder(trader, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC - 1n }),
+    );
     expect(below.statusCode).toBe(400);
     expect(below.json()).toMatchObject({ error: 'INVALID_ORDER' });
     expect(below.json().message).toContain("below this market's minOrderSize of 2000000");
-    const dust = await post(h, '/v2/clob/orders', signedOrder(trader, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n, timeInForce: 'ioc' }));
+    const dust = await post(
+      h,
+      '/v2/clob/orders',
+      signedOrder(trader, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n, timeInForce: 'ioc' }),
+    );
     expect(dust.statusCode).toBe(400);
     expect(await orderCount()).toBe(before);
     const atMin = await place(h, trader, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC });
@@ -63,7 +92,9 @@ describe.each(DIALECTS)('migration 0012 on $name', ({ available, open }) => {
     const db = await open();
     try {
       await m0012.down(db.db as never);
-      await sql`insert into clob_markets (market_id, market_pubkey, vault, resolution_rules, image_url, slot) values ('old', 'pk', 'v', 'r', '', 0)`.execute(db.db);
+      await sql`insert into clob_markets (market_id, market_pubkey, vault, resolution_rules, image_url, slot) values ('old', 'pk', 'v', 'r', '', 0)`.execute(
+        db.db,
+      );
       await m0012.up(db.db as never);
       const row = await db.db.selectFrom('clob_markets').select('min_order_size').where('market_id', '=', 'old').executeTakeFirstOrThrow();
       expect(row.min_order_size).toBe(1_000_000n);

@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelAllText, cancelOrderText } from '../../src/domain/signed-message.js';
 import { signText } from '../helpers/sign.js';
-import { createClobMarket, depositedTrader, get, openClobHarness, place, post, signedOrder, USDC, type CHarness } from './family-c.harness.js';
+import {
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  post,
+  signedOrder,
+  USDC,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -44,14 +54,30 @@ describe('orders', () => {
     const book = (await get(h, `/v2/clob/markets/${market.id}/orderbook`)).json();
     expect(book.yes).toEqual({ bids: [{ price: 4000, size: '10000000' }], asks: [{ price: 6000, size: '10000000' }] });
     expect(book.no).toEqual({ bids: [{ price: 3000, size: '10000000' }], asks: [{ price: 7000, size: '10000000' }] });
-    expect((await get(h, `/v2/clob/markets/${market.id}`)).json()).toMatchObject({ bestBid: { yes: 4000, no: 3000 }, bestAsk: { yes: 6000, no: 7000 } });
+    expect((await get(h, `/v2/clob/markets/${market.id}`)).json()).toMatchObject({
+      bestBid: { yes: 4000, no: 3000 },
+      bestAsk: { yes: 6000, no: 7000 },
+    });
 
     // withdrawable: 200 − 50 split − 4 − 3 committed by the two bids.
     expect((await balances(mk)).withdrawable).toBe(String(143n * USDC));
 
     // Direct: the taker buys 4 YES at up to 6000 (limit, gtc) from the YES ask.
     const direct = await place(h, taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 6500, quantity: 4n * USDC });
-    expect(direct).toMatchObject({ status: 'filled', fills: [{ priceBps: 6000, quantity: '4000000', usdcAmount: '2400000', takerFee: '6000', makerRebate: '1200', protocolFee: '4800', fillType: 'direct' }] });
+    expect(direct).toMatchObject({
+      status: 'filled',
+      fills: [
+        {
+          priceBps: 6000,
+          quantity: '4000000',
+          usdcAmount: '2400000',
+          takerFee: '6000',
+          makerRebate: '1200',
+          protocolFee: '4800',
+          fillType: 'direct',
+        },
+      ],
+    });
 
     // Complementary: the taker buys YES at 7000 (ioc); the NO bid at 3000 prices YES at 7000 — but
     // the YES ask at 6000 is better and goes first (6 left), then the complementary NO bid.
@@ -63,31 +89,64 @@ describe('orders', () => {
     expect(comp.status).toBe('filled');
 
     // To sell, the taker needs settled tokens of its own (bought ones count once settled): split 5 USDC.
-    const tSplit = await post(h, '/v2/clob/account/split', { pubkey: taker.publicKey.toBase58(), marketId: market.id, amount: (5n * USDC).toString() });
+    const tSplit = await post(h, '/v2/clob/account/split', {
+      pubkey: taker.publicKey.toBase58(),
+      marketId: market.id,
+      amount: (5n * USDC).toString(),
+    });
     await signAndSendV0(h, tSplit.json().transaction, taker);
-    await waitFor('taker split indexed', async () => ((await balances(taker.publicKey.toBase58())).markets[0]?.noTokens === '5000000' ? true : undefined));
+    await waitFor('taker split indexed', async () =>
+      (await balances(taker.publicKey.toBase58())).markets[0]?.noTokens === '5000000' ? true : undefined,
+    );
     // A market sell of NO at worst 5000 meets NO bids (3000: below its worst price) and YES asks
     // (all taken): nothing crosses, so this always-IOC order ends cancelled without fills.
-    const none = await place(h, taker, { market: m, side: 'sell', outcome: 'no', priceBps: 5000, quantity: 3n * USDC, orderType: 'market' });
+    const none = await place(h, taker, {
+      market: m,
+      side: 'sell',
+      outcome: 'no',
+      priceBps: 5000,
+      quantity: 3n * USDC,
+      orderType: 'market',
+    });
     expect(none).toMatchObject({ status: 'cancelled', fills: [] });
     // sell_complementary: a YES ask at 5500 prices NO at 4500 for a NO seller; both sell, the set is merged.
     const askYes2 = await place(h, maker, { market: m, side: 'sell', outcome: 'yes', priceBps: 5500, quantity: 5n * USDC });
     expect(askYes2.status).toBe('open');
-    const sellComp = await place(h, taker, { market: m, side: 'sell', outcome: 'no', priceBps: 4000, quantity: 2n * USDC, orderType: 'market' });
-    expect(sellComp.fills.map((f: { fillType: string; priceBps: number }) => [f.fillType, f.priceBps])).toEqual([['sell_complementary', 4500]]);
+    const sellComp = await place(h, taker, {
+      market: m,
+      side: 'sell',
+      outcome: 'no',
+      priceBps: 4000,
+      quantity: 2n * USDC,
+      orderType: 'market',
+    });
+    expect(sellComp.fills.map((f: { fillType: string; priceBps: number }) => [f.fillType, f.priceBps])).toEqual([
+      ['sell_complementary', 4500],
+    ]);
 
     // FOK that cannot fill entirely is refused whole.
     const fok = await place(h, taker, { market: m, side: 'buy', outcome: 'no', priceBps: 7000, quantity: 100n * USDC, timeInForce: 'fok' });
     expect(fok).toMatchObject({ status: 'cancelled', fills: [] });
 
     // Cancel one (signed by the owner), then cancel all (fresh timestamp).
-    const wrong = await post(h, `/v2/clob/orders/${bidYes.orderId}/cancel`, { pubkey: taker.publicKey.toBase58(), signature: b64(signText(taker, cancelOrderText(bidYes.orderId))) });
+    const wrong = await post(h, `/v2/clob/orders/${bidYes.orderId}/cancel`, {
+      pubkey: taker.publicKey.toBase58(),
+      signature: b64(signText(taker, cancelOrderText(bidYes.orderId))),
+    });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json().error).toBe('INVALID_SIGNATURE');
-    const cancel = await post(h, `/v2/clob/orders/${bidYes.orderId}/cancel`, { pubkey: mk, signature: b64(signText(maker, cancelOrderText(bidYes.orderId))) });
+    const cancel = await post(h, `/v2/clob/orders/${bidYes.orderId}/cancel`, {
+      pubkey: mk,
+      signature: b64(signText(maker, cancelOrderText(bidYes.orderId))),
+    });
     expect(cancel.json()).toMatchObject({ success: true, status: 'cancelled', cancelled: true });
     const ts = Math.floor(Date.now() / 1000);
-    const all = await post(h, '/v2/clob/orders/cancel-all', { pubkey: mk, marketId: '*', timestamp: ts, signature: b64(signText(maker, cancelAllText('*', ts))) });
+    const all = await post(h, '/v2/clob/orders/cancel-all', {
+      pubkey: mk,
+      marketId: '*',
+      timestamp: ts,
+      signature: b64(signText(maker, cancelAllText('*', ts))),
+    });
     expect(all.statusCode).toBe(200);
     expect(all.json().cancelled.length).toBeGreaterThan(0);
     const empty = (await get(h, `/v2/clob/markets/${market.id}/orderbook`)).json();

@@ -22,7 +22,9 @@ beforeAll(async () => {
   m = await s.createMarket();
   for (let i = 0; i < 10; i++) traders.push(await s.trader(20n * USDC, m, 20n * USDC));
 }, 120_000);
-afterAll(async () => { await s.close(); });
+afterAll(async () => {
+  await s.close();
+});
 
 const ask = (t: Keypair) => s.order(t, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n * USDC });
 const bid = (t: Keypair, quantity = 1n * USDC) => s.order(t, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity });
@@ -30,8 +32,12 @@ const bid = (t: Keypair, quantity = 1n * USDC) => s.order(t, m, { side: 'buy', o
 /** Plans like the keeper's planner: batch after batch, proofs in flight, until nothing more can be planned now. */
 async function planAll(fills: SettlementFill[], proving = new Set<string>()): Promise<BatchChoice[]> {
   const ctx = {
-    ...s.marketRef(m), recentBlockhash: s.ledger.getLatestBlockhash().blockhash, tag: outboundTag(randomUUID()),
-    orderStates: s.orderStates(fills), lookupTables: [await s.ensureLookupTable(m, fills)], programId: EXCHANGE_PROGRAM_ID,
+    ...s.marketRef(m),
+    recentBlockhash: s.ledger.getLatestBlockhash().blockhash,
+    tag: outboundTag(randomUUID()),
+    orderStates: s.orderStates(fills),
+    lookupTables: [await s.ensureLookupTable(m, fills)],
+    programId: EXCHANGE_PROGRAM_ID,
   };
   const out: BatchChoice[] = [];
   for (let waiting = fills; waiting.length > 0;) {
@@ -62,7 +68,12 @@ describe('proofs inline, two to a transaction', () => {
     expect(first[0]!.fillIds).toEqual([fills[0]!.fillId]);
     await land(first[0]!);
     const rest = await planAll(fills.slice(1));
-    expect(shape(rest)).toEqual([['settle', 2, 2], ['settle', 2, 2], ['settle', 2, 2], ['settle', 2, 2]]);
+    expect(shape(rest)).toEqual([
+      ['settle', 2, 2],
+      ['settle', 2, 2],
+      ['settle', 2, 2],
+      ['settle', 2, 2],
+    ]);
     expect(rest.flatMap((c) => c.fillIds)).toEqual(fills.slice(1).map((f) => f.fillId));
     for (const c of rest) await land(c); // each lands: two proofs and two fills fit 1232 bytes
     expect([...s.orderStates(fills).keys()]).toHaveLength(fills.length + 1);
@@ -70,21 +81,27 @@ describe('proofs inline, two to a transaction', () => {
 
   it('five fills between ten new traders: one fill per transaction, both proofs inline', async () => {
     const fills = [0, 2, 4, 6, 8].map((i) => s.fill(bid(traders[i]!), ask(traders[i + 1]!), 1n * USDC, 'direct'));
-    expect(shape(await planAll(fills))).toEqual([['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1], ['settle', 2, 1]]);
+    expect(shape(await planAll(fills))).toEqual([
+      ['settle', 2, 1],
+      ['settle', 2, 1],
+      ['settle', 2, 1],
+      ['settle', 2, 1],
+      ['settle', 2, 1],
+    ]);
   });
 
   it('fills of orders on chain travel without proofs, up to eight to a transaction', async () => {
     const taker = bid(traders[0]!, 30n * USDC);
     const asks = traders.slice(1, 8).map((t) => ask(t));
-    const opening = asks.map((a) => s.fill(taker, a, 1n * USDC / 2n, 'direct'));
+    const opening = asks.map((a) => s.fill(taker, a, (1n * USDC) / 2n, 'direct'));
     for (const c of await planAll(opening.slice(0, 1))) await land(c);
     for (const c of await planAll(opening.slice(1))) await land(c);
-    const later = asks.map((a) => s.fill(taker, a, 1n * USDC / 2n, 'direct'));
+    const later = asks.map((a) => s.fill(taker, a, (1n * USDC) / 2n, 'direct'));
     expect(shape(await planAll(later))).toEqual([['settle', 0, 7]]);
   });
 });
 
-describe('proofs in flight (this process\'s view)', () => {
+describe("proofs in flight (this process's view)", () => {
   it('end with their batch, or lapse after the time-to-live', () => {
     let now = 0;
     const r = new ProofsInFlight(1_000, () => now);

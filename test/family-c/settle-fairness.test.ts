@@ -9,7 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import {
+  clobWrite,
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  USDC,
+  waitFor,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -28,7 +38,9 @@ async function withYes(deposit: bigint, tokens: bigint, marketId: string): Promi
   const t = await depositedTrader(h, deposit);
   const pk = t.publicKey.toBase58();
   await clobWrite(h, '/v2/clob/account/split', { pubkey: pk, marketId, amount: tokens.toString() }, t);
-  await waitFor('split indexed', async () => ((await get(h, `/v2/clob/account/balances?pubkey=${pk}`)).json().markets[0]?.yesTokens === tokens.toString() ? true : undefined));
+  await waitFor('split indexed', async () =>
+    (await get(h, `/v2/clob/account/balances?pubkey=${pk}`)).json().markets[0]?.yesTokens === tokens.toString() ? true : undefined,
+  );
   return t;
 }
 
@@ -42,7 +54,14 @@ describe('fair settlement planning', () => {
   async function honestTrade(): Promise<{ fillId: string; ms: number }> {
     await place(h, honestMaker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 1n * USDC });
     const started = performance.now();
-    const r = await place(h, honestTaker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 1n * USDC, timeInForce: 'ioc' });
+    const r = await place(h, honestTaker, {
+      market: market.marketPubkey,
+      side: 'buy',
+      outcome: 'yes',
+      priceBps: 6000,
+      quantity: 1n * USDC,
+      timeInForce: 'ioc',
+    });
     const fillId = (r.fills as Json[])[0]!.id as string;
     await waitFor('the honest fill settled', async () => ((await fillStatus(fillId)) === 'settled' ? true : undefined), 20_000);
     return { fillId, ms: performance.now() - started };
@@ -61,11 +80,20 @@ describe('fair settlement planning', () => {
     attackOrderId = bid.orderId as string;
     const dust: string[] = [];
     for (let i = 0; i < 130; i++) {
-      const r = await place(h, dustKey, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n, timeInForce: 'ioc' });
+      const r = await place(h, dustKey, {
+        market: market.marketPubkey,
+        side: 'sell',
+        outcome: 'yes',
+        priceBps: 5000,
+        quantity: 1n,
+        timeInForce: 'ioc',
+      });
       dust.push(...(r.fills as Json[]).map((f) => f.id as string));
     }
     expect(dust).toHaveLength(130);
-    await waitFor('the first dust fill in flight', async () => (['settling', 'retrying'].includes(await fillStatus(dust[0]!)) ? true : undefined));
+    await waitFor('the first dust fill in flight', async () =>
+      ['settling', 'retrying'].includes(await fillStatus(dust[0]!)) ? true : undefined,
+    );
 
     const { ms } = await honestTrade();
     console.log(`honest fill settled ${ms.toFixed(0)} ms after its match, 130 dust fills waiting`);
@@ -78,14 +106,31 @@ describe('fair settlement planning', () => {
     // 9,870 more fills on the attacker's order, matched before any other (negative seq, never
     // a seq the matcher uses): copies of a dust fill, waiting for the same proof.
     const db = h.daemon.db.db;
-    const model = await db.selectFrom('clob_fills').selectAll().where('maker_order_id', '=', attackOrderId).where('status', '=', 'matched').limit(1).executeTakeFirstOrThrow();
+    const model = await db
+      .selectFrom('clob_fills')
+      .selectAll()
+      .where('maker_order_id', '=', attackOrderId)
+      .where('status', '=', 'matched')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     const copies = Array.from({ length: 9_870 }, (_, i) => ({ ...model, id: randomUUID(), seq: BigInt(-1 - i) }));
-    for (let i = 0; i < copies.length; i += 500) await db.insertInto('clob_fills').values(copies.slice(i, i + 500)).execute();
-    const waiting = await db.selectFrom('clob_fills').select((eb) => eb.fn.countAll().as('n')).where('maker_order_id', '=', attackOrderId).where('status', '!=', 'settled').executeTakeFirstOrThrow();
+    for (let i = 0; i < copies.length; i += 500)
+      await db
+        .insertInto('clob_fills')
+        .values(copies.slice(i, i + 500))
+        .execute();
+    const waiting = await db
+      .selectFrom('clob_fills')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('maker_order_id', '=', attackOrderId)
+      .where('status', '!=', 'settled')
+      .executeTakeFirstOrThrow();
     expect(Number(waiting.n)).toBe(10_000);
 
     const runs: number[] = [];
     for (let i = 0; i < 5; i++) runs.push((await honestTrade()).ms);
-    console.log(`honest fill latency with 10,000 waiting dust fills: ${runs.map((ms) => ms.toFixed(0)).join(', ')} ms (worst ${Math.max(...runs).toFixed(0)})`);
+    console.log(
+      `honest fill latency with 10,000 waiting dust fills: ${runs.map((ms) => ms.toFixed(0)).join(', ')} ms (worst ${Math.max(...runs).toFixed(0)})`,
+    );
   }, 120_000);
 });

@@ -9,7 +9,18 @@
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFillReceiptPda } from '@pmx/programs';
-import { admin, clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import {
+  admin,
+  clobWrite,
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  USDC,
+  waitFor,
+  type CHarness,
+} from './family-c.harness.js';
 import { WsClient, wsUrl } from './ws-client.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -25,10 +36,14 @@ afterAll(async () => {
 
 const fill = async (id: string): Promise<Json> => (await get(h, `/v2/clob/fills/${id}`)).json().fill;
 const fillIn = (id: string, statuses: string[], timeoutMs: number) =>
-  waitFor(`fill ${id} ${statuses.join('|')}`, async () => {
-    const f = await fill(id);
-    return statuses.includes(f.status) ? f : undefined;
-  }, timeoutMs);
+  waitFor(
+    `fill ${id} ${statuses.join('|')}`,
+    async () => {
+      const f = await fill(id);
+      return statuses.includes(f.status) ? f : undefined;
+    },
+    timeoutMs,
+  );
 
 /** A market with one fill whose settlement batch is held in its outbound retries. */
 async function fillInRetry(): Promise<{ market: Json; taker: Keypair; fillId: string }> {
@@ -38,18 +53,39 @@ async function fillInRetry(): Promise<{ market: Json; taker: Keypair; fillId: st
   const taker = await depositedTrader(h, 20n * USDC);
   const mk = maker.publicKey.toBase58();
   await clobWrite(h, '/v2/clob/account/split', { pubkey: mk, marketId: market.id, amount: (10n * USDC).toString() }, maker);
-  await waitFor('split indexed', async () => ((await get(h, `/v2/clob/account/balances?pubkey=${mk}`)).json().markets[0]?.yesTokens === '10000000' ? true : undefined));
+  await waitFor('split indexed', async () =>
+    (await get(h, `/v2/clob/account/balances?pubkey=${mk}`)).json().markets[0]?.yesTokens === '10000000' ? true : undefined,
+  );
   // A first fill settles normally: the market's lookup table is on chain before the sends fail.
   await place(h, maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 1n * USDC });
-  const first = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 1n * USDC, timeInForce: 'ioc' });
+  const first = await place(h, taker, {
+    market: market.marketPubkey,
+    side: 'buy',
+    outcome: 'yes',
+    priceBps: 6000,
+    quantity: 1n * USDC,
+    timeInForce: 'ioc',
+  });
   await fillIn((first.fills as Json[])[0]!.id as string, ['settled'], 20_000);
   h.ledger.faults.set({ failNextSends: 1_000_000 });
   await place(h, maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 5n * USDC });
-  const taken = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 5n * USDC, timeInForce: 'ioc' });
+  const taken = await place(h, taker, {
+    market: market.marketPubkey,
+    side: 'buy',
+    outcome: 'yes',
+    priceBps: 6000,
+    quantity: 5n * USDC,
+    timeInForce: 'ioc',
+  });
   const fillId = (taken.fills as Json[])[0]!.id as string;
   await fillIn(fillId, ['retrying'], 20_000).catch(async (e) => {
-    const rows = await h.daemon.db.db.selectFrom('outbound_transactions').select(['id', 'purpose', 'status', 'attempts', 'last_error']).execute();
-    throw new Error(`${(e as Error).message}: ${JSON.stringify(await fill(fillId))} ${JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v))}`);
+    const rows = await h.daemon.db.db
+      .selectFrom('outbound_transactions')
+      .select(['id', 'purpose', 'status', 'attempts', 'last_error'])
+      .execute();
+    throw new Error(
+      `${(e as Error).message}: ${JSON.stringify(await fill(fillId))} ${JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`,
+    );
   });
   // The operator's own transaction must land; the batch's job is inside its confirmation wait.
   h.ledger.faults.set({ failNextSends: 0 });
@@ -67,12 +103,19 @@ describe('pause and resolve reach settlements in flight', () => {
     const paused = await fillIn(fillId, ['matched', 'settled'], 5_000); // well inside the job's 15 s wait
     expect(paused.status).toBe('matched');
     // The taker is told: `fill:matched` again, carrying the fill as REST shows it.
-    const heard = await user.waitFor((f) => typeof f === 'object' && f.event === 'fill:matched' && f.owner === tk && f.fill?.id === fillId, 10_000);
+    const heard = await user.waitFor(
+      (f) => typeof f === 'object' && f.event === 'fill:matched' && f.owner === tk && f.fill?.id === fillId,
+      10_000,
+    );
     expect(heard.fill).toMatchObject({ id: fillId, status: 'matched' });
     user.close();
-    const batch = await h.daemon.db.db.selectFrom('clob_batch_fills as bf').innerJoin('clob_settlement_batches as b', 'b.id', 'bf.batch_id')
+    const batch = await h.daemon.db.db
+      .selectFrom('clob_batch_fills as bf')
+      .innerJoin('clob_settlement_batches as b', 'b.id', 'bf.batch_id')
       .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id')
-      .select(['b.status as batch', 'o.status as outbound', 'o.last_error']).where('bf.fill_id', '=', fillId).executeTakeFirstOrThrow();
+      .select(['b.status as batch', 'o.status as outbound', 'o.last_error'])
+      .where('bf.fill_id', '=', fillId)
+      .executeTakeFirstOrThrow();
     // Its job's next attempt ends at once; the batch carried the fill no further.
     expect(batch).toMatchObject({ batch: 'settled', outbound: 'failed', last_error: expect.stringMatching(/market paused/) });
 

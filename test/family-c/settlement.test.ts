@@ -8,7 +8,18 @@
 import { AddressLookupTableProgram, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenBalance } from '../family-b/family-b.harness.js';
-import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, post, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import {
+  clobWrite,
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  post,
+  USDC,
+  waitFor,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -20,10 +31,14 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const balances = async (pubkey: string): Promise<Json> => (await get(h, `/v2/clob/account/balances?pubkey=${pubkey}`)).json();
 
 async function settled(ids: string[]): Promise<Json[]> {
-  return waitFor('fills settled', async () => {
-    const fills = await Promise.all(ids.map(async (id) => (await get(h, `/v2/clob/fills/${id}`)).json().fill as Json));
-    return fills.every((f) => f.status === 'settled') ? fills : undefined;
-  }, 20_000);
+  return waitFor(
+    'fills settled',
+    async () => {
+      const fills = await Promise.all(ids.map(async (id) => (await get(h, `/v2/clob/fills/${id}`)).json().fill as Json));
+      return fills.every((f) => f.status === 'settled') ? fills : undefined;
+    },
+    20_000,
+  );
 }
 
 describe('settlement', () => {
@@ -53,10 +68,21 @@ describe('settlement', () => {
     expect(done.every((f) => typeof f.settleTx === 'string' && f.settledAt)).toBe(true);
     // The keeper sent each batch itself (bytes stored before the send) and confirmed it in the same
     // pass: one attempt, the fill's transaction, no outbound job needed (settle-group.ts).
-    const sends = await h.daemon.db.db.selectFrom('clob_fills as f').innerJoin('clob_settlement_batches as b', 'b.id', 'f.batch_id')
-      .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id').select(['o.status', 'o.attempts', 'o.signature', 'f.settle_tx'])
-      .where('f.id', 'in', fills.map((f) => f.id as string)).execute();
-    expect(sends.map((r) => [r.status, Number(r.attempts), r.signature === r.settle_tx])).toEqual([['confirmed', 1, true], ['confirmed', 1, true]]);
+    const sends = await h.daemon.db.db
+      .selectFrom('clob_fills as f')
+      .innerJoin('clob_settlement_batches as b', 'b.id', 'f.batch_id')
+      .innerJoin('outbound_transactions as o', 'o.id', 'b.outbound_id')
+      .select(['o.status', 'o.attempts', 'o.signature', 'f.settle_tx'])
+      .where(
+        'f.id',
+        'in',
+        fills.map((f) => f.id as string),
+      )
+      .execute();
+    expect(sends.map((r) => [r.status, Number(r.attempts), r.signature === r.settle_tx])).toEqual([
+      ['confirmed', 1, true],
+      ['confirmed', 1, true],
+    ]);
 
     // The taker's smart wallet: 200 − (6 + fee 0.015) − (3.5 + fee 0.00875) USDC, 15 YES.
     const takerUsdc = 200n * USDC - 6_000_000n - 15_000n - 3_500_000n - 8_750n;
@@ -69,7 +95,11 @@ describe('settlement', () => {
     const makerUsdc = 200n * USDC - 20n * USDC + 6_000_000n + 3_000n - 1_500_000n + 1_750n;
     await waitFor('maker balances indexed', async () => {
       const b = await balances(mk);
-      return b.smartWalletBalance === makerUsdc.toString() && b.markets[0]?.yesTokens === '10000000' && b.markets[0]?.noTokens === '25000000' ? b : undefined;
+      return b.smartWalletBalance === makerUsdc.toString() &&
+        b.markets[0]?.yesTokens === '10000000' &&
+        b.markets[0]?.noTokens === '25000000'
+        ? b
+        : undefined;
     });
     // Fee wallet: protocol fees (0.012 + 0.007) and no dust here.
     expect((await tokenBalance(h, h.usdcMint, feeWallet)) - fee0).toBe(12_000n + 7_000n);
@@ -87,17 +117,27 @@ describe('settlement', () => {
     expect(await vault()).toBe(25n * USDC);
 
     // A settled fill cannot travel again: re-driving it is refused (it is not failed).
-    const redrive = await post(h, `/v2/admin/clob/fills/${fills[0]!.id}/retry`, {}, { authorization: 'Bearer test-admin-token-0123456789' });
+    const redrive = await post(
+      h,
+      `/v2/admin/clob/fills/${fills[0]!.id}/retry`,
+      {},
+      { authorization: 'Bearer test-admin-token-0123456789' },
+    );
     expect(redrive.statusCode).toBe(409);
 
     // Positions: the taker bought 10 YES at 6000 and 5 at 7000 (complementary), fees in the basis,
     // and split 4 (4 YES + 4 NO at 5000 each: 2 USDC per side) whose 4 NO it sold.
-    const pos = await waitFor('positions', async () => {
-      const p = (await get(h, `/v2/clob/positions?pubkey=${tk}`)).json().positions as Json[];
-      // The split may be applied before the settled NO sale is (it is seen as soon as it is indexed): wait for both.
-      const done = p.find((x) => x.outcome === 'yes' && x.netQuantity === '19000000') && p.find((x) => x.outcome === 'no' && x.netQuantity === '0');
-      return done ? p : undefined;
-    }, 20_000);
+    const pos = await waitFor(
+      'positions',
+      async () => {
+        const p = (await get(h, `/v2/clob/positions?pubkey=${tk}`)).json().positions as Json[];
+        // The split may be applied before the settled NO sale is (it is seen as soon as it is indexed): wait for both.
+        const done =
+          p.find((x) => x.outcome === 'yes' && x.netQuantity === '19000000') && p.find((x) => x.outcome === 'no' && x.netQuantity === '0');
+        return done ? p : undefined;
+      },
+      20_000,
+    );
     const yes = pos.find((x) => x.outcome === 'yes')!;
     expect(yes).toMatchObject({ totalCost: String(6_015_000 + 3_508_750 + 2_000_000), totalFees: String(15_000 + 8_750) });
     expect(pos.find((x) => x.outcome === 'no')).toMatchObject({ netQuantity: '0', totalCost: '0' });
@@ -142,8 +182,10 @@ describe('settlement', () => {
     // are made blind to lookup tables so that this is the transaction the expiry refuses.
     const client = h.daemon.chain.client;
     const getMultipleAccounts = client.getMultipleAccounts;
-    client.getMultipleAccounts = async (addresses, commitment) => (await getMultipleAccounts.call(client, addresses, commitment))
-      .map((a) => (a && a.owner === AddressLookupTableProgram.programId.toBase58() ? null : a));
+    client.getMultipleAccounts = async (addresses, commitment) =>
+      (await getMultipleAccounts.call(client, addresses, commitment)).map((a) =>
+        a && a.owner === AddressLookupTableProgram.programId.toBase58() ? null : a,
+      );
     // Settlement waits while the orders match, then the cluster's time passes their expiry (an hour).
     const platform = h.daemon.queues.get('platform');
     await platform.pause();
@@ -159,20 +201,33 @@ describe('settlement', () => {
         await platform.resume();
       }
       // The registration is refused (OrderExpired, naming the order and no fill): the fill fails with that reason.
-      const fill = await waitFor('fill failed', async () => {
-        const f = (await get(h, `/v2/clob/fills/${fillId}`)).json().fill as Json;
-        return f.status === 'failed' ? f : undefined;
-      }, 20_000);
+      const fill = await waitFor(
+        'fill failed',
+        async () => {
+          const f = (await get(h, `/v2/clob/fills/${fillId}`)).json().fill as Json;
+          return f.status === 'failed' ? f : undefined;
+        },
+        20_000,
+      );
       expect(fill.failureReason).toMatch(/^OrderExpired: /);
       expect(fill.settleTx).toBeNull();
-      for (const owner of [mk, tk]) expect(await balances(owner)).toMatchObject({ smartWalletBalance: (50n * USDC).toString(), withdrawable: (50n * USDC).toString(), totalCommitted: '0' });
+      for (const owner of [mk, tk])
+        expect(await balances(owner)).toMatchObject({
+          smartWalletBalance: (50n * USDC).toString(),
+          withdrawable: (50n * USDC).toString(),
+          totalCommitted: '0',
+        });
       // It stays failed: nothing plans it again. Waited for by an event, not a sleep: a whole settle
       // sweep (which plans every market with matched fills) started and finished after the failure.
       const failedAt = Date.now();
-      await waitFor('a settle sweep run after the failure', async () => {
-        const done = await platform.getJobs(['completed'], 0, 100);
-        return done.some((j) => j.name === 'clob.settle.sweep' && (j.processedOn ?? 0) > failedAt) ? true : undefined;
-      }, 20_000);
+      await waitFor(
+        'a settle sweep run after the failure',
+        async () => {
+          const done = await platform.getJobs(['completed'], 0, 100);
+          return done.some((j) => j.name === 'clob.settle.sweep' && (j.processedOn ?? 0) > failedAt) ? true : undefined;
+        },
+        20_000,
+      );
       expect((await get(h, `/v2/clob/fills/${fillId}`)).json().fill).toMatchObject({ status: 'failed' });
     } finally {
       client.getMultipleAccounts = getMultipleAccounts;

@@ -8,7 +8,19 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenBalance } from '../family-b/family-b.harness.js';
-import { admin, clobWrite, createClobMarket, get, openClobHarness, post, trader, USDC, waitFor, waitForBalance, type CHarness } from './family-c.harness.js';
+import {
+  admin,
+  clobWrite,
+  createClobMarket,
+  get,
+  openClobHarness,
+  post,
+  trader,
+  USDC,
+  waitFor,
+  waitForBalance,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -35,7 +47,12 @@ describe('smart wallet lifecycle', () => {
     await waitForBalance(h, t, 30n * USDC);
     await clobWrite(h, '/v2/clob/account/deposit', { pubkey, amount: (20n * USDC).toString() }, t);
     const afterDeposits = await waitForBalance(h, t, 50n * USDC);
-    expect(afterDeposits).toMatchObject({ withdrawable: '50000000', totalCommitted: '0', walletBalance: '50000000', collateral: '50000000' });
+    expect(afterDeposits).toMatchObject({
+      withdrawable: '50000000',
+      totalCommitted: '0',
+      walletBalance: '50000000',
+      collateral: '50000000',
+    });
 
     const setup = (await get(h, `/v2/clob/account/setup?pubkey=${pubkey}`)).json();
     expect(setup).toMatchObject({ ready: true, smartWalletBalance: '50000000', smartWalletExists: true });
@@ -47,7 +64,8 @@ describe('smart wallet lifecycle', () => {
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json()).toEqual({
       error: 'INSUFFICIENT_WITHDRAWABLE',
-      message: 'Requested withdrawal of 40000001 exceeds withdrawable balance of 40000000. Cancel open orders to free committed collateral.',
+      message:
+        'Requested withdrawal of 40000001 exceeds withdrawable balance of 40000000. Cancel open orders to free committed collateral.',
       requested: '40000001',
       withdrawable: '40000000',
     });

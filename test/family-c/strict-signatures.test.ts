@@ -11,7 +11,17 @@ import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelAllText, cancelOrderText } from '../../src/domain/signed-message.js';
 import { IDENTITY_PUBKEY, IDENTITY_SIGNATURE, signTextBase58, zeroNonceSignature } from '../helpers/sign.js';
-import { createClobMarket, depositedTrader, get, openClobHarness, place, post, signedOrder, USDC, type CHarness } from './family-c.harness.js';
+import {
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  post,
+  signedOrder,
+  USDC,
+  type CHarness,
+} from './family-c.harness.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -20,7 +30,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const IDENTITY = new PublicKey(IDENTITY_PUBKEY).toBase58();
-const ordersOf = async (owner: string) => (await get(h, `/v2/clob/orders?pubkey=${owner}`)).json().orders as Array<{ id: string; status: string }>;
+const ordersOf = async (owner: string) =>
+  (await get(h, `/v2/clob/orders?pubkey=${owner}`)).json().orders as Array<{ id: string; status: string }>;
 const bookOf = async (marketId: string) => ({ ...(await get(h, `/v2/clob/markets/${marketId}/orderbook`)).json(), timestamp: 0 });
 const balances = async (owner: string) => (await get(h, `/v2/clob/account/balances?pubkey=${owner}`)).json();
 
@@ -31,7 +42,15 @@ describe('strict signatures on the routes', () => {
     const owner = attacker.publicKey.toBase58();
     const before = { book: await bookOf(market.id), balances: await balances(owner) };
 
-    const res = await post(h, '/v2/clob/orders', signedOrder(attacker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC }, zeroNonceSignature));
+    const res = await post(
+      h,
+      '/v2/clob/orders',
+      signedOrder(
+        attacker,
+        { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC },
+        zeroNonceSignature,
+      ),
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: 'INVALID_SIGNATURE' });
 
@@ -39,7 +58,9 @@ describe('strict signatures on the routes', () => {
     expect(await bookOf(market.id)).toEqual(before.book);
     expect(await balances(owner)).toEqual(before.balances);
     // The same order honestly signed is accepted (the refusal is the signature's, nothing else).
-    expect(await place(h, attacker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC })).toMatchObject({ status: 'open' });
+    expect(
+      await place(h, attacker, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 10n * USDC }),
+    ).toMatchObject({ status: 'open' });
   });
 
   it('cancel and cancel-all signed with r = 0 are refused and cancel nothing', async () => {
@@ -48,18 +69,29 @@ describe('strict signatures on the routes', () => {
     const owner = trader.publicKey.toBase58();
     const order = await place(h, trader, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 3000, quantity: 5n * USDC });
 
-    const cancel = await post(h, `/v2/clob/orders/${order.orderId}/cancel`, { pubkey: owner, signature: bs58.encode(zeroNonceSignature(trader, cancelOrderText(order.orderId))) });
+    const cancel = await post(h, `/v2/clob/orders/${order.orderId}/cancel`, {
+      pubkey: owner,
+      signature: bs58.encode(zeroNonceSignature(trader, cancelOrderText(order.orderId))),
+    });
     expect(cancel.statusCode).toBe(403);
     expect(cancel.json()).toMatchObject({ error: 'INVALID_SIGNATURE' });
     const ts = Math.floor(Date.now() / 1000);
     for (const scope of [market.id, '*']) {
-      const all = await post(h, '/v2/clob/orders/cancel-all', { pubkey: owner, marketId: scope, timestamp: ts, signature: bs58.encode(zeroNonceSignature(trader, cancelAllText(scope, ts))) });
+      const all = await post(h, '/v2/clob/orders/cancel-all', {
+        pubkey: owner,
+        marketId: scope,
+        timestamp: ts,
+        signature: bs58.encode(zeroNonceSignature(trader, cancelAllText(scope, ts))),
+      });
       expect(all.statusCode).toBe(403);
       expect(all.json()).toMatchObject({ error: 'INVALID_SIGNATURE' });
     }
     expect((await ordersOf(owner)).map((o) => o.status)).toEqual(['open']);
     // The owner's real signature still cancels.
-    const real = await post(h, `/v2/clob/orders/${order.orderId}/cancel`, { pubkey: owner, signature: signTextBase58(trader, cancelOrderText(order.orderId)) });
+    const real = await post(h, `/v2/clob/orders/${order.orderId}/cancel`, {
+      pubkey: owner,
+      signature: signTextBase58(trader, cancelOrderText(order.orderId)),
+    });
     expect(real.statusCode).toBe(200);
   });
 
@@ -76,11 +108,24 @@ describe('strict signatures on the routes', () => {
     expect(wallets).toEqual([]);
 
     const identity = { publicKey: new PublicKey(IDENTITY_PUBKEY) } as Keypair;
-    const order = await post(h, '/v2/clob/orders', signedOrder(identity, { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: USDC }, () => IDENTITY_SIGNATURE));
+    const order = await post(
+      h,
+      '/v2/clob/orders',
+      signedOrder(
+        identity,
+        { market: market.marketPubkey, side: 'buy', outcome: 'yes', priceBps: 5000, quantity: USDC },
+        () => IDENTITY_SIGNATURE,
+      ),
+    );
     expect(order.statusCode).toBe(403);
     expect(order.json()).toMatchObject({ error: 'INVALID_SIGNATURE' });
     const ts = Math.floor(Date.now() / 1000);
-    const all = await post(h, '/v2/clob/orders/cancel-all', { pubkey: IDENTITY, marketId: '*', timestamp: ts, signature: bs58.encode(IDENTITY_SIGNATURE) });
+    const all = await post(h, '/v2/clob/orders/cancel-all', {
+      pubkey: IDENTITY,
+      marketId: '*',
+      timestamp: ts,
+      signature: bs58.encode(IDENTITY_SIGNATURE),
+    });
     expect(all.statusCode).toBe(403);
   });
 });

@@ -8,7 +8,19 @@
  */
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clobWrite, createClobMarket, depositedTrader, get, openClobHarness, place, post, signAndSendV0, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import {
+  clobWrite,
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  place,
+  post,
+  signAndSendV0,
+  USDC,
+  waitFor,
+  type CHarness,
+} from './family-c.harness.js';
 import { WsClient, wsUrl, type Frame } from './ws-client.js';
 
 let h: CHarness;
@@ -34,7 +46,8 @@ async function userEvents(owner: Keypair): Promise<WsClient> {
 
 const cancelledEvent = (id: string) => (f: Frame | string) => typeof f === 'object' && f.event === 'order:cancelled' && f.order?.id === id;
 const order = async (id: string): Promise<Json> => (await get(h, `/v2/clob/orders/${id}`)).json().order;
-const balances = async (owner: Keypair): Promise<Json> => (await get(h, `/v2/clob/account/balances?pubkey=${owner.publicKey.toBase58()}`)).json();
+const balances = async (owner: Keypair): Promise<Json> =>
+  (await get(h, `/v2/clob/account/balances?pubkey=${owner.publicKey.toBase58()}`)).json();
 
 describe('orders a wallet can no longer pay for', () => {
   it('a withdrawal built before the bids, landed after: the bids leave the book before a taker arrives', async () => {
@@ -42,7 +55,12 @@ describe('orders a wallet can no longer pay for', () => {
     const maker = await depositedTrader(h, 100n * USDC);
     const seller = await depositedTrader(h, 50n * USDC);
     const mk = maker.publicKey.toBase58();
-    await clobWrite(h, '/v2/clob/account/split', { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: String(20n * USDC) }, seller);
+    await clobWrite(
+      h,
+      '/v2/clob/account/split',
+      { pubkey: seller.publicKey.toBase58(), marketId: market.id, amount: String(20n * USDC) },
+      seller,
+    );
     const ws = await userEvents(maker);
 
     // The issue's reproduction: build a 100 USDC withdraw, then bids committing 90 USDC (accepted), then land the withdraw.
@@ -56,13 +74,21 @@ describe('orders a wallet can no longer pay for', () => {
     await signAndSendV0(h, withdraw, maker);
 
     for (const bid of bids) await ws.waitFor(cancelledEvent(bid.orderId), 10_000);
-    for (const bid of bids) expect(await order(bid.orderId)).toMatchObject({ status: 'cancelled', cancelReason: 'insufficient_balance', committedAmount: '0' });
+    for (const bid of bids)
+      expect(await order(bid.orderId)).toMatchObject({ status: 'cancelled', cancelReason: 'insufficient_balance', committedAmount: '0' });
     expect(await balances(maker)).toMatchObject({ smartWalletBalance: '0', totalCommitted: '0' });
     const book = (await get(h, `/v2/clob/markets/${market.id}/orderbook`)).json();
     expect(book.yes.bids).toEqual([]);
 
     // The taker arrives: nothing rests to fill against, so no fill can fail.
-    const sell = await place(h, seller, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 4000, quantity: 10n * USDC, timeInForce: 'ioc' });
+    const sell = await place(h, seller, {
+      market: market.marketPubkey,
+      side: 'sell',
+      outcome: 'yes',
+      priceBps: 4000,
+      quantity: 10n * USDC,
+      timeInForce: 'ioc',
+    });
     expect(sell.fills).toEqual([]);
     ws.close();
   }, 60_000);
@@ -103,7 +129,10 @@ describe('orders a wallet can no longer pay for', () => {
     const ws = await userEvents(maker);
     const merge = await build('/v2/clob/account/merge', { pubkey: mk, marketId: market.id, amount: String(5n * USDC) });
     const asks = [];
-    for (const quantity of [3n, 3n, 4n]) asks.push(await place(h, maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 7000, quantity: quantity * USDC }));
+    for (const quantity of [3n, 3n, 4n])
+      asks.push(
+        await place(h, maker, { market: market.marketPubkey, side: 'sell', outcome: 'yes', priceBps: 7000, quantity: quantity * USDC }),
+      );
     const noAsk = await place(h, maker, { market: market.marketPubkey, side: 'sell', outcome: 'no', priceBps: 7000, quantity: 5n * USDC });
     await signAndSendV0(h, merge, maker);
 

@@ -11,7 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelOrderText } from '../../src/domain/signed-message.js';
 import { signText } from '../helpers/sign.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
-import { admin, clobWrite, createClobMarket, get, openClobHarness, place, post, trader, USDC, waitForBalance, type CHarness } from './family-c.harness.js';
+import {
+  admin,
+  clobWrite,
+  createClobMarket,
+  get,
+  openClobHarness,
+  place,
+  post,
+  trader,
+  USDC,
+  waitForBalance,
+  type CHarness,
+} from './family-c.harness.js';
 import { WsClient, wsUrl, type Frame } from './ws-client.js';
 
 let h: CHarness;
@@ -36,13 +48,25 @@ describe('WebSocket channels', () => {
 
     const user = await WsClient.open(wsUrl(h.daemon.url!, 'user'));
     expect(await user.command({ type: 'subscribe', pubkey: mk })).toEqual({ event: 'subscribed', pubkey: mk, markets: ['*'] });
-    expect(await user.command({ type: 'subscribe', pubkey: tk, markets: [market.marketId] })).toEqual({ event: 'subscribed', pubkey: tk, markets: [market.id] });
+    expect(await user.command({ type: 'subscribe', pubkey: tk, markets: [market.marketId] })).toEqual({
+      event: 'subscribed',
+      pubkey: tk,
+      markets: [market.id],
+    });
     const book = await WsClient.open(wsUrl(h.daemon.url!, 'market'));
     expect(await book.command({ type: 'subscribe', markets: [market.marketId] })).toEqual({ event: 'subscribed', markets: [market.id] });
     const snapshot = await book.waitFor(isEvent('book'));
     expect(snapshot).toEqual({
-      event: 'book', seq: 0, status: 'active', marketId: market.id, yes: { bids: [], asks: [] }, no: { bids: [], asks: [] },
-      bestBid: { yes: null, no: null }, bestAsk: { yes: null, no: null }, lastPrice: { yes: null, no: null }, timestamp: expect.any(Number),
+      event: 'book',
+      seq: 0,
+      status: 'active',
+      marketId: market.id,
+      yes: { bids: [], asks: [] },
+      no: { bids: [], asks: [] },
+      bestBid: { yes: null, no: null },
+      bestAsk: { yes: null, no: null },
+      lastPrice: { yes: null, no: null },
+      timestamp: expect.any(Number),
     });
 
     // Deposits: balance:update once the indexer has read each smart wallet.
@@ -52,7 +76,11 @@ describe('WebSocket channels', () => {
     }
     for (const owner of [mk, tk]) {
       const update = await user.waitFor((f) => isEvent('balance:update')(f) && (f as Frame).owner === owner);
-      expect(update).toMatchObject({ owner, balance: { pubkey: owner, smartWalletBalance: '100000000', withdrawable: '100000000' }, timestamp: expect.any(Number) });
+      expect(update).toMatchObject({
+        owner,
+        balance: { pubkey: owner, smartWalletBalance: '100000000', withdrawable: '100000000' },
+        timestamp: expect.any(Number),
+      });
     }
 
     // The maker rests a YES bid; the taker buys NO at 6000 against it (complementary: both buy, a set is minted).
@@ -60,7 +88,10 @@ describe('WebSocket channels', () => {
     const take = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 6000, quantity: 4n * USDC });
     expect(take.status).toBe('filled');
     const fillId = take.fills[0].id as string;
-    const cancel = await post(h, `/v2/clob/orders/${bid.orderId}/cancel`, { pubkey: mk, signature: Buffer.from(signText(maker, cancelOrderText(bid.orderId))).toString('base64') });
+    const cancel = await post(h, `/v2/clob/orders/${bid.orderId}/cancel`, {
+      pubkey: mk,
+      signature: Buffer.from(signText(maker, cancelOrderText(bid.orderId))).toString('base64'),
+    });
     expect(cancel.statusCode).toBe(200);
 
     // The settlement keeper settles the fill on chain: settling, then settled, for both wallets.
@@ -90,7 +121,15 @@ describe('WebSocket channels', () => {
     for (const f of marketFrames) expect(f).toMatchObject({ marketId: market.id, timestamp: expect.any(Number) });
     expect(matcherFrames[1]).toMatchObject({ bestBid: { yes: 4000, no: null }, bestAsk: { yes: null, no: null } });
     expect(matcherFrames[2]!.trade).toEqual({
-      id: fillId, marketId: market.id, outcome: 'no', priceBps: 6000, quantity: '4000000', takerSide: 'buy', fillType: 'complementary', status: 'matched', matchedAt: take.fills[0].matchedAt,
+      id: fillId,
+      marketId: market.id,
+      outcome: 'no',
+      priceBps: 6000,
+      quantity: '4000000',
+      takerSide: 'buy',
+      fillType: 'complementary',
+      status: 'matched',
+      matchedAt: take.fills[0].matchedAt,
     });
     expect(matcherFrames[5]).toMatchObject({ bestBid: { yes: null, no: null } });
     expect(marketFrames[settledAt]!.trade).toMatchObject({ id: fillId, status: 'settled', settleTx: expect.any(String) });
@@ -116,11 +155,32 @@ describe('WebSocket channels', () => {
       const seen = all.filter((f) => f.owner === owner && f.event.startsWith('fill:')).map((f) => f.event as string);
       expect(seen.filter((e, i) => e !== seen[i - 1])).toEqual(['fill:matched', 'fill:settling', 'fill:settled']);
     }
-    expect(orderEvents[0]!.order).toMatchObject({ id: bid.orderId, marketId: market.id, ownerPubkey: mk, side: 'buy', outcome: 'yes', priceBps: 4000, originalQuantity: '10000000', remainingQuantity: '10000000' });
+    expect(orderEvents[0]!.order).toMatchObject({
+      id: bid.orderId,
+      marketId: market.id,
+      ownerPubkey: mk,
+      side: 'buy',
+      outcome: 'yes',
+      priceBps: 4000,
+      originalQuantity: '10000000',
+      remainingQuantity: '10000000',
+    });
     expect(orderEvents[3]!.order).toMatchObject({ id: bid.orderId, remainingQuantity: '6000000' });
     expect(orderEvents[4]!.fill).toMatchObject({
-      id: fillId, makerOrderId: bid.orderId, takerOrderId: take.orderId, makerPubkey: mk, takerPubkey: tk, priceBps: 6000, quantity: '4000000',
-      usdcAmount: '2400000', takerFee: '6000', makerRebate: '1200', protocolFee: '4800', fillType: 'complementary', retryCount: 0, batchId: null,
+      id: fillId,
+      makerOrderId: bid.orderId,
+      takerOrderId: take.orderId,
+      makerPubkey: mk,
+      takerPubkey: tk,
+      priceBps: 6000,
+      quantity: '4000000',
+      usdcAmount: '2400000',
+      takerFee: '6000',
+      makerRebate: '1200',
+      protocolFee: '4800',
+      fillType: 'complementary',
+      retryCount: 0,
+      batchId: null,
     });
     const settling = all.filter((f) => f.event === 'fill:settling').at(-1)!;
     const settled = all.find((f) => f.event === 'fill:settled')!;

@@ -26,10 +26,12 @@ export class WsClient {
       this.frames.push(frame);
       for (const wake of this.waiters.splice(0)) wake();
     });
-    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => {
-      resolve({ code, reason: reason.toString() });
-      for (const wake of this.waiters.splice(0)) wake();
-    }));
+    this.closed = new Promise((resolve) =>
+      socket.once('close', (code, reason) => {
+        resolve({ code, reason: reason.toString() });
+        for (const wake of this.waiters.splice(0)) wake();
+      }),
+    );
   }
 
   static open(url: string): Promise<WsClient> {
@@ -56,7 +58,8 @@ export class WsClient {
     for (;;) {
       const found = this.frames.slice(from).find(match);
       if (found !== undefined) return found as Frame;
-      if (this.socket.readyState === WebSocket.CLOSED) throw new Error(`socket closed before the frame arrived; got ${JSON.stringify(this.frames.slice(-5))}`);
+      if (this.socket.readyState === WebSocket.CLOSED)
+        throw new Error(`socket closed before the frame arrived; got ${JSON.stringify(this.frames.slice(-5))}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no matching frame within ${timeoutMs} ms; last frames: ${JSON.stringify(this.frames.slice(-5))}`);
       await new Promise<void>((resolve) => {
@@ -134,7 +137,9 @@ export class ReplayBook {
   /** The book in the REST orderbook's shape (levels best first). */
   view() {
     const side = (key: string, descending: boolean) =>
-      [...(this.levels[key] ?? new Map()).entries()].sort(([a], [b]) => (descending ? b - a : a - b)).map(([price, size]) => ({ price, size }));
+      [...(this.levels[key] ?? new Map()).entries()]
+        .sort(([a], [b]) => (descending ? b - a : a - b))
+        .map(([price, size]) => ({ price, size }));
     return {
       yes: { bids: side('yes:buy', true), asks: side('yes:sell', false) },
       no: { bids: side('no:buy', true), asks: side('no:sell', false) },

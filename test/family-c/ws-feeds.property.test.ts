@@ -24,11 +24,22 @@ type Op =
   | { kind: 'unsubscribe'; client: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('publish' as const), level: fc.integer({ min: 0, max: 5 }), size: fc.integer({ min: 0, max: 3 }), count: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('publish' as const),
+      level: fc.integer({ min: 0, max: 5 }),
+      size: fc.integer({ min: 0, max: 3 }),
+      count: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 6, arbitrary: fc.constant({ kind: 'deliver' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'lose' as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'execRead' as const }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('answerRead' as const), fail: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('answerRead' as const), fail: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('subscribe' as const), client: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('unsubscribe' as const), client: fc.integer({ min: 0, max: 3 }) }) },
 );
@@ -54,7 +65,13 @@ function simulate(ops: Op[]) {
   const feeds = new MarketFeeds<Client>(
     {
       send: (client, text) => {
-        const frame = JSON.parse(text.toString()) as { event: string; seq: number; level?: number; size?: number; levels?: Array<[number, number]> };
+        const frame = JSON.parse(text.toString()) as {
+          event: string;
+          seq: number;
+          level?: number;
+          size?: number;
+          levels?: Array<[number, number]>;
+        };
         if (frame.event === 'book') {
           client.seq = frame.seq;
           client.book = new Map(frame.levels);
@@ -100,7 +117,8 @@ function simulate(ops: Op[]) {
       }
       case 'execRead': {
         const ticket = requested.shift();
-        if (ticket !== undefined) executed.push({ ticket, frame: { seq, frame: JSON.stringify({ event: 'book', seq, levels: [...book] }) } });
+        if (ticket !== undefined)
+          executed.push({ ticket, frame: { seq, frame: JSON.stringify({ event: 'book', seq, levels: [...book] }) } });
         break;
       }
       case 'answerRead': {
@@ -159,7 +177,11 @@ describe('market feed sequencing', () => {
   it('worked example: the book at seq 3, buffered events 2..5, then live 6', () => {
     const sent: string[] = [];
     const reads: number[] = [];
-    const feeds = new MarketFeeds<string>({ send: (c, f) => sent.push(`${c}:${f}`), readBook: (_m, t) => reads.push(t), failed: () => undefined });
+    const feeds = new MarketFeeds<string>({
+      send: (c, f) => sent.push(`${c}:${f}`),
+      readBook: (_m, t) => reads.push(t),
+      failed: () => undefined,
+    });
     feeds.add('a', MARKET);
     feeds.add('b', MARKET); // joins the read in flight
     expect(reads).toEqual([1]);

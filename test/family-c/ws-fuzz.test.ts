@@ -42,7 +42,12 @@ const frame = (): fc.Arbitrary<Frame> =>
     { weight: 4, arbitrary: command().map((c) => ({ text: JSON.stringify(c) })) },
     { weight: 2, arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ text })) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 50 }).map((text) => ({ text })) },
-    { weight: 1, arbitrary: fc.constantFrom('PING', 'ping', 'PONG', '{}', '[]', 'null', '{"type":"subscribe","markets":["a"],"pubkey":{}}').map((text) => ({ text })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('PING', 'ping', 'PONG', '{}', '[]', 'null', '{"type":"subscribe","markets":["a"],"pubkey":{}}')
+        .map((text) => ({ text })),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((binary) => ({ binary })) },
     { weight: 1, arbitrary: fc.integer({ min: 4_097, max: 9_000 }).map((n) => ({ text: 'x'.repeat(n) })) },
   );
@@ -76,15 +81,19 @@ describe('WebSocket fuzz', () => {
     const closes = new Map<number, number>();
     try {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('market' as const, 'user' as const), fc.oneof(fc.array(frame(), { minLength: 1, maxLength: 15 }), fc.array(frame(), { minLength: 21, maxLength: 30 })), async (channel, frames) => {
-          const { closedWith, answers } = await drive(channel, frames);
-          if (closedWith !== undefined) {
-            expect(DOCUMENTED.has(closedWith)).toBe(true);
-            closes.set(closedWith, (closes.get(closedWith) ?? 0) + 1);
-          } else {
-            expect(answers).toBeGreaterThanOrEqual(frames.length + 1); // one answer at least per frame, plus the marker's PONG
-          }
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('market' as const, 'user' as const),
+          fc.oneof(fc.array(frame(), { minLength: 1, maxLength: 15 }), fc.array(frame(), { minLength: 21, maxLength: 30 })),
+          async (channel, frames) => {
+            const { closedWith, answers } = await drive(channel, frames);
+            if (closedWith !== undefined) {
+              expect(DOCUMENTED.has(closedWith)).toBe(true);
+              closes.set(closedWith, (closes.get(closedWith) ?? 0) + 1);
+            } else {
+              expect(answers).toBeGreaterThanOrEqual(frames.length + 1); // one answer at least per frame, plus the marker's PONG
+            }
+          },
+        ),
         { numRuns: 300 },
       );
     } finally {

@@ -49,10 +49,16 @@ function setup(options: Partial<{ idleTimeoutMs: number; maxBufferedBytes: numbe
     { idleTimeoutMs: options.idleTimeoutMs ?? 30_000, maxBufferedBytes: options.maxBufferedBytes ?? 1_000 },
   );
   const answer = (seq: number) => {
-    for (const r of reads.splice(0)) hub.bookArrived(r.marketId, r.ticket, { seq, frame: JSON.stringify({ event: 'book', marketId: r.marketId, seq }) });
+    for (const r of reads.splice(0))
+      hub.bookArrived(r.marketId, r.ticket, { seq, frame: JSON.stringify({ event: 'book', marketId: r.marketId, seq }) });
   };
   const publish = (marketId: string, ...seqs: number[]) =>
-    hub.marketMessage(JSON.stringify({ marketId, events: seqs.map((seq) => ({ seq, event: 'price_change', marketId, outcome: 'yes', side: 'buy', price: 5000, size: '1' })) }));
+    hub.marketMessage(
+      JSON.stringify({
+        marketId,
+        events: seqs.map((seq) => ({ seq, event: 'price_change', marketId, outcome: 'yes', side: 'buy', price: 5000, size: '1' })),
+      }),
+    );
   return { hub, reads, warnings, answer, publish, advance: (ms: number) => (now += ms) };
 }
 
@@ -64,7 +70,11 @@ describe('docs/websockets.md', () => {
   const firstColumn = (text: string, cell: RegExp) => [...text.matchAll(new RegExp(`^\\| ${cell.source} \\|`, 'gm'))].map((m) => m[1]!);
 
   it('documents exactly the close codes the code uses', () => {
-    expect(firstColumn(section('Close codes'), /(\d{4})/).map(Number).sort()).toEqual(Object.values(WS_CLOSE).sort());
+    expect(
+      firstColumn(section('Close codes'), /(\d{4})/)
+        .map(Number)
+        .sort(),
+    ).toEqual(Object.values(WS_CLOSE).sort());
   });
 
   it('documents every error code and the limits the code enforces', () => {
@@ -89,9 +99,18 @@ describe('client command grammar', () => {
 
   const pubkey = Keypair.generate().publicKey.toBase58();
   it('reads the user channel’s pubkey and market filter', () => {
-    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey }))).toEqual({ ok: true, command: { type: 'subscribe', markets: 'all', pubkey } });
-    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey, markets: ['*'] }))).toEqual({ ok: true, command: { type: 'subscribe', markets: 'all', pubkey } });
-    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey, markets: ['x'] }))).toEqual({ ok: true, command: { type: 'subscribe', markets: ['x'], pubkey } });
+    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey }))).toEqual({
+      ok: true,
+      command: { type: 'subscribe', markets: 'all', pubkey },
+    });
+    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey, markets: ['*'] }))).toEqual({
+      ok: true,
+      command: { type: 'subscribe', markets: 'all', pubkey },
+    });
+    expect(parseClientMessage('user', JSON.stringify({ type: 'subscribe', pubkey, markets: ['x'] }))).toEqual({
+      ok: true,
+      command: { type: 'subscribe', markets: ['x'], pubkey },
+    });
   });
 
   it.each([
@@ -133,12 +152,15 @@ describe('outbox', () => {
   it('sends in slices of about 4 ms, yielding between them, each connection’s frames in order', () => {
     const sent: string[] = [];
     const slices: Array<() => void> = [];
-    const outbox = new Outbox<string>((conn, frame) => {
-      const until = performance.now() + 1; // a 1 ms socket write
-      while (performance.now() < until);
-      sent.push(`${conn}${frame}`);
-      return true;
-    }, (run) => slices.push(run));
+    const outbox = new Outbox<string>(
+      (conn, frame) => {
+        const until = performance.now() + 1; // a 1 ms socket write
+        while (performance.now() < until);
+        sent.push(`${conn}${frame}`);
+        return true;
+      },
+      (run) => slices.push(run),
+    );
     for (let i = 0; i < 6; i++) for (const conn of ['a', 'b']) outbox.push(conn, String(i));
     let ran = 0;
     while (slices.length > 0) {
@@ -153,7 +175,10 @@ describe('outbox', () => {
   });
 
   it('drops a connection with 4010 when 10,000 frames wait for it on this node', () => {
-    const hub = new WsHub({ resolveMarkets: async () => [], readBook: () => undefined, now: () => 0, defer: () => undefined, warn: () => undefined }, { idleTimeoutMs: 30_000, maxBufferedBytes: 1_000 });
+    const hub = new WsHub(
+      { resolveMarkets: async () => [], readBook: () => undefined, now: () => 0, defer: () => undefined, warn: () => undefined },
+      { idleTimeoutMs: 30_000, maxBufferedBytes: 1_000 },
+    );
     const peer = new FakePeer();
     const conn = hub.open('market', peer);
     for (let i = 0; i < 10_000; i++) hub.deliver(conn, 'x');
@@ -177,7 +202,12 @@ describe('market channel', () => {
     publish(M2, 1); // nobody here subscribes to M2
     answer(4);
     publish(M1, 6);
-    expect(peer.json.map((f) => [f.event, f.seq])).toEqual([['subscribed', undefined], ['book', 4], ['price_change', 5], ['price_change', 6]]);
+    expect(peer.json.map((f) => [f.event, f.seq])).toEqual([
+      ['subscribed', undefined],
+      ['book', 4],
+      ['price_change', 5],
+      ['price_change', 6],
+    ]);
   });
 
   it('refuses unknown markets and a 51st subscription whole, re-subscribing costs nothing and sends a fresh book', async () => {
@@ -286,7 +316,12 @@ describe('market channel', () => {
     expect(reads).toHaveLength(1);
     publish(M1, 9); // after the reconnect, before the fresh book: buffered, in the book
     answer(9);
-    expect(peer.json.map((f) => [f.event, f.seq])).toEqual([['subscribed', undefined], ['book', 3], ['price_change', 4], ['book', 9]]);
+    expect(peer.json.map((f) => [f.event, f.seq])).toEqual([
+      ['subscribed', undefined],
+      ['book', 3],
+      ['price_change', 4],
+      ['book', 9],
+    ]);
   });
 
   it('tells the client when its book cannot be read and forgets that subscription', async () => {
@@ -295,7 +330,12 @@ describe('market channel', () => {
     hub.receive(hub.open('market', peer), JSON.stringify({ type: 'subscribe', markets: [M1] }));
     await settle();
     hub.bookFailed(M1, reads[0]!.ticket, 'The book could not be read; subscribe again');
-    expect(peer.json.at(-1)).toEqual({ event: 'error', code: 'BOOK_UNAVAILABLE', message: 'The book could not be read; subscribe again', marketId: M1 });
+    expect(peer.json.at(-1)).toEqual({
+      event: 'error',
+      code: 'BOOK_UNAVAILABLE',
+      message: 'The book could not be read; subscribe again',
+      marketId: M1,
+    });
     expect(hub.stats().feeds.subscriptions).toBe(0);
   });
 });
@@ -314,9 +354,23 @@ describe('user channel', () => {
     await settle();
     expect(all.json[0]).toEqual({ event: 'subscribed', pubkey: alice, markets: ['*'] });
     expect(onlyM1.json[0]).toEqual({ event: 'subscribed', pubkey: alice, markets: [M1] });
-    hub.userMessage(JSON.stringify([event('order:placed', alice, M1), event('order:placed', alice, M2), event('fill:matched', bob, M1), event('balance:update', alice)]));
-    expect(all.json.slice(1).map((f) => [f.event, f.marketId])).toEqual([['order:placed', M1], ['order:placed', M2], ['balance:update', undefined]]);
-    expect(onlyM1.json.slice(1).map((f) => [f.event, f.marketId])).toEqual([['order:placed', M1], ['balance:update', undefined]]);
+    hub.userMessage(
+      JSON.stringify([
+        event('order:placed', alice, M1),
+        event('order:placed', alice, M2),
+        event('fill:matched', bob, M1),
+        event('balance:update', alice),
+      ]),
+    );
+    expect(all.json.slice(1).map((f) => [f.event, f.marketId])).toEqual([
+      ['order:placed', M1],
+      ['order:placed', M2],
+      ['balance:update', undefined],
+    ]);
+    expect(onlyM1.json.slice(1).map((f) => [f.event, f.marketId])).toEqual([
+      ['order:placed', M1],
+      ['balance:update', undefined],
+    ]);
   });
 
   it('unsubscribes by pubkey and closes user connections with 1012 when the bus was interrupted', async () => {
@@ -358,7 +412,13 @@ describe('fuzz', () => {
   );
   const bus = fc.oneof(
     fc.string({ maxLength: 40 }),
-    fc.constantFrom('[]', '{"marketId":"x","events":[{}]}', `{"marketId":"${M1}","events":[{"seq":"a"}]}`, '[{"owner":5}]', `[{"owner":"${pubkey}","event":"balance:update"}]`),
+    fc.constantFrom(
+      '[]',
+      '{"marketId":"x","events":[{}]}',
+      `{"marketId":"${M1}","events":[{"seq":"a"}]}`,
+      '[{"owner":5}]',
+      `[{"owner":"${pubkey}","event":"balance:update"}]`,
+    ),
   );
   const step = fc.oneof(
     fc.record({ conn: fc.integer({ min: 0, max: 2 }), frame }),
@@ -387,7 +447,12 @@ describe('fuzz', () => {
           expect(c.subscriptionCount).toBeLessThanOrEqual(WS_LIMITS.maxSubscriptions);
           hub.closed(c);
         }
-        expect(hub.stats()).toEqual({ connections: { market: 0, user: 0 }, owners: 0, feeds: { markets: 0, subscriptions: 0, reading: 0, buffered: 0 }, unsent: 0 });
+        expect(hub.stats()).toEqual({
+          connections: { market: 0, user: 0 },
+          owners: 0,
+          feeds: { markets: 0, subscriptions: 0, reading: 0, buffered: 0 },
+          unsent: 0,
+        });
       }),
       { numRuns: 300 },
     );

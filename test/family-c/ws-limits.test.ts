@@ -36,15 +36,26 @@ const pubkey = () => Keypair.generate().publicKey.toBase58();
 describe('WebSocket bad input', () => {
   it('answers unknown markets, malformed JSON, binary frames and a missing pubkey with error frames and stays open', async () => {
     const c = await open('market');
-    expect(await c.command({ type: 'subscribe', markets: [market.marketId, 'no-such-market'] })).toMatchObject({ event: 'error', code: 'UNKNOWN_MARKET', markets: ['no-such-market'] });
-    expect(await c.command('{"type":"subscribe",')).toMatchObject({ event: 'error', code: 'INVALID_MESSAGE', message: expect.stringMatching(/^Malformed JSON/) });
+    expect(await c.command({ type: 'subscribe', markets: [market.marketId, 'no-such-market'] })).toMatchObject({
+      event: 'error',
+      code: 'UNKNOWN_MARKET',
+      markets: ['no-such-market'],
+    });
+    expect(await c.command('{"type":"subscribe",')).toMatchObject({
+      event: 'error',
+      code: 'INVALID_MESSAGE',
+      message: expect.stringMatching(/^Malformed JSON/),
+    });
     const from = c.frames.length;
     c.socket.send(Buffer.from([0xde, 0xad, 0xbe, 0xef]));
     expect(await c.waitFor((f) => typeof f === 'object', 5_000, from)).toMatchObject({ event: 'error', code: 'BINARY_NOT_SUPPORTED' });
     // Nothing was subscribed by the refused command: the valid market is still free to subscribe.
     expect(await c.command({ type: 'subscribe', markets: [market.marketId] })).toEqual({ event: 'subscribed', markets: [market.id] });
     const u = await open('user');
-    expect(await u.command({ type: 'subscribe', markets: ['*'] })).toMatchObject({ event: 'error', message: expect.stringMatching(/pubkey is required/) });
+    expect(await u.command({ type: 'subscribe', markets: ['*'] })).toMatchObject({
+      event: 'error',
+      message: expect.stringMatching(/pubkey is required/),
+    });
     for (const client of [c, u]) client.close();
   });
 

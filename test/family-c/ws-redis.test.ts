@@ -20,7 +20,11 @@ let h: CHarness;
 
 beforeAll(async () => {
   const port = await findFreePort();
-  server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tempDir('pmx-ws-redis-')], { stdio: 'ignore' });
+  server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tempDir('pmx-ws-redis-')],
+    { stdio: 'ignore' },
+  );
   admin = new Redis(`redis://127.0.0.1:${port}`, { retryStrategy: (n) => (n > 50 ? null : 100) });
   admin.on('error', () => undefined); // the server is killed at the end
   await admin.ping();

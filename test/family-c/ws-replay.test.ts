@@ -16,7 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelOrderText } from '../../src/domain/signed-message.js';
 import { signText } from '../helpers/sign.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
-import { createClobMarket, depositedTrader, get, openClobHarness, post, signAndSendV0, signedOrder, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import {
+  createClobMarket,
+  depositedTrader,
+  get,
+  openClobHarness,
+  post,
+  signAndSendV0,
+  signedOrder,
+  USDC,
+  waitFor,
+  type CHarness,
+} from './family-c.harness.js';
 import { ReplayBook, WsClient, wsUrl, type Frame } from './ws-client.js';
 import { rng } from '../helpers/rng.js';
 
@@ -63,7 +74,8 @@ function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
     }
   });
   /** Where this client is, for a failure's message. */
-  const state = () => `seq ${replay.seq}, gaps ${replay.gaps}, re-subscribed ${resubscribed}${resyncing ? ', resyncing' : ''}${closed ? `, closed ${closed}` : ''}`;
+  const state = () =>
+    `seq ${replay.seq}, gaps ${replay.gaps}, re-subscribed ${resubscribed}${resyncing ? ', resyncing' : ''}${closed ? `, closed ${closed}` : ''}`;
   return { replay, resubscribed: () => resubscribed, state };
 }
 
@@ -73,7 +85,11 @@ describe('market channel replay', () => {
     const traders: Keypair[] = [];
     for (let i = 0; i < 4; i++) {
       const t = await depositedTrader(h, 3_000n * USDC);
-      const split = await post(h, '/v2/clob/account/split', { pubkey: t.publicKey.toBase58(), marketId: market.id, amount: (1_000n * USDC).toString() });
+      const split = await post(h, '/v2/clob/account/split', {
+        pubkey: t.publicKey.toBase58(),
+        marketId: market.id,
+        amount: (1_000n * USDC).toString(),
+      });
       await signAndSendV0(h, split.json().transaction, t);
       traders.push(t);
     }
@@ -105,25 +121,37 @@ describe('market channel replay', () => {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       churnedAt = Date.now();
       churn.send({ type: 'subscribe', markets: [market.id] });
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        const owner = traders[Math.floor(random() * traders.length)]!;
-        if (random() < 0.12 && open.length > 0) {
-          const { id, owner: who } = open.splice(Math.floor(random() * open.length), 1)[0]!;
-          const res = await post(h, `/v2/clob/orders/${id}/cancel`, { pubkey: who.publicKey.toBase58(), signature: Buffer.from(signText(who, cancelOrderText(id))).toString('base64') });
-          outcomes.set(`cancel ${res.statusCode}`, (outcomes.get(`cancel ${res.statusCode}`) ?? 0) + 1);
-          return;
-        }
-        const side = random() < 0.5 ? 'buy' : 'sell';
-        const res = await post(h, '/v2/clob/orders', signedOrder(owner, {
-          market: market.marketPubkey, side, outcome: random() < 0.5 ? 'yes' : 'no',
-          priceBps: 3_000 + 100 * Math.floor(random() * 41), quantity: BigInt(1 + Math.floor(random() * 20)) * USDC,
-          timeInForce: random() < 0.15 ? 'ioc' : 'gtc',
-        }));
-        const body = res.json();
-        const key = res.statusCode === 200 ? body.status : `${res.statusCode} ${body.error}`;
-        outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-        if (res.statusCode === 200 && ['open', 'partially_filled'].includes(body.status)) open.push({ id: body.orderId, owner });
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const owner = traders[Math.floor(random() * traders.length)]!;
+          if (random() < 0.12 && open.length > 0) {
+            const { id, owner: who } = open.splice(Math.floor(random() * open.length), 1)[0]!;
+            const res = await post(h, `/v2/clob/orders/${id}/cancel`, {
+              pubkey: who.publicKey.toBase58(),
+              signature: Buffer.from(signText(who, cancelOrderText(id))).toString('base64'),
+            });
+            outcomes.set(`cancel ${res.statusCode}`, (outcomes.get(`cancel ${res.statusCode}`) ?? 0) + 1);
+            return;
+          }
+          const side = random() < 0.5 ? 'buy' : 'sell';
+          const res = await post(
+            h,
+            '/v2/clob/orders',
+            signedOrder(owner, {
+              market: market.marketPubkey,
+              side,
+              outcome: random() < 0.5 ? 'yes' : 'no',
+              priceBps: 3_000 + 100 * Math.floor(random() * 41),
+              quantity: BigInt(1 + Math.floor(random() * 20)) * USDC,
+              timeInForce: random() < 0.15 ? 'ioc' : 'gtc',
+            }),
+          );
+          const body = res.json();
+          const key = res.statusCode === 200 ? body.status : `${res.statusCode} ${body.error}`;
+          outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+          if (res.statusCode === 200 && ['open', 'partially_filled'].includes(body.status)) open.push({ id: body.orderId, owner });
+        }),
+      );
       if (n === 496) {
         const client = await WsClient.open(wsUrl(h.daemon.url!, 'market'));
         late = { client, book: follow(client, market.id) };
@@ -136,8 +164,16 @@ describe('market channel replay', () => {
     expect(last).toBeGreaterThan(1_000);
     // (the keeper publishes settled trades meanwhile: they move seq on, never the book)
     const books = { early: earlyBook, lossy: lossyBook, churn: churnBook, late: late!.book };
-    await waitFor(`replay at seq ${last}`, async () => (Object.values(books).every((b) => b.replay.seq >= last) ? true : undefined), 15_000).catch((error: Error) => {
-      throw new Error(`${error.message}: ${Object.entries(books).map(([name, b]) => `${name}: ${b.state()}`).join('; ')}`);
+    await waitFor(
+      `replay at seq ${last}`,
+      async () => (Object.values(books).every((b) => b.replay.seq >= last) ? true : undefined),
+      15_000,
+    ).catch((error: Error) => {
+      throw new Error(
+        `${error.message}: ${Object.entries(books)
+          .map(([name, b]) => `${name}: ${b.state()}`)
+          .join('; ')}`,
+      );
     });
     // The last re-subscription's book (a re-subscription made while a book is on its way is answered by that book).
     const lastAck = churn.frames.map((f) => typeof f === 'object' && f.event === 'subscribed').lastIndexOf(true);

@@ -10,9 +10,17 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export class ClobClient {
   private connection?: Connection;
 
-  constructor(readonly url: string, readonly adminToken?: string) {}
+  constructor(
+    readonly url: string,
+    readonly adminToken?: string,
+  ) {}
 
-  async call(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json }> {
+  async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: Json }> {
     const res = await fetch(`${this.url}${path}`, {
       method,
       headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -82,7 +90,9 @@ export class ClobClient {
     const t = Keypair.generate();
     await this.faucet(t, depositRaw + 10_000_000n);
     await this.write('/v2/clob/account/deposit', { pubkey: t.publicKey.toBase58(), amount: depositRaw.toString() }, t);
-    await this.waitFor('deposit indexed', async () => ((await this.balances(t)).smartWalletBalance === depositRaw.toString() ? true : undefined));
+    await this.waitFor('deposit indexed', async () =>
+      (await this.balances(t)).smartWalletBalance === depositRaw.toString() ? true : undefined,
+    );
     return t;
   }
 

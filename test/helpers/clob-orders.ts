@@ -20,7 +20,11 @@ export interface OrderSpec {
 let nonceCounter = BigInt(Date.now()) * 1000n + BigInt(process.pid % 1000);
 
 /** `sign` makes the signature (a forger's in the strict-signature tests); a wallet's by default. */
-export function signedOrder(owner: Keypair, o: OrderSpec, sign: (owner: Keypair, text: string) => Uint8Array = signText): Record<string, unknown> {
+export function signedOrder(
+  owner: Keypair,
+  o: OrderSpec,
+  sign: (owner: Keypair, text: string) => Uint8Array = signText,
+): Record<string, unknown> {
   const orderMessage = {
     market: o.market,
     owner: owner.publicKey.toBase58(),
@@ -32,12 +36,21 @@ export function signedOrder(owner: Keypair, o: OrderSpec, sign: (owner: Keypair,
     expiry: String(o.expiry ?? Math.floor(Date.now() / 1000) + 3600),
   };
   const bytes = encodeOrderMessage({
-    market: new PublicKey(o.market).toBytes(), owner: owner.publicKey.toBytes(), side: o.side, outcome: o.outcome, priceBps: o.priceBps,
-    quantity: o.quantity, nonce: BigInt(orderMessage.nonce), expiry: BigInt(orderMessage.expiry),
+    market: new PublicKey(o.market).toBytes(),
+    owner: owner.publicKey.toBytes(),
+    side: o.side,
+    outcome: o.outcome,
+    priceBps: o.priceBps,
+    quantity: o.quantity,
+    nonce: BigInt(orderMessage.nonce),
+    expiry: BigInt(orderMessage.expiry),
   });
   const signature = Buffer.from(sign(owner, orderSigningText(bytes))).toString('base64');
   return {
-    orderMessage, signature,
-    ...(o.orderType ? { orderType: o.orderType } : {}), ...(o.timeInForce ? { timeInForce: o.timeInForce } : {}), ...(o.postOnly ? { postOnly: true } : {}),
+    orderMessage,
+    signature,
+    ...(o.orderType ? { orderType: o.orderType } : {}),
+    ...(o.timeInForce ? { timeInForce: o.timeInForce } : {}),
+    ...(o.postOnly ? { postOnly: true } : {}),
   };
 }

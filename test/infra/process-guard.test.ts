@@ -11,7 +11,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function run(script: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -12,17 +12,21 @@ import { namesOutbound, outboundMemoInstruction, outboundTag } from '../../src/s
 const payer = Keypair.generate();
 const wire = (...extra: TransactionInstruction[]) => {
   const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1 });
-  const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58(), instructions: [transfer, ...extra] }).compileToV0Message();
+  const message = new TransactionMessage({
+    payerKey: payer.publicKey,
+    recentBlockhash: Keypair.generate().publicKey.toBase58(),
+    instructions: [transfer, ...extra],
+  }).compileToV0Message();
   return new VersionedTransaction(message).serialize();
 };
 
 describe('outbound row names', () => {
-  it('a tag is the UUID\'s 16 bytes, in order', () => {
+  it("a tag is the UUID's 16 bytes, in order", () => {
     expect(Buffer.from(outboundTag('00112233-4455-6677-8899-aabbccddeeff')).toString('hex')).toBe('00112233445566778899aabbccddeeff');
     expect(() => outboundTag('not-a-uuid')).toThrow(RangeError);
   });
 
-  it('bytes name their row by its memo or by its tag in an instruction\'s data, and no other row', () => {
+  it("bytes name their row by its memo or by its tag in an instruction's data, and no other row", () => {
     const id = randomUUID();
     expect(namesOutbound(wire(outboundMemoInstruction(id)), id)).toBe(true);
     const settleData = encodeSettleData({ tag: outboundTag(id), orders: [], fills: [] });

@@ -38,8 +38,12 @@ describe('schedules through the catalog', () => {
     const connection = createRedisConnection(TEST_REDIS_URL, 'general');
     const queues = new JobQueues(connection, prefix);
     try {
-      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 7 } as never, 10_000)).rejects.toThrow(/invalid payload for job clob\.positions\.apply/);
-      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, 0)).rejects.toThrow(/invalid schedule clob-positions/);
+      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 7 } as never, 10_000)).rejects.toThrow(
+        /invalid payload for job clob\.positions\.apply/,
+      );
+      await expect(queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, 0)).rejects.toThrow(
+        /invalid schedule clob-positions/,
+      );
       const index = queues.get('index');
       expect(await index.getJobSchedulers(0, -1)).toEqual([]);
 
@@ -49,7 +53,11 @@ describe('schedules through the catalog', () => {
       expect(scheduler).toMatchObject({ name: 'clob.positions.apply', every: 10_000 });
       expect(scheduler?.template).toMatchObject({
         data: { reason: 'schedule' },
-        opts: { attempts: definition.attempts, removeOnComplete: { count: definition.keepCompleted }, removeOnFail: { count: definition.keepFailed } },
+        opts: {
+          attempts: definition.attempts,
+          removeOnComplete: { count: definition.keepCompleted },
+          removeOnFail: { count: definition.keepFailed },
+        },
       });
       await queues.unschedule('clob-positions', 'clob.positions.apply');
       expect(await index.getJobSchedulers(0, -1)).toEqual([]);

@@ -32,10 +32,22 @@ describe('a job whose worker died', () => {
     const queues = new JobQueues(connect('producer'), prefix);
     const marketId = '00000000-0000-4000-8000-000000000001';
     let started!: () => void;
-    const startedOnFirst = new Promise<void>((resolve) => { started = resolve; });
+    const startedOnFirst = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     // The first worker takes the job and never finishes it; then it stops without a word (its
     // process "dies": no completion, no failure, its lock is no longer renewed).
-    const [first] = startWorkers({ connection: connect('blocking'), prefix, log, processors: { 'clob.settle.market': () => { started(); return new Promise(() => undefined); } } });
+    const [first] = startWorkers({
+      connection: connect('blocking'),
+      prefix,
+      log,
+      processors: {
+        'clob.settle.market': () => {
+          started();
+          return new Promise(() => undefined);
+        },
+      },
+    });
     workers.push(first!);
     const dedup = { deduplication: { id: `clob-settle-${marketId}` } };
     await queues.enqueue('clob.settle.market', { marketId }, dedup);
@@ -46,12 +58,29 @@ describe('a job whose worker died', () => {
     expect(await queues.get('platform').getJobCounts('waiting', 'active')).toEqual({ waiting: 0, active: 1 });
 
     let ranAgain!: (ms: number) => void;
-    const rerun = new Promise<number>((resolve) => { ranAgain = resolve; });
+    const rerun = new Promise<number>((resolve) => {
+      ranAgain = resolve;
+    });
     const deadAt = Date.now();
-    workers.push(...startWorkers({ connection: connect('blocking'), prefix, log, processors: { 'clob.settle.market': async () => { ranAgain(Date.now() - deadAt); return null; } } }));
+    workers.push(
+      ...startWorkers({
+        connection: connect('blocking'),
+        prefix,
+        log,
+        processors: {
+          'clob.settle.market': async () => {
+            ranAgain(Date.now() - deadAt);
+            return null;
+          },
+        },
+      }),
+    );
     const bound = LOCK_MS + 2 * STALLED_CHECK_MS;
     expect(bound).toBeLessThan(60_000); // what BullMQ's defaults could take
-    const ms = await Promise.race([rerun, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`the stalled job never ran again within ${bound} ms`)), bound))]);
+    const ms = await Promise.race([
+      rerun,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`the stalled job never ran again within ${bound} ms`)), bound)),
+    ]);
     expect(ms).toBeLessThan(bound);
   }, 60_000);
 });

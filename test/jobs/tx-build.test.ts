@@ -55,7 +55,12 @@ async function harness(builders?: Map<string, TxBuilder>, timeoutMs = 5_000) {
   const client = new TxBuildClient<SampleCatalog>(queues, connect('blocking'), timeoutMs, sampleParams);
   await client.ready();
   const workers: Worker[] = builders
-    ? startWorkers({ connection: connect('blocking'), prefix, processors: { 'tx.build': txBuildProcessor(txBuilderRegistry(builders, sampleParams)) }, log })
+    ? startWorkers({
+        connection: connect('blocking'),
+        prefix,
+        processors: { 'tx.build': txBuildProcessor(txBuilderRegistry(builders, sampleParams)) },
+        log,
+      })
     : [];
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   return {
@@ -75,18 +80,33 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
   const calls = new Map<string, number>();
   const count = (kind: string) => calls.set(kind, (calls.get(kind) ?? 0) + 1);
   const builders = new Map<string, TxBuilder>([
-    ['sample.echo', async (params: { wallet: string; amount?: number }) => (count('sample.echo'), { transaction: `tx-for-${params.wallet}`, amount: params.amount })],
-    ['sample.refuse', async () => {
-      count('sample.refuse');
-      throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed', { marketStatus: 'resolved' });
-    }],
-    ['sample.crash', async () => {
-      count('sample.crash');
-      throw new Error('builder bug');
-    }],
-    ['sample.slowRpc', async () => {
-      throw new Error('rpc request timed out'); // the builder's own failure, not the wait's deadline
-    }],
+    [
+      'sample.echo',
+      async (params: { wallet: string; amount?: number }) => (
+        count('sample.echo'),
+        { transaction: `tx-for-${params.wallet}`, amount: params.amount }
+      ),
+    ],
+    [
+      'sample.refuse',
+      async () => {
+        count('sample.refuse');
+        throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed', { marketStatus: 'resolved' });
+      },
+    ],
+    [
+      'sample.crash',
+      async () => {
+        count('sample.crash');
+        throw new Error('builder bug');
+      },
+    ],
+    [
+      'sample.slowRpc',
+      async () => {
+        throw new Error('rpc request timed out'); // the builder's own failure, not the wait's deadline
+      },
+    ],
   ]);
   let h: Awaited<ReturnType<typeof harness>>;
   beforeAll(async () => {
@@ -106,10 +126,18 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
   it('brings a DomainError back as the same DomainError, without retrying the job', async () => {
     const error = await h.client.request('sample.refuse', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ kind: 'conflict', code: 'MARKET_CLOSED', message: 'The market is closed', extra: { marketStatus: 'resolved' } });
+    expect(error).toMatchObject({
+      kind: 'conflict',
+      code: 'MARKET_CLOSED',
+      message: 'The market is closed',
+      extra: { marketStatus: 'resolved' },
+    });
     await drained(h.queues);
     expect(calls.get('sample.refuse')).toBe(1);
-    const [job] = await h.queues.get('tx-build').getJobs(['completed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.refuse'));
+    const [job] = await h.queues
+      .get('tx-build')
+      .getJobs(['completed'])
+      .then((jobs) => jobs.filter((j) => j.data.kind === 'sample.refuse'));
     expect(job?.attemptsMade).toBe(1);
     expect(await job?.getState()).toBe('completed');
   });
@@ -121,8 +149,12 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
 
   it('refuses parameters that do not match their schema before enqueueing anything', async () => {
     const before = calls.get('sample.echo') ?? 0;
-    await expect(h.client.request('sample.echo', { wallet: 5 } as never)).rejects.toThrow(/invalid payload for job tx\.build: sample\.echo \/params\/wallet/);
-    await expect(h.client.request('sample.echo', { amount: 1.5 } as never)).rejects.toThrow(/invalid payload for job tx\.build: sample\.echo/);
+    await expect(h.client.request('sample.echo', { wallet: 5 } as never)).rejects.toThrow(
+      /invalid payload for job tx\.build: sample\.echo \/params\/wallet/,
+    );
+    await expect(h.client.request('sample.echo', { amount: 1.5 } as never)).rejects.toThrow(
+      /invalid payload for job tx\.build: sample\.echo/,
+    );
     await expect(h.client.request('sample.ghost' as never, {} as never)).rejects.toThrow(/no parameter schema for sample\.ghost/);
     const counts = await h.queues.get('tx-build').getJobCounts('waiting', 'active', 'delayed');
     expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
@@ -138,7 +170,8 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
       // As another process (or an older version) might enqueue it: the catalog's payload, the kind's parameters wrong.
       const job = await h.queues.enqueue('tx.build', { kind: 'sample.echo', params: { wallet: ['W1'] } });
       expect(await job.waitUntilFinished(events, 5_000)).toMatchObject({
-        ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: expect.stringMatching(/malformed parameters for sample\.echo: \/wallet/) },
+        ok: false,
+        error: { kind: 'invalid', code: 'INVALID_JOB', message: expect.stringMatching(/malformed parameters for sample\.echo: \/wallet/) },
       });
     } finally {
       await events.close();
@@ -150,7 +183,10 @@ describe('tx-build request/reply through a real BullMQ worker', () => {
   it('fails the request once when a builder crashes (attempts: 1)', async () => {
     await expect(h.client.request('sample.crash', {})).rejects.toThrow(/transaction builder failed: builder bug/);
     await drained(h.queues);
-    const [job] = await h.queues.get('tx-build').getJobs(['failed']).then((jobs) => jobs.filter((j) => j.data.kind === 'sample.crash'));
+    const [job] = await h.queues
+      .get('tx-build')
+      .getJobs(['failed'])
+      .then((jobs) => jobs.filter((j) => j.data.kind === 'sample.crash'));
     expect(await job?.getState()).toBe('failed');
     expect(calls.get('sample.crash')).toBe(1);
   });
@@ -189,19 +225,29 @@ describe('tx-build in a process that also runs the worker role (builds handed ov
   let release: (() => void) | undefined;
   const builders = new Map<string, TxBuilder>([
     ['sample.echo', async (params: { wallet: string }) => ({ transaction: `local-${params.wallet}` })],
-    ['sample.refuse', async () => {
-      throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed');
-    }],
-    ['sample.crash', async () => {
-      throw new Error('builder bug');
-    }],
+    [
+      'sample.refuse',
+      async () => {
+        throw new DomainError('conflict', 'MARKET_CLOSED', 'The market is closed');
+      },
+    ],
+    [
+      'sample.crash',
+      async () => {
+        throw new Error('builder bug');
+      },
+    ],
     // Holds its slot until released: the next request finds no local slot free.
     ['sample.nope', () => new Promise((resolve) => (release = () => resolve({ transaction: 'held' })))],
   ]);
   let h: Awaited<ReturnType<typeof harness>>;
   beforeAll(async () => {
     h = await harness(undefined, 300); // no BullMQ worker at all
-    h.client.runLocally({ run: (payload) => runTxBuild(txBuilderRegistry(builders, sampleParams), payload, log), concurrency: 1, onDone: (outcome) => done.push(outcome) });
+    h.client.runLocally({
+      run: (payload) => runTxBuild(txBuilderRegistry(builders, sampleParams), payload, log),
+      concurrency: 1,
+      onDone: (outcome) => done.push(outcome),
+    });
   });
   afterAll(async () => {
     release?.();
@@ -240,7 +286,10 @@ describe('tx-build on an API-only node while Redis is away', () => {
     const client = new TxBuildClient<SampleCatalog>(queues, events, 5_000, sampleParams);
     try {
       const started = Date.now();
-      await expect(client.request('sample.echo', { wallet: 'W' })).rejects.toMatchObject({ kind: 'unavailable', code: 'QUEUE_UNAVAILABLE' });
+      await expect(client.request('sample.echo', { wallet: 'W' })).rejects.toMatchObject({
+        kind: 'unavailable',
+        code: 'QUEUE_UNAVAILABLE',
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await client.close().catch(() => undefined);
@@ -263,7 +312,15 @@ async function waitForWaiting(queues: JobQueues): Promise<number> {
 describe('job catalog guards', () => {
   it('txBuilderRegistry fails at boot for a builder without a parameter schema', () => {
     const echo: TxBuilder = async () => ({});
-    expect(() => txBuilderRegistry([['sample.echo', echo], ['sample.unschemed', echo]], sampleParams)).toThrow(/without a parameter schema: sample\.unschemed/);
+    expect(() =>
+      txBuilderRegistry(
+        [
+          ['sample.echo', echo],
+          ['sample.unschemed', echo],
+        ],
+        sampleParams,
+      ),
+    ).toThrow(/without a parameter schema: sample\.unschemed/);
   });
 
   it('assertProcessorsCover names a job without a processor and a processor without a job', () => {
@@ -280,7 +337,9 @@ describe('job catalog guards', () => {
     try {
       await expect(queues.enqueue('tx.build', { kind: '', params: {} })).rejects.toThrow(/invalid payload for job tx\.build: \/kind/);
       await expect(queues.enqueue('tx.build', { kind: 'x' } as never)).rejects.toThrow(/invalid payload for job tx\.build/);
-      await expect(queues.enqueue('system.heartbeat', { scheduledBy: 42 } as never)).rejects.toThrow(/invalid payload for job system\.heartbeat/);
+      await expect(queues.enqueue('system.heartbeat', { scheduledBy: 42 } as never)).rejects.toThrow(
+        /invalid payload for job system\.heartbeat/,
+      );
       expect(await queues.get('tx-build').count()).toBe(0);
       const job = await queues.enqueue('system.heartbeat', { scheduledBy: 'test' });
       expect(job.opts.attempts).toBe(jobCatalog['system.heartbeat'].attempts);

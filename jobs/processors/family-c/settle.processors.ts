@@ -11,7 +11,10 @@ import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
  * Plans the market (which first stops the batches in flight of a paused or resolved market:
  * settle-halt.ts), again while requests for the market arrive during a pass (plan-requests.ts).
  */
-export function settleMarketProcessor(k: KeeperDeps, plan: (k: KeeperDeps, marketId: string) => Promise<number> = planMarket): Processor<'clob.settle.market'> {
+export function settleMarketProcessor(
+  k: KeeperDeps,
+  plan: (k: KeeperDeps, marketId: string) => Promise<number> = planMarket,
+): Processor<'clob.settle.market'> {
   return async ({ marketId }) => {
     await k.planRequests.take(marketId); // this run answers what came before it
     let batches = 0;

@@ -15,7 +15,11 @@ import type { Processor } from '../../processor.js';
 export async function resumeUnfinished(db: Kysely<Database>, queues: JobQueues, idleMs: number): Promise<number> {
   const rows = await outboundToResume(db, idleMs);
   for (const row of rows) {
-    await queues.enqueue('outbound.send', { outboundId: row.id }, { jobId: outboundJobId(row.id, `r${row.attempts}-f${row.fundingChecks}`) });
+    await queues.enqueue(
+      'outbound.send',
+      { outboundId: row.id },
+      { jobId: outboundJobId(row.id, `r${row.attempts}-f${row.fundingChecks}`) },
+    );
   }
   return rows.length;
 }

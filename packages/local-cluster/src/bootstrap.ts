@@ -52,7 +52,13 @@ export function bootstrapTransactions(keys: LedgerKeys, mintRent: bigint): [Tran
   return [
     [
       [
-        SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: mint, lamports: Number(mintRent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        SystemProgram.createAccount({
+          fromPubkey: payer,
+          newAccountPubkey: mint,
+          lamports: Number(mintRent),
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
         createInitializeMint2Instruction(mint, USDC_DECIMALS, keys.usdcMintAuthority.publicKey, null),
       ],
       [keys.usdcMint],

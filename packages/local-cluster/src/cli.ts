@@ -65,7 +65,10 @@ export async function runCli(argv: string[]): Promise<void> {
     throw e;
   });
   const info = ledger.bootstrapInfo;
-  logger.info({ rpcUrl: endpoints.rpcUrl, wsUrl: endpoints.wsUrl, usdcMint: info.usdcMint, ledger: options.ledgerDir ?? '(memory)' }, 'local cluster ready');
+  logger.info(
+    { rpcUrl: endpoints.rpcUrl, wsUrl: endpoints.wsUrl, usdcMint: info.usdcMint, ledger: options.ledgerDir ?? '(memory)' },
+    'local cluster ready',
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

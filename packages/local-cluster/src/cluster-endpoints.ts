@@ -18,7 +18,11 @@ export interface ClusterEndpoints {
 }
 
 export async function startClusterEndpoints(
-  ledger: EmbeddedLedger, port: number, logger?: Logger, host = '127.0.0.1', rpcOptions: JsonRpcServerOptions = {},
+  ledger: EmbeddedLedger,
+  port: number,
+  logger?: Logger,
+  host = '127.0.0.1',
+  rpcOptions: JsonRpcServerOptions = {},
 ): Promise<ClusterEndpoints> {
   const attempts = port === 0 ? 20 : 1;
   let lastError: unknown;

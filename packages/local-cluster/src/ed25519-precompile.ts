@@ -11,7 +11,14 @@
  * Each verified signature is charged like a transaction signature (Agave's signature fee).
  */
 import {
-  ED25519_OFFSETS_SIZE, ED25519_OFFSETS_START, ED25519_PROGRAM_ID, ED25519_PUBKEY_SIZE, ED25519_SELF_INDEX, ED25519_SIGNATURE_SIZE, isOnCurveCached, readEd25519Offsets,
+  ED25519_OFFSETS_SIZE,
+  ED25519_OFFSETS_START,
+  ED25519_PROGRAM_ID,
+  ED25519_PUBKEY_SIZE,
+  ED25519_SELF_INDEX,
+  ED25519_SIGNATURE_SIZE,
+  isOnCurveCached,
+  readEd25519Offsets,
 } from '@pmx/programs';
 import type { ParsedTransaction } from './parsed-transaction.js';
 import { isSmallOrderEncoding, verifyEd25519 } from './signature-verifier.js';

@@ -53,7 +53,8 @@ export async function faucet(ledger: EmbeddedLedger, req: FaucetRequest): Promis
   const signatures: string[] = [];
   if (lamports > 0n) {
     const minimum = ledger.getBalance(owner) === 0n ? ledger.minimumBalanceForRentExemption(0) : 0n;
-    if (lamports < minimum) throw new FaucetError('INVALID_AMOUNT', `a new wallet needs at least ${minimum} lamports (rent-exempt minimum)`);
+    if (lamports < minimum)
+      throw new FaucetError('INVALID_AMOUNT', `a new wallet needs at least ${minimum} lamports (rent-exempt minimum)`);
     signatures.push(await ledger.airdrop(owner, lamports));
   }
   if (usdcRaw > 0n) signatures.push(await ledger.mintUsdc(owner, usdcRaw));

@@ -20,7 +20,13 @@ export interface FaultConfig {
 }
 
 export class LedgerFaults {
-  private cfg: Required<FaultConfig> = { dropRate: 0, confirmDelayMs: 0, expireBlockhashesEarly: false, failNextSends: 0, dropContaining: [] };
+  private cfg: Required<FaultConfig> = {
+    dropRate: 0,
+    confirmDelayMs: 0,
+    expireBlockhashesEarly: false,
+    failNextSends: 0,
+    dropContaining: [],
+  };
 
   constructor(private readonly onChange: (cfg: Readonly<Required<FaultConfig>>) => void = () => {}) {}
 
@@ -47,7 +53,8 @@ export class LedgerFaults {
   }
 
   shouldDrop(raw: Uint8Array): boolean {
-    if (this.cfg.dropContaining.some((pattern) => Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).indexOf(pattern) >= 0)) return true;
+    if (this.cfg.dropContaining.some((pattern) => Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).indexOf(pattern) >= 0))
+      return true;
     return this.cfg.dropRate > 0 && Math.random() < this.cfg.dropRate;
   }
 }

@@ -80,7 +80,10 @@ export class HandlerContext implements InvocationContext {
     this.d.logs.push(...nestLogs(result.logs, 1));
     this.d.addUnits(result.unitsConsumed);
     if (result.failure) {
-      throw new InvokeError(result.failure.inner, `invoked instruction ${result.failure.index} failed: ${JSON.stringify(result.failure.inner)}`);
+      throw new InvokeError(
+        result.failure.inner,
+        `invoked instruction ${result.failure.index} failed: ${JSON.stringify(result.failure.inner)}`,
+      );
     }
   }
 

@@ -85,7 +85,11 @@ export function loadInstructionAt(data: Uint8Array, index: number): SysvarInstru
   const keys: AccountMeta[] = [];
   for (let i = 0; i < accounts; i++, at += 33) {
     const flags = b[at]!;
-    keys.push({ pubkey: new PublicKey(b.subarray(at + 1, at + 33)), isSigner: (flags & IS_SIGNER) !== 0, isWritable: (flags & IS_WRITABLE) !== 0 });
+    keys.push({
+      pubkey: new PublicKey(b.subarray(at + 1, at + 33)),
+      isSigner: (flags & IS_SIGNER) !== 0,
+      isWritable: (flags & IS_WRITABLE) !== 0,
+    });
   }
   const programId = new PublicKey(b.subarray(at, at + 32));
   const len = b.readUInt16LE(at + 32);

@@ -10,20 +10,26 @@ import type { EmbeddedLedger } from './ledger.js';
 import { programAccountsSliced } from './program-accounts.js';
 import { encodeAccount } from './rpc-encoding.js';
 import { invalidParams, keyParam, type RpcMethod } from './rpc-error.js';
-import {
-  accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, MAX_ACCOUNT_DATA_LENGTH,
-} from './rpc-params.js';
+import { accountEncodingParam, configObject, dataSliceParam, filtersParam, intParam, MAX_ACCOUNT_DATA_LENGTH } from './rpc-params.js';
 import { tokenAccountOf, uiTokenAmount } from './token-balances.js';
 
 export const SOLANA_CORE_VERSION = '2.1.21';
 const SLOTS_PER_EPOCH = 432_000;
 
-export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string) => number = (m) => ledger.getTokenSupply(m)?.decimals ?? 0): Record<string, RpcMethod> {
+export function accountMethods(
+  ledger: EmbeddedLedger,
+  decimalsOf: (mint: string) => number = (m) => ledger.getTokenSupply(m)?.decimals ?? 0,
+): Record<string, RpcMethod> {
   const ctx = () => ({ slot: ledger.slot, apiVersion: SOLANA_CORE_VERSION });
   /** Account encoding options, validated once per call. */
   const accountCfg = (cfg: unknown) => {
     const c = configObject(cfg);
-    return { encoding: accountEncodingParam(c.encoding), dataSlice: dataSliceParam(c.dataSlice), withContext: c.withContext === true, filters: c.filters };
+    return {
+      encoding: accountEncodingParam(c.encoding),
+      dataSlice: dataSliceParam(c.dataSlice),
+      withContext: c.withContext === true,
+      filters: c.filters,
+    };
   };
   const enc = (address: string, c: ReturnType<typeof accountCfg>) => {
     const acc = ledger.getStoredAccount(address);
@@ -57,7 +63,10 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
       const query = f.mint !== undefined ? { mint: keyParam(f.mint, 'mint') } : { programId: keyParam(f.programId, 'programId') };
       const c = accountCfg(cfg);
       const list = ledger.getTokenAccountsByOwner(ownerKey, query);
-      return { context: ctx(), value: list.map((t) => ({ pubkey: t.address, account: encodeAccount(t.account, c.encoding, decimalsOf, c.dataSlice) })) };
+      return {
+        context: ctx(),
+        value: list.map((t) => ({ pubkey: t.address, account: encodeAccount(t.account, c.encoding, decimalsOf, c.dataSlice) })),
+      };
     },
     // Read in slices from the ledger's index (program-accounts.ts): asking for a big program
     // never holds the daemon's event loop.
@@ -66,10 +75,14 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
       const c = accountCfg(cfg);
       const filters = filtersParam(c.filters);
       const read = await programAccountsSliced(ledger, programKey, filters);
-      const value = read.accounts.map((a) => ({ pubkey: a.address, account: encodeAccount(a.account, c.encoding, decimalsOf, c.dataSlice) }));
+      const value = read.accounts.map((a) => ({
+        pubkey: a.address,
+        account: encodeAccount(a.account, c.encoding, decimalsOf, c.dataSlice),
+      }));
       return c.withContext ? { context: { slot: read.slot, apiVersion: SOLANA_CORE_VERSION }, value } : value;
     },
-    getMinimumBalanceForRentExemption: ([len]) => Number(ledger.minimumBalanceForRentExemption(intParam(len ?? 0, 'data length', MAX_ACCOUNT_DATA_LENGTH))),
+    getMinimumBalanceForRentExemption: ([len]) =>
+      Number(ledger.minimumBalanceForRentExemption(intParam(len ?? 0, 'data length', MAX_ACCOUNT_DATA_LENGTH))),
     getLatestBlockhash: () => ({ context: ctx(), value: ledger.getLatestBlockhash() }),
     isBlockhashValid: ([hash]) => ({ context: ctx(), value: typeof hash === 'string' && ledger.isBlockhashValid(hash) }),
     getSlot: () => ledger.slot,
@@ -82,7 +95,13 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
       slotsInEpoch: SLOTS_PER_EPOCH,
       transactionCount: ledger.transactionCount,
     }),
-    getEpochSchedule: () => ({ firstNormalEpoch: 0, firstNormalSlot: 0, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, slotsPerEpoch: SLOTS_PER_EPOCH, warmup: false }),
+    getEpochSchedule: () => ({
+      firstNormalEpoch: 0,
+      firstNormalSlot: 0,
+      leaderScheduleSlotOffset: SLOTS_PER_EPOCH,
+      slotsPerEpoch: SLOTS_PER_EPOCH,
+      warmup: false,
+    }),
     getFeeForMessage: ([msg]) => {
       if (typeof msg !== 'string' || msg.length === 0 || msg.length > 2048) throw invalidParams('expected a base64 message');
       const bytes = Buffer.from(msg, 'base64');
@@ -105,7 +124,10 @@ export function accountMethods(ledger: EmbeddedLedger, decimalsOf: (mint: string
 function precompileSignatures(bytes: Uint8Array): number {
   try {
     const m = VersionedMessage.deserialize(bytes);
-    return m.compiledInstructions.reduce((n, ix) => n + (m.staticAccountKeys[ix.programIdIndex]?.equals(ED25519_PROGRAM_ID) ? (ix.data[0] ?? 0) : 0), 0);
+    return m.compiledInstructions.reduce(
+      (n, ix) => n + (m.staticAccountKeys[ix.programIdIndex]?.equals(ED25519_PROGRAM_ID) ? (ix.data[0] ?? 0) : 0),
+      0,
+    );
   } catch {
     return 0;
   }

@@ -7,7 +7,13 @@
  */
 import type { Logger } from 'pino';
 import {
-  RpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_SCAN_ERROR, type RpcMethod,
+  RpcError,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_PARAMS,
+  RPC_INVALID_REQUEST,
+  RPC_METHOD_NOT_FOUND,
+  RPC_SCAN_ERROR,
+  type RpcMethod,
 } from './rpc-error.js';
 
 export interface DispatchLimits {
@@ -52,10 +58,15 @@ export class JsonRpcDispatcher {
     const replyId = id ?? null;
     const method = Object.hasOwn(this.methods, name) ? this.methods[name] : undefined;
     if (!method) return rpcErrorReply(RPC_METHOD_NOT_FOUND, 'Method not found', replyId);
-    if (params !== undefined && params !== null && !Array.isArray(params)) return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', replyId);
+    if (params !== undefined && params !== null && !Array.isArray(params))
+      return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', replyId);
     try {
       const result = method(params ?? []);
-      if (result instanceof Promise) return result.then((r: unknown) => ({ jsonrpc: '2.0', result: r, id: replyId }), (e: unknown) => this.failure(e, name, replyId));
+      if (result instanceof Promise)
+        return result.then(
+          (r: unknown) => ({ jsonrpc: '2.0', result: r, id: replyId }),
+          (e: unknown) => this.failure(e, name, replyId),
+        );
       return { jsonrpc: '2.0', result, id: replyId };
     } catch (e) {
       return this.failure(e, name, replyId);
@@ -72,7 +83,9 @@ export class JsonRpcDispatcher {
   handle(body: unknown): string | Promise<string> {
     if (!Array.isArray(body)) {
       const reply = this.call(body);
-      return reply instanceof Promise ? reply.then((r) => this.serialize(r, this.limits.maxResponseBytes)) : this.serialize(reply, this.limits.maxResponseBytes);
+      return reply instanceof Promise
+        ? reply.then((r) => this.serialize(r, this.limits.maxResponseBytes))
+        : this.serialize(reply, this.limits.maxResponseBytes);
     }
     return this.batch(body);
   }
@@ -80,7 +93,9 @@ export class JsonRpcDispatcher {
   private async batch(body: unknown[]): Promise<string> {
     if (body.length === 0) return JSON.stringify(rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request: empty batch'));
     if (body.length > this.limits.maxBatch) {
-      return JSON.stringify(rpcErrorReply(RPC_INVALID_REQUEST, `Invalid request: batch of ${body.length} calls exceeds the limit of ${this.limits.maxBatch}`));
+      return JSON.stringify(
+        rpcErrorReply(RPC_INVALID_REQUEST, `Invalid request: batch of ${body.length} calls exceeds the limit of ${this.limits.maxBatch}`),
+      );
     }
     const parts: string[] = [];
     let budget = this.limits.maxResponseBytes;
@@ -113,7 +128,14 @@ export class JsonRpcDispatcher {
   }
 
   private tooLarge(req: unknown): string {
-    const id = typeof req === 'object' && req !== null && validId((req as { id?: unknown }).id) ? ((req as { id?: unknown }).id ?? null) : null;
-    return JSON.stringify(rpcErrorReply(RPC_SCAN_ERROR, `Response exceeds the ${this.limits.maxResponseBytes}-byte limit; narrow the query (filters, dataSlice, fewer calls per batch)`, id));
+    const id =
+      typeof req === 'object' && req !== null && validId((req as { id?: unknown }).id) ? ((req as { id?: unknown }).id ?? null) : null;
+    return JSON.stringify(
+      rpcErrorReply(
+        RPC_SCAN_ERROR,
+        `Response exceeds the ${this.limits.maxResponseBytes}-byte limit; narrow the query (filters, dataSlice, fewer calls per batch)`,
+        id,
+      ),
+    );
   }
 }

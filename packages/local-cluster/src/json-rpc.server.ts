@@ -29,7 +29,10 @@ export interface JsonRpcServerOptions {
 }
 
 class HttpRefusal extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -39,14 +42,22 @@ export class JsonRpcServer {
   private readonly server: Server;
   private readonly decimals: MintDecimals;
 
-  constructor(ledger: EmbeddedLedger, private readonly logger?: Logger, opts: JsonRpcServerOptions = {}) {
+  constructor(
+    ledger: EmbeddedLedger,
+    private readonly logger?: Logger,
+    opts: JsonRpcServerOptions = {},
+  ) {
     this.decimals = new MintDecimals(ledger);
     const methods = { ...accountMethods(ledger, this.decimals.of), ...transactionMethods(ledger) };
     this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger);
     const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     // Node checks the timeouts every connectionsCheckingInterval (30 s by default): tighten it so
     // a slow-body client is cut off close to the limit, not up to 30 s later.
-    const timeouts = { requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: Math.min(1000, requestTimeout / 4) };
+    const timeouts = {
+      requestTimeout,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, requestTimeout / 4),
+    };
     this.server = createServer(timeouts, (req, res) => {
       try {
         this.onRequest(req, res)?.catch((err: unknown) => this.onFailure(err, res));
@@ -95,14 +106,19 @@ export class JsonRpcServer {
     // A loopback dev page (allowed above) may call us from a browser: answer its CORS preflight.
     if (req.headers.origin) res.setHeader('access-control-allow-origin', req.headers.origin);
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': 'content-type, solana-client', 'access-control-max-age': '600' });
+      res.writeHead(204, {
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': 'content-type, solana-client',
+        'access-control-max-age': '600',
+      });
       res.end();
       return;
     }
     if (req.method === 'GET' && req.url === '/health') return this.reply(res, 200, 'ok', 'text/plain');
     if (req.method !== 'POST') throw new HttpRefusal(405, 'Used HTTP Method is not allowed. POST or OPTIONS is required');
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') throw new HttpRefusal(415, 'Supplied content type is not allowed. Content-Type: application/json is required');
+    if (type !== 'application/json')
+      throw new HttpRefusal(415, 'Supplied content type is not allowed. Content-Type: application/json is required');
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) throw new HttpRefusal(413, 'Payload Too Large');
     return this.readBody(req).then((raw) => this.answer(raw, res));

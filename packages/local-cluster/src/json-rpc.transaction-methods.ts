@@ -9,8 +9,14 @@ import type { EmbeddedLedger } from './ledger.js';
 import { encodeTransaction } from './rpc-transaction.encoding.js';
 import { configObject, intParam, optionalInt, optionalSignature, signatureParam, txEncodingParam } from './rpc-params.js';
 import {
-  invalidParams, keyParam, RpcError, RPC_NODE_UNHEALTHY, RPC_SEND_TX_PREFLIGHT_FAILURE,
-  RPC_SIGNATURE_VERIFICATION_FAILURE, RPC_UNSUPPORTED_TX_VERSION, type RpcMethod,
+  invalidParams,
+  keyParam,
+  RpcError,
+  RPC_NODE_UNHEALTHY,
+  RPC_SEND_TX_PREFLIGHT_FAILURE,
+  RPC_SIGNATURE_VERIFICATION_FAILURE,
+  RPC_UNSUPPORTED_TX_VERSION,
+  type RpcMethod,
 } from './rpc-error.js';
 
 const MAX_AIRDROP_LAMPORTS = 100n * 1_000_000_000n;
@@ -22,7 +28,8 @@ function decodeWire(encoded: unknown, encoding: unknown): Uint8Array {
   const enc = encoding ?? 'base58';
   if (enc !== 'base58' && enc !== 'base64') throw invalidParams('unsupported transaction encoding (base58 or base64)');
   if (typeof encoded !== 'string' || encoded.length === 0) throw invalidParams('expected an encoded transaction string');
-  if (encoded.length > MAX_ENCODED_TX[enc]) throw invalidParams(`${enc} encoded transaction too large (${encoded.length} bytes, max ${MAX_ENCODED_TX[enc]})`);
+  if (encoded.length > MAX_ENCODED_TX[enc])
+    throw invalidParams(`${enc} encoded transaction too large (${encoded.length} bytes, max ${MAX_ENCODED_TX[enc]})`);
   try {
     if (enc === 'base64') {
       if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw new Error('not base64');
@@ -40,7 +47,14 @@ export function sendErrorToRpc(e: unknown): RpcError {
   if (e.kind === 'signature') return new RpcError(RPC_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
   if (e.kind === 'unavailable') return new RpcError(RPC_NODE_UNHEALTHY, 'Node is unhealthy');
   if (e.kind === 'preflight') {
-    return new RpcError(RPC_SEND_TX_PREFLIGHT_FAILURE, e.message, { err: e.err, logs: e.logs, accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null });
+    return new RpcError(RPC_SEND_TX_PREFLIGHT_FAILURE, e.message, {
+      err: e.err,
+      logs: e.logs,
+      accounts: null,
+      unitsConsumed: 0,
+      returnData: null,
+      innerInstructions: null,
+    });
   }
   return invalidParams(e.message);
 }
@@ -70,7 +84,14 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
       } catch (e) {
         throw sendErrorToRpc(e);
       }
-      const value: Record<string, unknown> = { err: out.err, logs: out.logs, accounts: null, unitsConsumed: out.unitsConsumed, returnData: null, innerInstructions: null };
+      const value: Record<string, unknown> = {
+        err: out.err,
+        logs: out.logs,
+        accounts: null,
+        unitsConsumed: out.unitsConsumed,
+        returnData: null,
+        innerInstructions: null,
+      };
       if (replace) value.replacementBlockhash = ledger.getLatestBlockhash();
       return { context: ctx(), value };
     },
@@ -92,17 +113,22 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
       if (!rec) return null;
       const isV0 = (rec.raw[1 + 64 * rec.signers.length]! & 0x80) !== 0;
       if (isV0 && c.maxSupportedTransactionVersion === undefined) {
-        throw new RpcError(RPC_UNSUPPORTED_TX_VERSION, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
+        throw new RpcError(
+          RPC_UNSUPPORTED_TX_VERSION,
+          'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+        );
       }
       return encodeTransaction(rec, encoding);
     },
     getSignaturesForAddress: ([addr, cfg]) => {
       const address = keyParam(addr, 'address');
       const c = configObject(cfg);
-      const opts = { limit: optionalInt(c.limit, 'limit', 1000, 1) ?? 1000, before: optionalSignature(c.before, 'before'), until: optionalSignature(c.until, 'until') };
-      return ledger
-        .getSignaturesForAddress(address, opts)
-        .map((s) => ({ ...s, confirmationStatus: 'finalized' }));
+      const opts = {
+        limit: optionalInt(c.limit, 'limit', 1000, 1) ?? 1000,
+        before: optionalSignature(c.before, 'before'),
+        until: optionalSignature(c.until, 'until'),
+      };
+      return ledger.getSignaturesForAddress(address, opts).map((s) => ({ ...s, confirmationStatus: 'finalized' }));
     },
     requestAirdrop: async ([pk, lamports]) => {
       const to = keyParam(pk);

@@ -102,7 +102,10 @@ export class LedgerQueries {
       const data = acc.data();
       if (acc.lamports() === 0n && data.length === 0) continue;
       if (!matchesCompiled(data, filters)) continue;
-      out.push({ address: addressText(found.address), account: { owner: program, lamports: acc.lamports(), data, executable: acc.executable() } });
+      out.push({
+        address: addressText(found.address),
+        account: { owner: program, lamports: acc.lamports(), data, executable: acc.executable() },
+      });
     }
     return out;
   }
@@ -134,7 +137,10 @@ export class LedgerQueries {
   }
 
   /** Token accounts owned by `owner` (SPL Token and Token-2022), optionally for one mint. */
-  getTokenAccountsByOwner(owner: KeyLike, filter: { mint?: string; programId?: string } = {}): { address: string; account: StoredAccount; token: DecodedTokenAccount }[] {
+  getTokenAccountsByOwner(
+    owner: KeyLike,
+    filter: { mint?: string; programId?: string } = {},
+  ): { address: string; account: StoredAccount; token: DecodedTokenAccount }[] {
     const programs = filter.programId ? [filter.programId] : [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
     const o = b58(owner);
     let ownerBytes: Uint8Array;
@@ -182,8 +188,11 @@ export class LedgerQueries {
     return st ? { slot: st.slot, confirmations: null, err: st.err, confirmationStatus: 'finalized' } : null;
   }
 
-
   getSignaturesForAddress(address: KeyLike, opts: { limit?: number; before?: string; until?: string } = {}) {
-    return this.store.signaturesForAddress(b58(address), { limit: Math.min(opts.limit ?? 1000, 1000), before: opts.before, until: opts.until });
+    return this.store.signaturesForAddress(b58(address), {
+      limit: Math.min(opts.limit ?? 1000, 1000),
+      before: opts.before,
+      until: opts.until,
+    });
   }
 }

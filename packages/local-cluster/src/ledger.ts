@@ -6,7 +6,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
-import { createAssociatedTokenAccountIdempotentInstruction, createMintToInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import type { LiteSVM } from 'litesvm';
 import { LedgerError, preflightError } from './ledger-error.js';
 import { bootstrapInfo, bootstrapTransactions, loadLedgerKeys, type BootstrapInfo, type LedgerKeys } from './bootstrap.js';
@@ -53,10 +57,19 @@ export class EmbeddedLedger extends LedgerQueries {
     private readonly opts: LedgerOptions,
   ) {
     super(svm, store, clock);
-    this.faults = new LedgerFaults((cfg) => { clock.expireEarly = cfg.expireBlockhashesEarly; });
+    this.faults = new LedgerFaults((cfg) => {
+      clock.expireEarly = cfg.expireBlockhashesEarly;
+    });
     this.bootstrapInfo = bootstrapInfo(keys);
     for (const p of opts.programs ?? []) this.registerProgram(p);
-    this.snapshotter = new Snapshotter(opts.dataDir, () => this.svm, store, () => clock.slot, opts.snapshotEveryTransactions, opts.snapshotEveryMs);
+    this.snapshotter = new Snapshotter(
+      opts.dataDir,
+      () => this.svm,
+      store,
+      () => clock.slot,
+      opts.snapshotEveryTransactions,
+      opts.snapshotEveryMs,
+    );
     this.timer = setInterval(() => this.tick(), opts.slotMs ?? 400);
     this.timer.unref();
     syncSysvars(this.svm, this.clock);
@@ -69,7 +82,10 @@ export class EmbeddedLedger extends LedgerQueries {
     const ledger = new EmbeddedLedger(state.svm, state.store, clock, keys, opts);
     ledger.fundFaucet();
     if (!state.store.getMeta('bootstrapped')) await ledger.bootstrap();
-    opts.logger?.info({ slot: clock.slot, replayedAccounts: state.replayed, usdcMint: ledger.bootstrapInfo.usdcMint, persistent: !!opts.dataDir }, 'embedded ledger open');
+    opts.logger?.info(
+      { slot: clock.slot, replayedAccounts: state.replayed, usdcMint: ledger.bootstrapInfo.usdcMint, persistent: !!opts.dataDir },
+      'embedded ledger open',
+    );
     return ledger;
   }
 
@@ -136,10 +152,13 @@ export class EmbeddedLedger extends LedgerQueries {
     const mint = this.keys.usdcMint.publicKey;
     const ownerKey = new PublicKey(owner);
     const ata = getAssociatedTokenAddressSync(mint, ownerKey, true);
-    return this.sendInstructions([
-      createAssociatedTokenAccountIdempotentInstruction(this.keys.ledgerFaucet.publicKey, ata, ownerKey, mint),
-      createMintToInstruction(mint, ata, this.keys.usdcMintAuthority.publicKey, rawAmount),
-    ], [this.keys.usdcMintAuthority]);
+    return this.sendInstructions(
+      [
+        createAssociatedTokenAccountIdempotentInstruction(this.keys.ledgerFaucet.publicKey, ata, ownerKey, mint),
+        createMintToInstruction(mint, ata, this.keys.usdcMintAuthority.publicKey, rawAmount),
+      ],
+      [this.keys.usdcMintAuthority],
+    );
   }
 
   /**
@@ -149,7 +168,11 @@ export class EmbeddedLedger extends LedgerQueries {
    * refuse as already processed.
    */
   async sendInstructions(instructions: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const nonce = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: Buffer.from(`pmx-ledger ${++this.sendSequence}`) });
+    const nonce = new TransactionInstruction({
+      programId: MEMO_PROGRAM_ID,
+      keys: [],
+      data: Buffer.from(`pmx-ledger ${++this.sendSequence}`),
+    });
     const message = new TransactionMessage({
       payerKey: this.keys.ledgerFaucet.publicKey,
       recentBlockhash: this.clock.latest().blockhash,

@@ -36,7 +36,8 @@ export interface ParsedTransaction {
 export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
 
 export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
-  if (raw.length > PACKET_DATA_SIZE) throw new LedgerError('invalid', `transaction too large: ${raw.length} bytes (max ${PACKET_DATA_SIZE})`);
+  if (raw.length > PACKET_DATA_SIZE)
+    throw new LedgerError('invalid', `transaction too large: ${raw.length} bytes (max ${PACKET_DATA_SIZE})`);
   let tx: VersionedTransaction;
   try {
     tx = VersionedTransaction.deserialize(raw);
@@ -62,7 +63,9 @@ export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableReso
     version: msg.version === 'legacy' ? 'legacy' : 0,
     accountKeys,
     numSigners,
-    writable: accountKeys.map((_, i) => (i < staticKeys.length ? msg.isAccountWritable(i) : i < staticKeys.length + loaded.writable.length)),
+    writable: accountKeys.map((_, i) =>
+      i < staticKeys.length ? msg.isAccountWritable(i) : i < staticKeys.length + loaded.writable.length,
+    ),
     instructions: msg.compiledInstructions.map((ix) => ({
       programIndex: ix.programIdIndex,
       accounts: ix.accountKeyIndexes,

@@ -21,7 +21,12 @@ export interface SlicedRead {
   atomic: boolean;
 }
 
-export async function programAccountsSliced(ledger: EmbeddedLedger, programId: string, filters: readonly CompiledFilter[] = [], sliceMs = 4): Promise<SlicedRead> {
+export async function programAccountsSliced(
+  ledger: EmbeddedLedger,
+  programId: string,
+  filters: readonly CompiledFilter[] = [],
+  sliceMs = 4,
+): Promise<SlicedRead> {
   const startSlot = ledger.slot;
   const candidates = ledger.programAccountCandidates(programId, filters);
   if (!candidates) return { accounts: ledger.getProgramAccounts(programId, filters), slot: startSlot, atomic: true };

@@ -16,9 +16,27 @@ import type { Logger } from 'pino';
 import { rpcErrorReply } from './json-rpc.dispatch.js';
 import type { EmbeddedLedger } from './ledger.js';
 import { encodeAccount, type AccountEncoding } from './rpc-encoding.js';
-import { RpcError, RPC_INTERNAL_ERROR, RPC_INVALID_PARAMS, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR, keyParam, invalidParams } from './rpc-error.js';
+import {
+  RpcError,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_PARAMS,
+  RPC_INVALID_REQUEST,
+  RPC_METHOD_NOT_FOUND,
+  RPC_PARSE_ERROR,
+  keyParam,
+  invalidParams,
+} from './rpc-error.js';
 import { isAllowedOrigin } from './rpc-origin.js';
-import { accountEncodingParam, configObject, filtersParam, intParam, isObject, matchesCompiled, signatureParam, type CompiledFilter } from './rpc-params.js';
+import {
+  accountEncodingParam,
+  configObject,
+  filtersParam,
+  intParam,
+  isObject,
+  matchesCompiled,
+  signatureParam,
+  type CompiledFilter,
+} from './rpc-params.js';
 import type { StoredAccount } from './svm-accounts.js';
 import type { TransactionRecord } from './transaction-record.store.js';
 
@@ -37,7 +55,11 @@ interface Subscription {
 }
 
 const NOTIFICATION: Record<Subscription['kind'], string> = {
-  signature: 'signatureNotification', account: 'accountNotification', program: 'programNotification', slot: 'slotNotification', logs: 'logsNotification',
+  signature: 'signatureNotification',
+  account: 'accountNotification',
+  program: 'programNotification',
+  slot: 'slotNotification',
+  logs: 'logsNotification',
 };
 
 export class PubSubServer {
@@ -46,7 +68,10 @@ export class PubSubServer {
   private nextId = 1;
   private readonly listeners: [string, Parameters<EmbeddedLedger['events']['on']>[1]][];
 
-  constructor(private readonly ledger: EmbeddedLedger, private readonly logger?: Logger) {
+  constructor(
+    private readonly ledger: EmbeddedLedger,
+    private readonly logger?: Logger,
+  ) {
     const decimalsOf = (mint: string) => ledger.getTokenSupply(mint)?.decimals ?? 0;
     const onTx = (rec: TransactionRecord) => {
       for (const [id, s] of this.subs) {
@@ -64,7 +89,10 @@ export class PubSubServer {
         if (s.kind === 'account' && s.key === e.address) {
           this.notify(id, s, () => ({ context: { slot: e.slot }, value: encodeAccount(acc, s.encoding, decimalsOf) }));
         } else if (s.kind === 'program' && s.key === acc.owner && matchesCompiled(acc.data, s.filters)) {
-          this.notify(id, s, () => ({ context: { slot: e.slot }, value: { pubkey: e.address, account: encodeAccount(acc, s.encoding, decimalsOf) } }));
+          this.notify(id, s, () => ({
+            context: { slot: e.slot },
+            value: { pubkey: e.address, account: encodeAccount(acc, s.encoding, decimalsOf) },
+          }));
         }
       }
     };
@@ -72,14 +100,20 @@ export class PubSubServer {
       for (const [id, s] of this.subs) if (s.kind === 'slot') this.notify(id, s, () => ({ parent: slot - 1, root: slot, slot }));
     };
     // Belt and braces: the per-notification guard already catches; this guards the loops.
-    const guard = <A extends unknown[]>(name: string, fn: (...a: A) => void) => (...a: A) => {
-      try {
-        fn(...a);
-      } catch (err) {
-        this.logger?.error({ err, event: name }, 'pubsub listener failed');
-      }
-    };
-    this.listeners = [['transaction', guard('transaction', onTx)], ['account', guard('account', onAccount)], ['slot', guard('slot', onSlot)]];
+    const guard =
+      <A extends unknown[]>(name: string, fn: (...a: A) => void) =>
+      (...a: A) => {
+        try {
+          fn(...a);
+        } catch (err) {
+          this.logger?.error({ err, event: name }, 'pubsub listener failed');
+        }
+      };
+    this.listeners = [
+      ['transaction', guard('transaction', onTx)],
+      ['account', guard('account', onAccount)],
+      ['slot', guard('slot', onSlot)],
+    ];
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<number> {
@@ -139,8 +173,10 @@ export class PubSubServer {
     }
     if (!isObject(req)) return rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request');
     const id = typeof req.id === 'string' || (typeof req.id === 'number' && Number.isFinite(req.id)) ? req.id : null;
-    if (typeof req.method !== 'string' || (req.jsonrpc !== undefined && req.jsonrpc !== '2.0')) return rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request', id);
-    if (req.params !== undefined && req.params !== null && !Array.isArray(req.params)) return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', id);
+    if (typeof req.method !== 'string' || (req.jsonrpc !== undefined && req.jsonrpc !== '2.0'))
+      return rpcErrorReply(RPC_INVALID_REQUEST, 'Invalid request', id);
+    if (req.params !== undefined && req.params !== null && !Array.isArray(req.params))
+      return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', id);
     try {
       return { jsonrpc: '2.0', result: this.dispatch(socket, req.method, (req.params ?? []) as unknown[]), id };
     } catch (e) {
@@ -182,12 +218,19 @@ export class PubSubServer {
     if (kind === 'signature') return { socket, kind, key: signatureParam(params[0]), filters: [] };
     if (kind === 'account') return { socket, kind, key: keyParam(params[0]), encoding: accountEncodingParam(cfg.encoding), filters: [] };
     if (kind === 'program') {
-      return { socket, kind, key: keyParam(params[0], 'program id'), encoding: accountEncodingParam(cfg.encoding), filters: filtersParam(cfg.filters) };
+      return {
+        socket,
+        kind,
+        key: keyParam(params[0], 'program id'),
+        encoding: accountEncodingParam(cfg.encoding),
+        filters: filtersParam(cfg.filters),
+      };
     }
     if (kind === 'logs') {
       const f = params[0];
       if (f === 'all' || f === 'allWithVotes') return { socket, kind, key: null, filters: [] };
-      if (isObject(f) && Array.isArray(f.mentions) && f.mentions.length === 1) return { socket, kind, key: keyParam(f.mentions[0], 'mentions'), filters: [] };
+      if (isObject(f) && Array.isArray(f.mentions) && f.mentions.length === 1)
+        return { socket, kind, key: keyParam(f.mentions[0], 'mentions'), filters: [] };
       throw invalidParams('logs filter must be "all", "allWithVotes" or {mentions: [one address]}');
     }
     return { socket, kind, key: null, filters: [] };

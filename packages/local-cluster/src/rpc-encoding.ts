@@ -45,7 +45,13 @@ export function parsedAccountData(acc: StoredAccount, decimalsOf: (mint: string)
       program,
       parsed: {
         type: 'mint',
-        info: { decimals: mint.decimals, freezeAuthority: mint.freezeAuthority, isInitialized: true, mintAuthority: mint.mintAuthority, supply: mint.supply.toString() },
+        info: {
+          decimals: mint.decimals,
+          freezeAuthority: mint.freezeAuthority,
+          isInitialized: true,
+          mintAuthority: mint.mintAuthority,
+          supply: mint.supply.toString(),
+        },
       },
       space: acc.data.length,
     };

@@ -37,7 +37,8 @@ export function configObject(v: unknown): Record<string, unknown> {
 
 /** A non-negative safe integer at most `max` (rejects NaN, fractions, negatives, strings). */
 export function intParam(v: unknown, name: string, max = Number.MAX_SAFE_INTEGER, min = 0): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max)
+    throw invalidParams(`${name} must be an integer between ${min} and ${max}`);
   return v;
 }
 
@@ -60,7 +61,10 @@ export function txEncodingParam(v: unknown): string {
 export function dataSliceParam(v: unknown): { offset: number; length: number } | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isObject(v)) throw invalidParams('dataSlice must be {offset, length}');
-  return { offset: intParam(v.offset, 'dataSlice.offset', MAX_ACCOUNT_DATA_LENGTH), length: intParam(v.length, 'dataSlice.length', MAX_ACCOUNT_DATA_LENGTH) };
+  return {
+    offset: intParam(v.offset, 'dataSlice.offset', MAX_ACCOUNT_DATA_LENGTH),
+    length: intParam(v.length, 'dataSlice.length', MAX_ACCOUNT_DATA_LENGTH),
+  };
 }
 
 /** A base58 transaction signature (64 bytes → 86–88 characters). */

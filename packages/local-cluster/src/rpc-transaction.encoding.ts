@@ -12,10 +12,19 @@ import { TOKEN_PROGRAM, TOKEN_2022_PROGRAM, uiTokenAmount, type TokenBalance } f
 const SYSTEM = '11111111111111111111111111111111';
 
 function tokenBalances(list: TokenBalance[]): unknown[] {
-  return list.map((t) => ({ accountIndex: t.accountIndex, mint: t.mint, owner: t.owner, programId: t.programId, uiTokenAmount: uiTokenAmount(t.amount, t.decimals) }));
+  return list.map((t) => ({
+    accountIndex: t.accountIndex,
+    mint: t.mint,
+    owner: t.owner,
+    programId: t.programId,
+    uiTokenAmount: uiTokenAmount(t.amount, t.decimals),
+  }));
 }
 
-interface Loaded { writable: string[]; readonly: string[] }
+interface Loaded {
+  writable: string[];
+  readonly: string[];
+}
 
 function meta(rec: TransactionRecord, version: 'legacy' | 0, loaded: Loaded): Record<string, unknown> {
   const m: Record<string, unknown> = {
@@ -38,15 +47,46 @@ function meta(rec: TransactionRecord, version: 'legacy' | 0, loaded: Loaded): Re
 function parseInstruction(programId: string, accounts: string[], data: Uint8Array): unknown {
   const d = Buffer.from(data);
   if (programId === SYSTEM && d.length >= 12 && d.readUInt32LE(0) === 2) {
-    return { program: 'system', programId, parsed: { type: 'transfer', info: { source: accounts[0], destination: accounts[1], lamports: Number(d.readBigUInt64LE(4)) } }, stackHeight: null };
+    return {
+      program: 'system',
+      programId,
+      parsed: { type: 'transfer', info: { source: accounts[0], destination: accounts[1], lamports: Number(d.readBigUInt64LE(4)) } },
+      stackHeight: null,
+    };
   }
   if ((programId === TOKEN_PROGRAM || programId === TOKEN_2022_PROGRAM) && d.length >= 9) {
     const program = programId === TOKEN_PROGRAM ? 'spl-token' : 'spl-token-2022';
     const amount = d.readBigUInt64LE(1).toString();
-    if (d[0] === 3) return { program, programId, parsed: { type: 'transfer', info: { source: accounts[0], destination: accounts[1], authority: accounts[2], amount } }, stackHeight: null };
-    if (d[0] === 7) return { program, programId, parsed: { type: 'mintTo', info: { mint: accounts[0], account: accounts[1], mintAuthority: accounts[2], amount } }, stackHeight: null };
+    if (d[0] === 3)
+      return {
+        program,
+        programId,
+        parsed: { type: 'transfer', info: { source: accounts[0], destination: accounts[1], authority: accounts[2], amount } },
+        stackHeight: null,
+      };
+    if (d[0] === 7)
+      return {
+        program,
+        programId,
+        parsed: { type: 'mintTo', info: { mint: accounts[0], account: accounts[1], mintAuthority: accounts[2], amount } },
+        stackHeight: null,
+      };
     if (d[0] === 12 && d.length >= 10) {
-      return { program, programId, parsed: { type: 'transferChecked', info: { source: accounts[0], mint: accounts[1], destination: accounts[2], authority: accounts[3], tokenAmount: uiTokenAmount(BigInt(amount), d[9]!) } }, stackHeight: null };
+      return {
+        program,
+        programId,
+        parsed: {
+          type: 'transferChecked',
+          info: {
+            source: accounts[0],
+            mint: accounts[1],
+            destination: accounts[2],
+            authority: accounts[3],
+            tokenAmount: uiTokenAmount(BigInt(amount), d[9]!),
+          },
+        },
+        stackHeight: null,
+      };
     }
   }
   return { programId, accounts, data: bs58.encode(data), stackHeight: null };
@@ -69,20 +109,41 @@ export function encodeTransaction(rec: TransactionRecord, encoding: string): Rec
   }
   const keys = rec.accountKeys;
   const ixs = msg.compiledInstructions;
-  const message: Record<string, unknown> = encoding === 'jsonParsed'
-    ? {
-        accountKeys: keys.map((pubkey, i) => ({ pubkey, writable: rec.writable[i], signer: i < rec.signers.length, source: i < nStatic ? 'transaction' : 'lookupTable' })),
-        recentBlockhash: msg.recentBlockhash,
-        instructions: ixs.map((ix) => parseInstruction(keys[ix.programIdIndex]!, ix.accountKeyIndexes.map((a) => keys[a]!), ix.data)),
-      }
-    : {
-        accountKeys: keys.slice(0, nStatic),
-        header: msg.header,
-        recentBlockhash: msg.recentBlockhash,
-        instructions: ixs.map((ix) => ({ programIdIndex: ix.programIdIndex, accounts: ix.accountKeyIndexes, data: bs58.encode(ix.data), stackHeight: null })),
-      };
+  const message: Record<string, unknown> =
+    encoding === 'jsonParsed'
+      ? {
+          accountKeys: keys.map((pubkey, i) => ({
+            pubkey,
+            writable: rec.writable[i],
+            signer: i < rec.signers.length,
+            source: i < nStatic ? 'transaction' : 'lookupTable',
+          })),
+          recentBlockhash: msg.recentBlockhash,
+          instructions: ixs.map((ix) =>
+            parseInstruction(
+              keys[ix.programIdIndex]!,
+              ix.accountKeyIndexes.map((a) => keys[a]!),
+              ix.data,
+            ),
+          ),
+        }
+      : {
+          accountKeys: keys.slice(0, nStatic),
+          header: msg.header,
+          recentBlockhash: msg.recentBlockhash,
+          instructions: ixs.map((ix) => ({
+            programIdIndex: ix.programIdIndex,
+            accounts: ix.accountKeyIndexes,
+            data: bs58.encode(ix.data),
+            stackHeight: null,
+          })),
+        };
   if (version === 0) {
-    message.addressTableLookups = lookups.map((l) => ({ accountKey: l.accountKey.toBase58(), writableIndexes: l.writableIndexes, readonlyIndexes: l.readonlyIndexes }));
+    message.addressTableLookups = lookups.map((l) => ({
+      accountKey: l.accountKey.toBase58(),
+      writableIndexes: l.writableIndexes,
+      readonlyIndexes: l.readonlyIndexes,
+    }));
   }
   return { ...base, transaction: { signatures: tx.signatures.map((s) => bs58.encode(s)), message } };
 }

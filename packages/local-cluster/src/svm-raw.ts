@@ -6,7 +6,12 @@
  */
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
-import type { Account as NativeAccount, FailedTransactionMetadata, LiteSvm as NativeSvm, TransactionMetadata } from 'litesvm/dist/internal.js';
+import type {
+  Account as NativeAccount,
+  FailedTransactionMetadata,
+  LiteSvm as NativeSvm,
+  TransactionMetadata,
+} from 'litesvm/dist/internal.js';
 import { Account } from 'litesvm/dist/internal.js';
 
 const CACHE_LIMIT = 50_000;

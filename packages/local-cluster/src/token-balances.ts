@@ -56,8 +56,14 @@ export function decodeMint(acc: StoredAccount | null): DecodedMint | null {
 }
 
 /** Formats a raw amount as the cluster's uiTokenAmount object. */
-export function uiTokenAmount(amount: bigint, decimals: number): {
-  amount: string; decimals: number; uiAmount: number | null; uiAmountString: string;
+export function uiTokenAmount(
+  amount: bigint,
+  decimals: number,
+): {
+  amount: string;
+  decimals: number;
+  uiAmount: number | null;
+  uiAmountString: string;
 } {
   const s = amount.toString().padStart(decimals + 1, '0');
   const whole = s.slice(0, s.length - decimals);
@@ -67,10 +73,7 @@ export function uiTokenAmount(amount: bigint, decimals: number): {
 }
 
 /** Token balances of the transaction's token accounts, given a reader for current state. */
-export function collectTokenBalances(
-  accountKeys: string[],
-  read: (address: string) => StoredAccount | null,
-): TokenBalance[] {
+export function collectTokenBalances(accountKeys: string[], read: (address: string) => StoredAccount | null): TokenBalance[] {
   const out: TokenBalance[] = [];
   const decimals = new Map<string, number>();
   accountKeys.forEach((key, accountIndex) => {

@@ -105,7 +105,7 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
   const programOf = (i: number) => p.accountKeys[p.instructions[i]!.programIndex]!;
   let sysvar: Buffer | undefined;
   try {
-    for (let i = 0; i < p.instructions.length; ) {
+    for (let i = 0; i < p.instructions.length;) {
       const programId = programOf(i);
       const handler = deps.handlers.get(programId);
       if (handler) {
@@ -156,9 +156,19 @@ function runHandler(deps: ExecutorDeps, handler: ProgramHandler, ix: Transaction
   s.logs.push(`Program ${id} invoke [1]`);
   const clock = deps.clock();
   const ctx = new HandlerContext({
-    svm: deps.svm, payer: deps.payer, touched: s.touched, programId: handler.programId, signers: s.signers,
-    slot: clock.slot, unixTimestamp: clock.unixTimestamp, feePayer: new PublicKey(s.feePayer), logs: s.logs,
-    instructionsSysvar: s.instructionsSysvar, addUnits: (u) => { units += u; },
+    svm: deps.svm,
+    payer: deps.payer,
+    touched: s.touched,
+    programId: handler.programId,
+    signers: s.signers,
+    slot: clock.slot,
+    unixTimestamp: clock.unixTimestamp,
+    feePayer: new PublicKey(s.feePayer),
+    logs: s.logs,
+    instructionsSysvar: s.instructionsSysvar,
+    addUnits: (u) => {
+      units += u;
+    },
   });
   try {
     handler.execute({ programId: handler.programId, keys: ix.keys, data: ix.data }, ctx);

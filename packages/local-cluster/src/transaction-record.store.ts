@@ -45,7 +45,10 @@ export class TransactionRecordStore {
   readonly db: Database.Database;
   private readonly stmts;
 
-  constructor(path: string, private readonly journaling: boolean) {
+  constructor(
+    path: string,
+    private readonly journaling: boolean,
+  ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -67,8 +70,18 @@ export class TransactionRecordStore {
   /** Records a landed transaction and journals the accounts it changed, atomically. */
   readonly record = (rec: TransactionRecord, changed: Map<string, StoredAccount | null>): void => {
     this.db.transaction(() => {
-      const meta = JSON.stringify({ ...rec, raw: undefined, signature: undefined, slot: undefined, blockTime: undefined, err: undefined }, big);
-      const info = this.stmts.insertTx.run(rec.signature, rec.slot, rec.blockTime, Buffer.from(rec.raw), rec.err === null ? null : JSON.stringify(rec.err), meta);
+      const meta = JSON.stringify(
+        { ...rec, raw: undefined, signature: undefined, slot: undefined, blockTime: undefined, err: undefined },
+        big,
+      );
+      const info = this.stmts.insertTx.run(
+        rec.signature,
+        rec.slot,
+        rec.blockTime,
+        Buffer.from(rec.raw),
+        rec.err === null ? null : JSON.stringify(rec.err),
+        meta,
+      );
       const seq = Number(info.lastInsertRowid);
       for (const key of new Set(rec.accountKeys)) this.stmts.insertAddr.run(key, seq);
       if (this.journaling) this.journalAccounts(changed);
@@ -79,7 +92,13 @@ export class TransactionRecordStore {
   journalAccounts(changed: Map<string, StoredAccount | null>): void {
     if (!this.journaling) return;
     for (const [address, acc] of changed) {
-      this.stmts.insertJournal.run(address, acc?.owner ?? null, acc ? acc.lamports.toString() : null, acc?.executable ? 1 : 0, acc ? Buffer.from(acc.data) : null);
+      this.stmts.insertJournal.run(
+        address,
+        acc?.owner ?? null,
+        acc ? acc.lamports.toString() : null,
+        acc?.executable ? 1 : 0,
+        acc ? Buffer.from(acc.data) : null,
+      );
     }
   }
 
@@ -88,7 +107,8 @@ export class TransactionRecordStore {
   }
 
   get(signature: string): TransactionRecord | null {
-    const row = this.stmts.get.get(signature) as { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string } | undefined;
+    const row = this.stmts.get.get(signature) as
+      { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string } | undefined;
     return row ? rowToRecord(row) : null;
   }
 
@@ -98,23 +118,50 @@ export class TransactionRecordStore {
     return row ? { slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null } : null;
   }
 
-  signaturesForAddress(address: string, opts: { limit: number; before?: string; until?: string }): { signature: string; slot: number; blockTime: number; err: TransactionErr | null; memo: null }[] {
-    const seqOf = (sig?: string): number | null => (sig ? ((this.db.prepare('SELECT seq FROM transactions WHERE signature = ?').pluck().get(sig) as number | undefined) ?? null) : null);
+  signaturesForAddress(
+    address: string,
+    opts: { limit: number; before?: string; until?: string },
+  ): { signature: string; slot: number; blockTime: number; err: TransactionErr | null; memo: null }[] {
+    const seqOf = (sig?: string): number | null =>
+      sig ? ((this.db.prepare('SELECT seq FROM transactions WHERE signature = ?').pluck().get(sig) as number | undefined) ?? null) : null;
     const before = seqOf(opts.before) ?? Number.MAX_SAFE_INTEGER;
     const until = seqOf(opts.until) ?? 0;
     const rows = this.db
-      .prepare(`SELECT t.signature, t.slot, t.block_time, t.err FROM address_signatures a JOIN transactions t ON t.seq = a.seq
-                WHERE a.address = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`)
+      .prepare(
+        `SELECT t.signature, t.slot, t.block_time, t.err FROM address_signatures a JOIN transactions t ON t.seq = a.seq
+                WHERE a.address = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`,
+      )
       .all(address, before, until, opts.limit) as { signature: string; slot: number; block_time: number; err: string | null }[];
-    return rows.map((r) => ({ signature: r.signature, slot: r.slot, blockTime: r.block_time, err: r.err ? (JSON.parse(r.err) as TransactionErr) : null, memo: null }));
+    return rows.map((r) => ({
+      signature: r.signature,
+      slot: r.slot,
+      blockTime: r.block_time,
+      err: r.err ? (JSON.parse(r.err) as TransactionErr) : null,
+      memo: null,
+    }));
   }
 
   journalSince(jseq: number): { jseq: number; address: string; account: StoredAccount | null }[] {
-    const rows = this.db.prepare('SELECT * FROM account_journal WHERE jseq > ? ORDER BY jseq').all(jseq) as { jseq: number; address: string; owner: string | null; lamports: string | null; executable: number; data: Buffer | null }[];
+    const rows = this.db.prepare('SELECT * FROM account_journal WHERE jseq > ? ORDER BY jseq').all(jseq) as {
+      jseq: number;
+      address: string;
+      owner: string | null;
+      lamports: string | null;
+      executable: number;
+      data: Buffer | null;
+    }[];
     return rows.map((r) => ({
       jseq: r.jseq,
       address: r.address,
-      account: r.owner === null ? null : { owner: r.owner, lamports: BigInt(r.lamports ?? '0'), executable: r.executable === 1, data: new Uint8Array(r.data ?? Buffer.alloc(0)) },
+      account:
+        r.owner === null
+          ? null
+          : {
+              owner: r.owner,
+              lamports: BigInt(r.lamports ?? '0'),
+              executable: r.executable === 1,
+              data: new Uint8Array(r.data ?? Buffer.alloc(0)),
+            },
     }));
   }
 
@@ -147,10 +194,18 @@ export class TransactionRecordStore {
   }
 }
 
-function rowToRecord(row: { signature: string; slot: number; block_time: number; raw: Buffer; err: string | null; meta: string }): TransactionRecord {
+function rowToRecord(row: {
+  signature: string;
+  slot: number;
+  block_time: number;
+  raw: Buffer;
+  err: string | null;
+  meta: string;
+}): TransactionRecord {
   const m = JSON.parse(row.meta) as Record<string, unknown>;
   const bigs = (v: unknown): bigint[] => (v as string[]).map((x) => BigInt(x));
-  const toks = (v: unknown): TokenBalance[] => (v as (TokenBalance & { amount: string })[]).map((t) => ({ ...t, amount: BigInt(t.amount) }));
+  const toks = (v: unknown): TokenBalance[] =>
+    (v as (TokenBalance & { amount: string })[]).map((t) => ({ ...t, amount: BigInt(t.amount) }));
   return {
     signature: row.signature,
     slot: row.slot,

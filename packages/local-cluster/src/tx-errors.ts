@@ -3,47 +3,105 @@
  * simulation "err"): `"BlockhashNotFound"`, `{"InstructionError":[1,{"Custom":1}]}`, … LiteSVM
  * reports its errors as napi classes and numeric enums; this maps them to those shapes.
  */
-import type {
-  TransactionMetadata} from 'litesvm';
-import {
-  FailedTransactionMetadata
-} from 'litesvm';
+import type { TransactionMetadata } from 'litesvm';
+import { FailedTransactionMetadata } from 'litesvm';
 
 /** A transaction error exactly as JSON-RPC reports it. */
 export type TransactionErr = string | { [key: string]: unknown };
 
 /** Indexed by LiteSVM's InstructionErrorFieldless (Agave's InstructionError variants). */
 const INSTRUCTION_ERRORS = [
-  'GenericError', 'InvalidArgument', 'InvalidInstructionData', 'InvalidAccountData',
-  'AccountDataTooSmall', 'InsufficientFunds', 'IncorrectProgramId', 'MissingRequiredSignature',
-  'AccountAlreadyInitialized', 'UninitializedAccount', 'UnbalancedInstruction',
-  'ModifiedProgramId', 'ExternalAccountLamportSpend', 'ExternalAccountDataModified',
-  'ReadonlyLamportChange', 'ReadonlyDataModified', 'DuplicateAccountIndex', 'ExecutableModified',
-  'RentEpochModified', 'NotEnoughAccountKeys', 'AccountDataSizeChanged', 'AccountNotExecutable',
-  'AccountBorrowFailed', 'AccountBorrowOutstanding', 'DuplicateAccountOutOfSync', 'InvalidError',
-  'ExecutableDataModified', 'ExecutableLamportChange', 'ExecutableAccountNotRentExempt',
-  'UnsupportedProgramId', 'CallDepth', 'MissingAccount', 'ReentrancyNotAllowed',
-  'MaxSeedLengthExceeded', 'InvalidSeeds', 'InvalidRealloc', 'ComputationalBudgetExceeded',
-  'PrivilegeEscalation', 'ProgramEnvironmentSetupFailure', 'ProgramFailedToComplete',
-  'ProgramFailedToCompile', 'Immutable', 'IncorrectAuthority', 'AccountNotRentExempt',
-  'InvalidAccountOwner', 'ArithmeticOverflow', 'UnsupportedSysvar', 'IllegalOwner',
-  'MaxAccountsDataAllocationsExceeded', 'MaxAccountsExceeded', 'MaxInstructionTraceLengthExceeded',
-  'BuiltinProgramsMustConsumeComputeUnits', 'BorshIoError',
+  'GenericError',
+  'InvalidArgument',
+  'InvalidInstructionData',
+  'InvalidAccountData',
+  'AccountDataTooSmall',
+  'InsufficientFunds',
+  'IncorrectProgramId',
+  'MissingRequiredSignature',
+  'AccountAlreadyInitialized',
+  'UninitializedAccount',
+  'UnbalancedInstruction',
+  'ModifiedProgramId',
+  'ExternalAccountLamportSpend',
+  'ExternalAccountDataModified',
+  'ReadonlyLamportChange',
+  'ReadonlyDataModified',
+  'DuplicateAccountIndex',
+  'ExecutableModified',
+  'RentEpochModified',
+  'NotEnoughAccountKeys',
+  'AccountDataSizeChanged',
+  'AccountNotExecutable',
+  'AccountBorrowFailed',
+  'AccountBorrowOutstanding',
+  'DuplicateAccountOutOfSync',
+  'InvalidError',
+  'ExecutableDataModified',
+  'ExecutableLamportChange',
+  'ExecutableAccountNotRentExempt',
+  'UnsupportedProgramId',
+  'CallDepth',
+  'MissingAccount',
+  'ReentrancyNotAllowed',
+  'MaxSeedLengthExceeded',
+  'InvalidSeeds',
+  'InvalidRealloc',
+  'ComputationalBudgetExceeded',
+  'PrivilegeEscalation',
+  'ProgramEnvironmentSetupFailure',
+  'ProgramFailedToComplete',
+  'ProgramFailedToCompile',
+  'Immutable',
+  'IncorrectAuthority',
+  'AccountNotRentExempt',
+  'InvalidAccountOwner',
+  'ArithmeticOverflow',
+  'UnsupportedSysvar',
+  'IllegalOwner',
+  'MaxAccountsDataAllocationsExceeded',
+  'MaxAccountsExceeded',
+  'MaxInstructionTraceLengthExceeded',
+  'BuiltinProgramsMustConsumeComputeUnits',
+  'BorshIoError',
 ];
 
 /** Indexed by LiteSVM's TransactionErrorFieldless (Agave's TransactionError variants). */
 const TRANSACTION_ERRORS = [
-  'AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound',
-  'InsufficientFundsForFee', 'InvalidAccountForFee', 'AlreadyProcessed', 'BlockhashNotFound',
-  'CallChainTooDeep', 'MissingSignatureForFee', 'InvalidAccountIndex', 'SignatureFailure',
-  'InvalidProgramForExecution', 'SanitizeFailure', 'ClusterMaintenance',
-  'AccountBorrowOutstanding', 'WouldExceedMaxBlockCostLimit', 'UnsupportedVersion',
-  'InvalidWritableAccount', 'WouldExceedMaxAccountCostLimit', 'WouldExceedAccountDataBlockLimit',
-  'TooManyAccountLocks', 'AddressLookupTableNotFound', 'InvalidAddressLookupTableOwner',
-  'InvalidAddressLookupTableData', 'InvalidAddressLookupTableIndex', 'InvalidRentPayingAccount',
-  'WouldExceedMaxVoteCostLimit', 'WouldExceedAccountDataTotalLimit',
-  'MaxLoadedAccountsDataSizeExceeded', 'ResanitizationNeeded',
-  'InvalidLoadedAccountsDataSizeLimit', 'UnbalancedTransaction', 'ProgramCacheHitMaxLimit',
+  'AccountInUse',
+  'AccountLoadedTwice',
+  'AccountNotFound',
+  'ProgramAccountNotFound',
+  'InsufficientFundsForFee',
+  'InvalidAccountForFee',
+  'AlreadyProcessed',
+  'BlockhashNotFound',
+  'CallChainTooDeep',
+  'MissingSignatureForFee',
+  'InvalidAccountIndex',
+  'SignatureFailure',
+  'InvalidProgramForExecution',
+  'SanitizeFailure',
+  'ClusterMaintenance',
+  'AccountBorrowOutstanding',
+  'WouldExceedMaxBlockCostLimit',
+  'UnsupportedVersion',
+  'InvalidWritableAccount',
+  'WouldExceedMaxAccountCostLimit',
+  'WouldExceedAccountDataBlockLimit',
+  'TooManyAccountLocks',
+  'AddressLookupTableNotFound',
+  'InvalidAddressLookupTableOwner',
+  'InvalidAddressLookupTableData',
+  'InvalidAddressLookupTableIndex',
+  'InvalidRentPayingAccount',
+  'WouldExceedMaxVoteCostLimit',
+  'WouldExceedAccountDataTotalLimit',
+  'MaxLoadedAccountsDataSizeExceeded',
+  'ResanitizationNeeded',
+  'InvalidLoadedAccountsDataSizeLimit',
+  'UnbalancedTransaction',
+  'ProgramCacheHitMaxLimit',
   'CommitCancelled',
 ];
 
@@ -90,9 +148,10 @@ export function describeErr(err: TransactionErr): string {
   if (err === 'AccountNotFound') return 'Attempt to debit an account but found no record of a prior credit.';
   if (typeof err === 'object' && 'InstructionError' in err) {
     const [index, inner] = err.InstructionError as [number, unknown];
-    const text = typeof inner === 'object' && inner && 'Custom' in inner
-      ? `custom program error: 0x${Number((inner as { Custom: number }).Custom).toString(16)}`
-      : String(inner);
+    const text =
+      typeof inner === 'object' && inner && 'Custom' in inner
+        ? `custom program error: 0x${Number((inner as { Custom: number }).Custom).toString(16)}`
+        : String(inner);
     return `Error processing Instruction ${index}: ${text}`;
   }
   return typeof err === 'string' ? err : JSON.stringify(err);

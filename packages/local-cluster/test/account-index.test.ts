@@ -6,8 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  AuthorityType, createAssociatedTokenAccountIdempotentInstruction, createCloseAccountInstruction, createSetAuthorityInstruction,
-  createTransferInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID,
+  AuthorityType,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
+  createSetAuthorityInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
@@ -43,11 +48,17 @@ describe('embedded ledger account index', () => {
       expect(ledger.programAccountCandidates(TOKEN, byMint(mint))!.sort()).toEqual(ofMint);
 
       // Bob empties and closes his account; alice hands hers to carol (SetAuthority AccountOwner).
-      await ledger.sendInstructions([
-        createTransferInstruction(new PublicKey(ata(bob.publicKey)), new PublicKey(ata(alice.publicKey)), bob.publicKey, 1n),
-        createCloseAccountInstruction(new PublicKey(ata(bob.publicKey)), bob.publicKey, bob.publicKey),
-      ], [bob]);
-      await ledger.sendInstructions([createSetAuthorityInstruction(new PublicKey(ata(alice.publicKey)), alice.publicKey, AuthorityType.AccountOwner, carol.publicKey)], [alice]);
+      await ledger.sendInstructions(
+        [
+          createTransferInstruction(new PublicKey(ata(bob.publicKey)), new PublicKey(ata(alice.publicKey)), bob.publicKey, 1n),
+          createCloseAccountInstruction(new PublicKey(ata(bob.publicKey)), bob.publicKey, bob.publicKey),
+        ],
+        [bob],
+      );
+      await ledger.sendInstructions(
+        [createSetAuthorityInstruction(new PublicKey(ata(alice.publicKey)), alice.publicKey, AuthorityType.AccountOwner, carol.publicKey)],
+        [alice],
+      );
       expect(ledger.getProgramAccounts(TOKEN, byOwner(bob.publicKey.toBase58()))).toEqual([]);
       expect(ledger.getProgramAccounts(TOKEN, byOwner(alice.publicKey.toBase58()))).toEqual([]);
       expect(addresses(ledger.getProgramAccounts(TOKEN, byOwner(carol.publicKey.toBase58())))).toEqual([ata(alice.publicKey)]);
@@ -56,7 +67,17 @@ describe('embedded ledger account index', () => {
 
       // A token account created by a transaction (not the faucet) is indexed too.
       await ledger.airdrop(alice.publicKey, 1_000_000_000n);
-      await ledger.sendInstructions([createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, new PublicKey(ata(bob.publicKey)), bob.publicKey, new PublicKey(mint))], [alice]);
+      await ledger.sendInstructions(
+        [
+          createAssociatedTokenAccountIdempotentInstruction(
+            alice.publicKey,
+            new PublicKey(ata(bob.publicKey)),
+            bob.publicKey,
+            new PublicKey(mint),
+          ),
+        ],
+        [alice],
+      );
       expect(addresses(ledger.getProgramAccounts(TOKEN, byOwner(bob.publicKey.toBase58())))).toEqual([ata(bob.publicKey)]);
       const before = {
         mint: addresses(ledger.getProgramAccounts(TOKEN, byMint(mint))),
@@ -84,7 +105,8 @@ describe('embedded ledger account index', () => {
       mint.toBuffer().copy(data, 0);
       Keypair.generate().publicKey.toBuffer().copy(data, 32);
       data[108] = 1; // initialized
-      for (let i = 0; i < 700; i++) ledger.setAccount(Keypair.generate().publicKey.toBase58(), { owner: TOKEN, lamports: 2_039_280n, data });
+      for (let i = 0; i < 700; i++)
+        ledger.setAccount(Keypair.generate().publicKey.toBase58(), { owner: TOKEN, lamports: 2_039_280n, data });
       const slot = ledger.slot;
 
       let turns = 0;

@@ -13,7 +13,9 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 function startCli(args: string[]): ChildProcess {
   const script = `import { runCli } from ${JSON.stringify(CLI)}; await runCli(${JSON.stringify(args)});`;
-  return spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Resolves with the first log line that has `msg`, parsed. */
@@ -46,7 +48,9 @@ describe('local-cluster CLI', () => {
     const payee = Keypair.generate();
     const airdrop = await connection.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
     await connection.confirmTransaction({ signature: airdrop, ...(await connection.getLatestBlockhash()) });
-    const transfer = new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: payee.publicKey, lamports: 10_000_000 }));
+    const transfer = new Transaction().add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: payee.publicKey, lamports: 10_000_000 }),
+    );
     await sendAndConfirmTransaction(connection, transfer, [payer]);
     expect(await connection.getBalance(payee.publicKey)).toBe(10_000_000);
     expect(await connection.getBalance(payer.publicKey)).toBe(2 * LAMPORTS_PER_SOL - 10_000_000 - 5000); // one signature's fee

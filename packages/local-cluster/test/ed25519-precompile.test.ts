@@ -8,7 +8,13 @@
  */
 import { createPrivateKey, sign } from 'node:crypto';
 import {
-  AddressLookupTableAccount, AddressLookupTableProgram, Keypair, PublicKey, SystemProgram, TransactionInstruction, TransactionMessage,
+  AddressLookupTableAccount,
+  AddressLookupTableProgram,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +54,11 @@ async function send(ixs: TransactionInstruction[]) {
  */
 async function refused(ixs: TransactionInstruction[], err: unknown): Promise<void> {
   const signatures = 1 + ixs.filter((ix) => ix.programId.equals(ED25519_PROGRAM_ID)).reduce((n, ix) => n + ix.data[0]!, 0);
-  const before = { payer: ledger.getBalance(payer.publicKey), recipient: ledger.getBalance(recipient), probe: ledger.getAccount(PROBE_STATE) };
+  const before = {
+    payer: ledger.getBalance(payer.publicKey),
+    recipient: ledger.getBalance(recipient),
+    probe: ledger.getAccount(PROBE_STATE),
+  };
   const res = await send(ixs);
   expect(res.err).toEqual(err);
   expect(ledger.getBalance(recipient)).toBe(before.recipient);
@@ -60,12 +70,16 @@ beforeAll(async () => {
   ledger = await EmbeddedLedger.open({ programs: [new ProbeHandler()] });
   await ledger.airdrop(payer.publicKey, 10_000_000_000n);
 });
-afterAll(async () => { await ledger.close(); });
+afterAll(async () => {
+  await ledger.close();
+});
 
 describe('Ed25519 precompile', () => {
   it('a valid signature lets the transaction run, on both paths', async () => {
     expect((await send([createEd25519Instruction([entry(Buffer.from('hello'))]), transfer()])).err).toBeNull();
-    expect((await send([createEd25519Instruction([entry(Buffer.from('hello')), entry(Buffer.from('again'))]), probe(), transfer()])).err).toBeNull();
+    expect(
+      (await send([createEd25519Instruction([entry(Buffer.from('hello')), entry(Buffer.from('again'))]), probe(), transfer()])).err,
+    ).toBeNull();
     expect(ledger.getAccount(PROBE_STATE)).not.toBeNull();
   });
 
@@ -74,7 +88,9 @@ describe('Ed25519 precompile', () => {
   });
 
   it('a forged signature fails the whole transaction with InvalidSignature, reference-program path (nothing executes)', async () => {
-    await refused([transfer(), createEd25519Instruction([entry(Buffer.from('ok')), entry(Buffer.from('pay me'), true)]), probe()], { InstructionError: [1, { Custom: 2 }] });
+    await refused([transfer(), createEd25519Instruction([entry(Buffer.from('ok')), entry(Buffer.from('pay me'), true)]), probe()], {
+      InstructionError: [1, { Custom: 2 }],
+    });
   });
 
   it('offsets may point into another instruction of the transaction (resolved against the whole transaction)', async () => {
@@ -101,14 +117,21 @@ describe('Ed25519 precompile', () => {
   it('a public key off the curve is refused with InvalidPublicKey on both paths, the second time too (curve checks are remembered)', async () => {
     const pda = findProgramAddressCached([Buffer.from('not a key')], ED25519_PROGRAM_ID)[0]; // entered as off the curve when derived
     let offCurve = Keypair.generate().publicKey.toBytes();
-    while (PublicKey.isOnCurve(offCurve)) offCurve = Keypair.generate().publicKey.toBytes().map((b, i) => (i === 31 ? b ^ 0x55 : b));
+    while (PublicKey.isOnCurve(offCurve))
+      offCurve = Keypair.generate()
+        .publicKey.toBytes()
+        .map((b, i) => (i === 31 ? b ^ 0x55 : b));
     for (const key of [pda.toBytes(), offCurve, pda.toBytes(), offCurve]) {
-      const bad = createEd25519Instruction([{ publicKey: key, signature: ed25519Sign(signer, Buffer.from('x')), message: Buffer.from('x') }]);
+      const bad = createEd25519Instruction([
+        { publicKey: key, signature: ed25519Sign(signer, Buffer.from('x')), message: Buffer.from('x') },
+      ]);
       await refused([bad, transfer()], { InstructionError: [0, { Custom: 0 }] });
       await refused([bad, probe(), transfer()], { InstructionError: [0, { Custom: 0 }] }); // the embedded runtime's own precompile
     }
     // A key on the curve, remembered as such, still has its signature checked.
-    await refused([createEd25519Instruction([entry(Buffer.from('pay me'), true)]), probe(), transfer()], { InstructionError: [0, { Custom: 2 }] });
+    await refused([createEd25519Instruction([entry(Buffer.from('pay me'), true)]), probe(), transfer()], {
+      InstructionError: [0, { Custom: 2 }],
+    });
   });
 
   it('is strict: a small-order key with R = identity, S = 0 "signs" nothing', async () => {
@@ -125,7 +148,9 @@ describe('Ed25519 precompile', () => {
   it('a transaction "signed" by a small-order key is refused at ingress', async () => {
     const identity = new PublicKey(Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]));
     const message = new TransactionMessage({
-      payerKey: identity, recentBlockhash: ledger.getLatestBlockhash().blockhash, instructions: [SystemProgram.transfer({ fromPubkey: identity, toPubkey: recipient, lamports: 1 })],
+      payerKey: identity,
+      recentBlockhash: ledger.getLatestBlockhash().blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: identity, toPubkey: recipient, lamports: 1 })],
     }).compileToV0Message();
     const sig = Buffer.alloc(64);
     sig[0] = 1;
@@ -134,18 +159,37 @@ describe('Ed25519 precompile', () => {
   });
 
   it('refuses more than 64 accounts (TooManyAccountLocks) on the reference-program path too, and more than 1232 bytes', async () => {
-    const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: payer.publicKey, payer: payer.publicKey, recentSlot: BigInt(ledger.slot) - 1n });
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      recentSlot: BigInt(ledger.slot) - 1n,
+    });
     expect((await send([create])).err).toBeNull();
     const keys = Array.from({ length: 62 }, () => Keypair.generate().publicKey);
     for (let i = 0; i < keys.length; i += 25) {
-      expect((await send([AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: payer.publicKey, payer: payer.publicKey, addresses: keys.slice(i, i + 25) })])).err).toBeNull();
+      expect(
+        (
+          await send([
+            AddressLookupTableProgram.extendLookupTable({
+              lookupTable: table,
+              authority: payer.publicKey,
+              payer: payer.publicKey,
+              addresses: keys.slice(i, i + 25),
+            }),
+          ])
+        ).err,
+      ).toBeNull();
     }
     ledger.advanceSlots(1);
     const alt = new AddressLookupTableAccount({ key: table, state: AddressLookupTableAccount.deserialize(ledger.getAccount(table)!.data) });
     const build = (n: number) => {
       const ix = probe();
       ix.keys.push(...keys.slice(0, n).map((pubkey) => ({ pubkey, isSigner: false, isWritable: false })));
-      const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: ledger.getLatestBlockhash().blockhash, instructions: [ix] }).compileToV0Message([alt]);
+      const msg = new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: ledger.getLatestBlockhash().blockhash,
+        instructions: [ix],
+      }).compileToV0Message([alt]);
       const tx = new VersionedTransaction(msg);
       tx.sign([payer]);
       return tx.serialize();

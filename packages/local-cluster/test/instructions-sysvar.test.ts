@@ -20,7 +20,9 @@ beforeAll(async () => {
   ledger = await EmbeddedLedger.open({ programs: [new ProbeHandler()] });
   await ledger.airdrop(payer.publicKey, 10_000_000_000n);
 });
-afterAll(async () => { await ledger.close(); });
+afterAll(async () => {
+  await ledger.close();
+});
 
 async function send(ixs: TransactionInstruction[]): Promise<void> {
   ledger.advanceSlots(1);
@@ -29,28 +31,46 @@ async function send(ixs: TransactionInstruction[]): Promise<void> {
 }
 
 /** The layout written out by hand, independently of the serializer. */
-function expectedBytes(ixs: { programId: PublicKey; keys: { pubkey: PublicKey; isSigner: boolean; isWritable: boolean }[]; data: Buffer }[], current: number): string {
+function expectedBytes(
+  ixs: { programId: PublicKey; keys: { pubkey: PublicKey; isSigner: boolean; isWritable: boolean }[]; data: Buffer }[],
+  current: number,
+): string {
   const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
-  const bodies = ixs.map((ix) => Buffer.concat([
-    u16(ix.keys.length),
-    ...ix.keys.map((k) => Buffer.concat([Buffer.from([(k.isSigner ? 1 : 0) | (k.isWritable ? 2 : 0)]), k.pubkey.toBuffer()])),
-    ix.programId.toBuffer(), u16(ix.data.length), ix.data,
-  ]));
+  const bodies = ixs.map((ix) =>
+    Buffer.concat([
+      u16(ix.keys.length),
+      ...ix.keys.map((k) => Buffer.concat([Buffer.from([(k.isSigner ? 1 : 0) | (k.isWritable ? 2 : 0)]), k.pubkey.toBuffer()])),
+      ix.programId.toBuffer(),
+      u16(ix.data.length),
+      ix.data,
+    ]),
+  );
   const offsets: Buffer[] = [];
   let at = 2 + 2 * ixs.length;
-  for (const b of bodies) { offsets.push(u16(at)); at += b.length; }
+  for (const b of bodies) {
+    offsets.push(u16(at));
+    at += b.length;
+  }
   return Buffer.concat([u16(ixs.length), ...offsets, ...bodies, u16(current)]).toString('hex');
 }
 
 describe('instructions sysvar', () => {
-  it('gives a program the transaction\'s instructions in the real serialized format, with its own index', async () => {
+  it("gives a program the transaction's instructions in the real serialized format, with its own index", async () => {
     const memo = new TransactionInstruction({ programId: MEMO, keys: [], data: Buffer.from('before') });
-    const probe = probeInstruction([{ pubkey: payer.publicKey, isSigner: true, isWritable: true }, sysvarMeta, { pubkey: other, isSigner: false, isWritable: false }]);
+    const probe = probeInstruction([
+      { pubkey: payer.publicKey, isSigner: true, isWritable: true },
+      sysvarMeta,
+      { pubkey: other, isSigner: false, isWritable: false },
+    ]);
     const transfer = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: other, lamports: 1_000_000 });
     await send([memo, probe, transfer]);
     const view = readProbe((k) => ledger.getAccount(k))!;
     expect(view.current).toBe(1);
-    expect(view.instructions.map((i) => i.programId)).toEqual([MEMO.toBase58(), probe.programId.toBase58(), SystemProgram.programId.toBase58()]);
+    expect(view.instructions.map((i) => i.programId)).toEqual([
+      MEMO.toBase58(),
+      probe.programId.toBase58(),
+      SystemProgram.programId.toBase58(),
+    ]);
     expect(view.instructions[0]!.data).toBe(Buffer.from('before').toString('hex'));
     expect(view.instructions[1]!.keys).toEqual([
       { pubkey: payer.publicKey.toBase58(), isSigner: true, isWritable: true },
@@ -59,12 +79,25 @@ describe('instructions sysvar', () => {
       { pubkey: other.toBase58(), isSigner: false, isWritable: true },
       { pubkey: PROBE_STATE.toBase58(), isSigner: false, isWritable: true },
     ]);
-    expect(view.instructions[2]!.keys.map((k) => [k.isSigner, k.isWritable])).toEqual([[true, true], [false, true]]);
+    expect(view.instructions[2]!.keys.map((k) => [k.isSigner, k.isWritable])).toEqual([
+      [true, true],
+      [false, true],
+    ]);
     const writable = new Set([payer.publicKey, other, PROBE_STATE].map((k) => k.toBase58()));
-    expect(view.raw).toBe(expectedBytes([memo, probe, transfer].map((ix) => ({
-      programId: ix.programId, data: ix.data,
-      keys: ix.keys.map((k) => ({ pubkey: k.pubkey, isSigner: k.pubkey.equals(payer.publicKey), isWritable: writable.has(k.pubkey.toBase58()) })),
-    })), 1));
+    expect(view.raw).toBe(
+      expectedBytes(
+        [memo, probe, transfer].map((ix) => ({
+          programId: ix.programId,
+          data: ix.data,
+          keys: ix.keys.map((k) => ({
+            pubkey: k.pubkey,
+            isSigner: k.pubkey.equals(payer.publicKey),
+            isWritable: writable.has(k.pubkey.toBase58()),
+          })),
+        })),
+        1,
+      ),
+    );
   });
 
   it('is not readable by an instruction that does not pass it', async () => {

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
-import { createTransferInstruction, getAssociatedTokenAddressSync, createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
+import {
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+  createAssociatedTokenAccountIdempotentInstruction,
+} from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { LedgerError } from '../src/ledger-error.js';
 import { signedTx } from '../src/testing/transactions.js';
@@ -50,7 +54,13 @@ describe('EmbeddedLedger (memory)', () => {
   });
 
   it('accepts legacy messages too', async () => {
-    const raw = signedTx(ledger.getLatestBlockhash().blockhash, alice, [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })], [], 'legacy');
+    const raw = signedTx(
+      ledger.getLatestBlockhash().blockhash,
+      alice,
+      [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 1_000_000 })],
+      [],
+      'legacy',
+    );
     expect((await ledger.sendRawTransaction(raw)).err).toBeNull();
     expect(ledger.getBalance(bob.publicKey)).toBe(1_000_000n);
   });
@@ -100,14 +110,19 @@ describe('EmbeddedLedger (memory)', () => {
     const ixs = [createTransferInstruction(ata(alice.publicKey), ata(alice.publicKey), alice.publicKey, 999_000_000n)];
     const solBefore = ledger.getBalance(alice.publicKey);
     const raw = signedTx(ledger.getLatestBlockhash().blockhash, alice, ixs);
-    await expect(ledger.sendRawTransaction(raw, { preflight: true })).rejects.toMatchObject({ kind: 'preflight', err: { InstructionError: [0, { Custom: 1 }] } });
+    await expect(ledger.sendRawTransaction(raw, { preflight: true })).rejects.toMatchObject({
+      kind: 'preflight',
+      err: { InstructionError: [0, { Custom: 1 }] },
+    });
     expect(ledger.getBalance(alice.publicKey)).toBe(solBefore);
     expect(ledger.simulateTransaction(raw).err).toEqual({ InstructionError: [0, { Custom: 1 }] });
   });
 
   it('rejects a fee payer that cannot pay the fee without recording it', async () => {
     const broke = Keypair.generate();
-    const raw = signedTx(ledger.getLatestBlockhash().blockhash, broke, [SystemProgram.transfer({ fromPubkey: broke.publicKey, toPubkey: bob.publicKey, lamports: 1 })]);
+    const raw = signedTx(ledger.getLatestBlockhash().blockhash, broke, [
+      SystemProgram.transfer({ fromPubkey: broke.publicKey, toPubkey: bob.publicKey, lamports: 1 }),
+    ]);
     await expect(ledger.sendRawTransaction(raw)).rejects.toMatchObject({ kind: 'preflight', err: 'AccountNotFound' });
   });
 

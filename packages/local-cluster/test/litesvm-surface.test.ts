@@ -19,9 +19,7 @@ import { LiteSVM, FailedTransactionMetadata as PublicFailedTransactionMetadata }
 import * as internal from 'litesvm/dist/internal.js';
 import { describe, expect, it } from 'vitest';
 import { configureSvm } from '../src/ledger-persistence.js';
-import {
-  addressBytes, addressText, native, nativeGet, nativeSend, nativeSet,
-} from '../src/svm-raw.js';
+import { addressBytes, addressText, native, nativeGet, nativeSend, nativeSet } from '../src/svm-raw.js';
 import { isFailed, mapLiteSvmError } from '../src/tx-errors.js';
 import { signedTx } from '../src/testing/transactions.js';
 
@@ -47,8 +45,7 @@ function send(svm: LiteSVM, payer: Keypair, ix: TransactionInstruction, version:
   return nativeSend(svm, signedTx(svm.latestBlockhash(), payer, [ix], [], version), version);
 }
 
-const transfer = (from: PublicKey, to: PublicKey, lamports: bigint) =>
-  SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports });
+const transfer = (from: PublicKey, to: PublicKey, lamports: bigint) => SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports });
 
 /** The member names of a `const enum` in internal.d.ts, in value order (they start at 0, step 1). */
 function dtsEnum(name: string): string[] {
@@ -95,10 +92,8 @@ describe(`LiteSVM ${PINNED}: the surface svm-raw.ts and tx-errors.ts use beyond 
     const kept = newAddress();
     nativeSet(svm, kept, newAddress(), 7n, Uint8Array.of(9), false);
     const restored = configureSvm(LiteSVM.fromBytes(svm.toBytes()));
-    expect(native(restored), svmRaw('LiteSVM.fromBytes leaves no native instance in `inner`'))
-      .toBeInstanceOf(internal.LiteSvm);
-    expect(nativeGet(restored, kept)?.lamports(), svmRaw('an account set through `inner` is not in the snapshot'))
-      .toBe(7n);
+    expect(native(restored), svmRaw('LiteSVM.fromBytes leaves no native instance in `inner`')).toBeInstanceOf(internal.LiteSvm);
+    expect(nativeGet(restored, kept)?.lamports(), svmRaw('an account set through `inner` is not in the snapshot')).toBe(7n);
   });
 
   it('inner.setAccount / getAccount round-trip an Account built as svm-raw.ts does; the wrapper reads it', () => {
@@ -125,56 +120,62 @@ describe(`LiteSVM ${PINNED}: the surface svm-raw.ts and tx-errors.ts use beyond 
     const found = native(svm).getProgramAccounts(addressBytes(program));
     const listed = found.map((f) => addressText(f.address)).sort();
     expect(listed, svmRaw('inner.getProgramAccounts (ledger-queries, account-index)')).toEqual([...owned].sort());
-    expect(found.map((f) => f.account().lamports()), svmRaw('AddressAndAccount.account()')).toEqual([1n, 1n]);
+    expect(
+      found.map((f) => f.account().lamports()),
+      svmRaw('AddressAndAccount.account()'),
+    ).toEqual([1n, 1n]);
   });
 
-  it.each([['Legacy', 'legacy'], ['Versioned', 0]] as const)(
-    'inner.send%sTransaction executes wire bytes and reports logs() and computeUnitsConsumed()',
-    (_name, version) => {
-      const { svm, payer } = svmWithPayer();
-      const to = Keypair.generate().publicKey;
-      const result = send(svm, payer, transfer(payer.publicKey, to, 1_000_000n), version);
-      expect(result, svmRaw(`nativeSend(${version}) did not return TransactionMetadata`))
-        .toBeInstanceOf(internal.TransactionMetadata);
-      expect(isFailed(result)).toBe(false);
-      const meta = result as internal.TransactionMetadata;
-      expect(meta.logs(), svmRaw('TransactionMetadata.logs()')).toContain(`Program ${SYSTEM} success`);
-      expect(typeof meta.computeUnitsConsumed(), svmRaw('TransactionMetadata.computeUnitsConsumed() as bigint'))
-        .toBe('bigint');
-      expect(nativeGet(svm, to.toBase58())?.lamports(), svmRaw('the transfer did not land')).toBe(1_000_000n);
-    },
-  );
+  it.each([
+    ['Legacy', 'legacy'],
+    ['Versioned', 0],
+  ] as const)('inner.send%sTransaction executes wire bytes and reports logs() and computeUnitsConsumed()', (_name, version) => {
+    const { svm, payer } = svmWithPayer();
+    const to = Keypair.generate().publicKey;
+    const result = send(svm, payer, transfer(payer.publicKey, to, 1_000_000n), version);
+    expect(result, svmRaw(`nativeSend(${version}) did not return TransactionMetadata`)).toBeInstanceOf(internal.TransactionMetadata);
+    expect(isFailed(result)).toBe(false);
+    const meta = result as internal.TransactionMetadata;
+    expect(meta.logs(), svmRaw('TransactionMetadata.logs()')).toContain(`Program ${SYSTEM} success`);
+    expect(typeof meta.computeUnitsConsumed(), svmRaw('TransactionMetadata.computeUnitsConsumed() as bigint')).toBe('bigint');
+    expect(nativeGet(svm, to.toBase58())?.lamports(), svmRaw('the transfer did not land')).toBe(1_000_000n);
+  });
 
   it('reports failures as FailedTransactionMetadata whose err() tx-errors.ts maps to the JSON-RPC shapes', () => {
     const { svm, payer } = svmWithPayer();
     const to = Keypair.generate().publicKey;
     const broke = send(svm, payer, transfer(payer.publicKey, to, 10n ** 12n));
-    expect(broke, txErrors('a failed transaction is not a FailedTransactionMetadata'))
-      .toBeInstanceOf(internal.FailedTransactionMetadata);
+    expect(broke, txErrors('a failed transaction is not a FailedTransactionMetadata')).toBeInstanceOf(internal.FailedTransactionMetadata);
     expect(isFailed(broke)).toBe(true);
     const failed = broke as internal.FailedTransactionMetadata;
-    expect(mapLiteSvmError(failed), txErrors("an instruction's custom error"))
-      .toEqual({ InstructionError: [0, { Custom: 1 }] });
-    expect(failed.meta().logs(), txErrors('FailedTransactionMetadata.meta().logs()'))
-      .toContain(`Program ${SYSTEM} failed: custom program error: 0x1`);
+    expect(mapLiteSvmError(failed), txErrors("an instruction's custom error")).toEqual({ InstructionError: [0, { Custom: 1 }] });
+    expect(failed.meta().logs(), txErrors('FailedTransactionMetadata.meta().logs()')).toContain(
+      `Program ${SYSTEM} failed: custom program error: 0x1`,
+    );
 
     const garbage = new TransactionInstruction({
-      programId: SystemProgram.programId, keys: [], data: Buffer.alloc(4, 255), // no such system instruction
+      programId: SystemProgram.programId,
+      keys: [],
+      data: Buffer.alloc(4, 255), // no such system instruction
     });
     const refused = send(svm, payer, garbage) as internal.FailedTransactionMetadata;
-    expect(mapLiteSvmError(refused), txErrors('a fieldless instruction error'))
-      .toEqual({ InstructionError: [0, 'InvalidInstructionData'] });
+    expect(mapLiteSvmError(refused), txErrors('a fieldless instruction error')).toEqual({
+      InstructionError: [0, 'InvalidInstructionData'],
+    });
 
     const nobody = Keypair.generate();
     const unfunded = send(svm, nobody, transfer(nobody.publicKey, to, 1n));
-    expect(mapLiteSvmError(unfunded as internal.FailedTransactionMetadata), txErrors('a fieldless transaction error'))
-      .toBe('AccountNotFound');
+    expect(mapLiteSvmError(unfunded as internal.FailedTransactionMetadata), txErrors('a fieldless transaction error')).toBe(
+      'AccountNotFound',
+    );
   });
 
   it("declares the error enums in the order of tx-errors.ts's tables", () => {
-    expect(dtsEnum('InstructionErrorFieldless'), txErrors('INSTRUCTION_ERRORS is indexed by InstructionErrorFieldless'))
-      .toEqual(txErrorsTable('INSTRUCTION_ERRORS'));
-    expect(dtsEnum('TransactionErrorFieldless'), txErrors('TRANSACTION_ERRORS is indexed by TransactionErrorFieldless'))
-      .toEqual(txErrorsTable('TRANSACTION_ERRORS'));
+    expect(dtsEnum('InstructionErrorFieldless'), txErrors('INSTRUCTION_ERRORS is indexed by InstructionErrorFieldless')).toEqual(
+      txErrorsTable('INSTRUCTION_ERRORS'),
+    );
+    expect(dtsEnum('TransactionErrorFieldless'), txErrors('TRANSACTION_ERRORS is indexed by TransactionErrorFieldless')).toEqual(
+      txErrorsTable('TRANSACTION_ERRORS'),
+    );
   });
 });

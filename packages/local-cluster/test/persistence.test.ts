@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { createAssociatedTokenAccountIdempotentInstruction, createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { signedTx, tempDir } from '../src/testing/transactions.js';
 
@@ -26,10 +30,12 @@ describe('ledger persistence', () => {
     await ledger.airdrop(alice.publicKey, 2_000_000_000n);
     await ledger.mintUsdc(alice.publicKey, 9_000_000n);
     const bobAta = getAssociatedTokenAddressSync(mint, bob.publicKey);
-    const { signature } = await ledger.sendRawTransaction(signedTx(ledger.getLatestBlockhash().blockhash, alice, [
-      createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, bobAta, bob.publicKey, mint),
-      createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 4_000_000n),
-    ]));
+    const { signature } = await ledger.sendRawTransaction(
+      signedTx(ledger.getLatestBlockhash().blockhash, alice, [
+        createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, bobAta, bob.publicKey, mint),
+        createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 4_000_000n),
+      ]),
+    );
     ledger.warpTime(7200);
     const { blockhash } = ledger.getLatestBlockhash();
     const slot = ledger.slot;
@@ -47,7 +53,9 @@ describe('ledger persistence', () => {
       expect(ledger.unixTimestamp - Date.now() / 1000).toBeGreaterThan(7000);
       expect(statSync(join(dir.path, 'keys', 'treasury.json')).mode & 0o777).toBe(0o600);
       // The same signed transaction cannot land twice, even across a restart.
-      const again = signedTx(blockhash, alice, [createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 1n)]);
+      const again = signedTx(blockhash, alice, [
+        createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 1n),
+      ]);
       await ledger.sendRawTransaction(again);
       await expect(ledger.sendRawTransaction(again)).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
     } finally {
@@ -59,7 +67,9 @@ describe('ledger persistence', () => {
     const dir = tempDir();
     dirs.push(dir);
     // `node --import tsx` keeps the writer in one process: the tsx CLI would fork, and SIGKILL cannot be relayed.
-    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', writer, dir.path, '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', writer, dir.path, '40'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const reported: string[] = [];
     let wallets: string[] = [];
     await new Promise<void>((resolve, reject) => {

@@ -57,7 +57,9 @@ describe('item 1: PubSub frames', () => {
 
 describe('item 2: JSON-RPC bodies', () => {
   it('survives a client that disconnects mid-body', async () => {
-    const serverSide = new Promise<void>((resolve) => h.endpoints.rpc.httpServer.once('connection', (s) => s.once('close', () => resolve())));
+    const serverSide = new Promise<void>((resolve) =>
+      h.endpoints.rpc.httpServer.once('connection', (s) => s.once('close', () => resolve())),
+    );
     const port = h.endpoints.rpcPort;
     const sock = connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
@@ -77,7 +79,9 @@ describe('item 2: JSON-RPC bodies', () => {
       const sock = connect(slow.endpoints.rpcPort, '127.0.0.1');
       await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
       let answer = '';
-      sock.on('data', (d: Buffer) => { answer += d.toString(); });
+      sock.on('data', (d: Buffer) => {
+        answer += d.toString();
+      });
       sock.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
       const drip = setInterval(() => sock.write(' '), 100);
       await new Promise<void>((resolve) => sock.once('close', () => resolve()));
@@ -100,18 +104,31 @@ describe('item 2: JSON-RPC bodies', () => {
 describe('item 3: batches, content type and origin', () => {
   it('refuses a batch above the cap with -32600 without running any of it', async () => {
     const before = h.ledger.transactionCount;
-    const batch = Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'requestAirdrop', params: [Keypair.generate().publicKey.toBase58(), 1] }));
+    const batch = Array.from({ length: 101 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'requestAirdrop',
+      params: [Keypair.generate().publicKey.toBase58(), 1],
+    }));
     const res = JSON.parse((await post(url, JSON.stringify(batch))).text) as { error: { code: number } };
     expect(res.error.code).toBe(-32600);
     expect(h.ledger.transactionCount).toBe(before);
   });
 
   it('yields to the event loop between batch calls', async () => {
-    const methods = { spin: () => { const end = performance.now() + 2; while (performance.now() < end); return 1; } };
+    const methods = {
+      spin: () => {
+        const end = performance.now() + 2;
+        while (performance.now() < end);
+        return 1;
+      },
+    };
     const dispatcher = new JsonRpcDispatcher(methods, { maxBatch: 100, maxResponseBytes: 1 << 20, sliceMs: 1 });
     let loopRanDuringBatch = false;
     let batchDone = false;
-    setImmediate(() => { loopRanDuringBatch = !batchDone; });
+    setImmediate(() => {
+      loopRanDuringBatch = !batchDone;
+    });
     await dispatcher.handle(Array.from({ length: 20 }, (_, i) => ({ id: i, method: 'spin' })));
     batchDone = true;
     expect(loopRanDuringBatch).toBe(true);
@@ -120,16 +137,27 @@ describe('item 3: batches, content type and origin', () => {
   it('refuses an answer above the response budget with -32012 instead of building it', async () => {
     const small = await openPorts({ limits: { maxResponseBytes: 300 } });
     try {
-      const one = await rpc(small.endpoints.rpcUrl, 'getProgramAccounts', ['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', { encoding: 'jsonParsed' }]);
+      const one = await rpc(small.endpoints.rpcUrl, 'getProgramAccounts', [
+        'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        { encoding: 'jsonParsed' },
+      ]);
       expect(one.error?.code).toBe(-32012);
       // ~40 bytes per getSlot answer: the first few fit the 300-byte budget, the rest are not run.
       const batch = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getSlot' }));
-      const answers = JSON.parse((await post(small.endpoints.rpcUrl, JSON.stringify(batch))).text) as { result?: number; error?: { code: number } }[];
+      const answers = JSON.parse((await post(small.endpoints.rpcUrl, JSON.stringify(batch))).text) as {
+        result?: number;
+        error?: { code: number };
+      }[];
       expect(answers).toHaveLength(10);
       expect(answers[0]?.result).toEqual(expect.any(Number));
       expect(answers.at(-1)).toMatchObject({ error: { code: -32012 }, id: 9 });
       // Calls after the budget is spent are not run at all.
-      const airdrops = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'requestAirdrop', params: [Keypair.generate().publicKey.toBase58(), LAMPORTS_PER_SOL] }));
+      const airdrops = Array.from({ length: 20 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'requestAirdrop',
+        params: [Keypair.generate().publicKey.toBase58(), LAMPORTS_PER_SOL],
+      }));
       const before = small.ledger.transactionCount;
       const refused = JSON.parse((await post(small.endpoints.rpcUrl, JSON.stringify(airdrops))).text) as { error?: { code: number } }[];
       const ran = refused.filter((a) => !a.error).length;
@@ -159,11 +187,20 @@ describe('item 4: hostile programSubscribe filters', () => {
   it('answers -32602 at subscribe time, and later transfers still report success and confirm', async () => {
     const ws = await WsClient.open(h.endpoints.wsUrl);
     const system = '11111111111111111111111111111111';
-    for (const filters of [[{ memcmp: { offset: 0, bytes: '0' } }], [{ memcmp: { offset: -1, bytes: '1' } }], [{ dataSize: 'x' }], [null], [{}], Array(5).fill({ dataSize: 0 })]) {
+    for (const filters of [
+      [{ memcmp: { offset: 0, bytes: '0' } }],
+      [{ memcmp: { offset: -1, bytes: '1' } }],
+      [{ dataSize: 'x' }],
+      [null],
+      [{}],
+      Array(5).fill({ dataSize: 0 }),
+    ]) {
       const reply = await ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'programSubscribe', params: [system, { filters }] }));
       expect(reply).toMatchObject({ error: { code: -32602 } });
     }
-    const ok = await ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'programSubscribe', params: [system, { filters: [{ dataSize: 0 }] }] }));
+    const ok = await ws.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'programSubscribe', params: [system, { filters: [{ dataSize: 0 }] }] }),
+    );
     expect(ok).toMatchObject({ result: expect.any(Number) });
     ws.close();
 
@@ -171,14 +208,18 @@ describe('item 4: hostile programSubscribe filters', () => {
     const payer = Keypair.generate();
     await h.ledger.airdrop(payer.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
     const bh = await conn.getLatestBlockhash();
-    const raw = signedTx(bh.blockhash, payer, [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL / 10 })]);
+    const raw = signedTx(bh.blockhash, payer, [
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: LAMPORTS_PER_SOL / 10 }),
+    ]);
     const sig = await conn.sendRawTransaction(raw);
     expect((await conn.confirmTransaction({ signature: sig, ...bh })).value.err).toBeNull();
     expect(h.errors).toEqual([]);
   });
 
   it('isolates ledger listeners: a throwing one reaches neither the sender nor the listeners after it', async () => {
-    const thrower = () => { throw new Error('listener bug'); };
+    const thrower = () => {
+      throw new Error('listener bug');
+    };
     const seen: string[] = [];
     const after = (rec: { signature: string }) => seen.push(rec.signature);
     h.ledger.events.on('transaction', thrower);

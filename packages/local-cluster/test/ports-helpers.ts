@@ -30,7 +30,9 @@ export async function openPorts(rpcOptions: JsonRpcServerOptions = {}): Promise<
   const ledger = await EmbeddedLedger.open({ logger, slotMs: 100 });
   const endpoints = await startClusterEndpoints(ledger, 0, logger, '127.0.0.1', rpcOptions);
   return {
-    ledger, endpoints, errors,
+    ledger,
+    endpoints,
+    errors,
     close: async () => {
       await endpoints.close();
       await ledger.close();
@@ -62,13 +64,21 @@ export function getHealth(url: string): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     request(`${url}/health`, (res) => {
       let text = '';
-      res.on('data', (c: Buffer) => { text += c.toString(); });
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
-export async function rpc(url: string, method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+export async function rpc(
+  url: string,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const res = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
   return JSON.parse(res.text) as { result?: unknown; error?: { code: number; message: string } };
 }
@@ -85,7 +95,9 @@ export class WsClient {
       (msg.method ? this.notifications : this.replies).push(msg);
       for (const w of this.waiters.splice(0)) w();
     });
-    socket.on('close', () => { for (const w of this.waiters.splice(0)) w(); });
+    socket.on('close', () => {
+      for (const w of this.waiters.splice(0)) w();
+    });
   }
 
   static open(url: string, headers: Record<string, string> = {}): Promise<WsClient> {

@@ -41,24 +41,76 @@ const scalar = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.integer(),
   fc.double({ noNaN: true }),
-  fc.constantFrom(SYSTEM, TOKEN, SIG, 'base64', 'base58', 'jsonParsed', 'json', 'base64+zstd', '0', '', -1, 0, 1.5, 1e20, 2 ** 53, 2 ** 64, null, true, false),
+  fc.constantFrom(
+    SYSTEM,
+    TOKEN,
+    SIG,
+    'base64',
+    'base58',
+    'jsonParsed',
+    'json',
+    'base64+zstd',
+    '0',
+    '',
+    -1,
+    0,
+    1.5,
+    1e20,
+    2 ** 53,
+    2 ** 64,
+    null,
+    true,
+    false,
+  ),
 );
 const configKeys = fc.constantFrom(
-  'encoding', 'filters', 'dataSlice', 'limit', 'before', 'until', 'commitment', 'mint', 'programId', 'mentions', 'withContext',
-  'maxSupportedTransactionVersion', 'skipPreflight', 'sigVerify', 'replaceRecentBlockhash', 'offset', 'length', 'bytes', 'memcmp', 'dataSize',
+  'encoding',
+  'filters',
+  'dataSlice',
+  'limit',
+  'before',
+  'until',
+  'commitment',
+  'mint',
+  'programId',
+  'mentions',
+  'withContext',
+  'maxSupportedTransactionVersion',
+  'skipPreflight',
+  'sigVerify',
+  'replaceRecentBlockhash',
+  'offset',
+  'length',
+  'bytes',
+  'memcmp',
+  'dataSize',
 );
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(configKeys, tie('v'), { maxKeys: 4 })),
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(configKeys, tie('v'), { maxKeys: 4 }),
+  ),
 })).v;
 const hostileFilter = fc.oneof(
   fc.record({ memcmp: fc.record({ offset: scalar, bytes: scalar }, { requiredKeys: [] }) }),
-  fc.record({ memcmp: fc.record({ offset: fc.integer({ min: -5, max: 300 }), bytes: fc.string({ maxLength: 200 }), encoding: fc.constantFrom('base58', 'base64', 'hex') }) }),
+  fc.record({
+    memcmp: fc.record({
+      offset: fc.integer({ min: -5, max: 300 }),
+      bytes: fc.string({ maxLength: 200 }),
+      encoding: fc.constantFrom('base58', 'base64', 'hex'),
+    }),
+  }),
   fc.record({ dataSize: scalar }),
   value,
 );
 const params = fc.oneof(
   fc.array(value, { maxLength: 4 }),
-  fc.tuple(fc.constantFrom(SYSTEM, TOKEN), fc.record({ encoding: scalar, filters: fc.array(hostileFilter, { maxLength: 6 }), dataSlice: value }, { requiredKeys: [] })),
+  fc.tuple(
+    fc.constantFrom(SYSTEM, TOKEN),
+    fc.record({ encoding: scalar, filters: fc.array(hostileFilter, { maxLength: 6 }), dataSlice: value }, { requiredKeys: [] }),
+  ),
   value,
 );
 
@@ -90,18 +142,43 @@ describe('JSON-RPC port (fuzzed)', () => {
   });
 
   it('answers malformed bodies, call objects and batches of any size with the right codes', async () => {
-    const item = fc.oneof(value, fc.record({ jsonrpc: fc.oneof(fc.constant('2.0'), scalar), id: scalar, method: fc.oneof(fc.constantFrom(...methods), scalar), params: value }, { requiredKeys: [] }));
+    const item = fc.oneof(
+      value,
+      fc.record(
+        { jsonrpc: fc.oneof(fc.constant('2.0'), scalar), id: scalar, method: fc.oneof(fc.constantFrom(...methods), scalar), params: value },
+        { requiredKeys: [] },
+      ),
+    );
     const body = fc.oneof(
       fc.string({ maxLength: 80 }),
       value.map((v) => JSON.stringify(v) ?? 'undefined'),
-      fc.array(item, { maxLength: 8 }).map((b) => JSON.stringify(b.map((x) => {
-        if (typeof x !== 'object' || x === null || !('method' in x)) return x;
-        const call = x as { method: unknown; params?: unknown };
-        return { ...call, params: harmless(String(call.method), call.params) };
-      }))),
-      fc.integer({ min: 90, max: 400 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getProgramAccounts', params: [TOKEN, { encoding: 'jsonParsed' }] })))),
+      fc.array(item, { maxLength: 8 }).map((b) =>
+        JSON.stringify(
+          b.map((x) => {
+            if (typeof x !== 'object' || x === null || !('method' in x)) return x;
+            const call = x as { method: unknown; params?: unknown };
+            return { ...call, params: harmless(String(call.method), call.params) };
+          }),
+        ),
+      ),
+      fc.integer({ min: 90, max: 400 }).map((n) =>
+        JSON.stringify(
+          Array.from({ length: n }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: i,
+            method: 'getProgramAccounts',
+            params: [TOKEN, { encoding: 'jsonParsed' }],
+          })),
+        ),
+      ),
     );
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', '');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      '',
+    );
     await fc.assert(
       fc.asyncProperty(body, contentType, async (raw, type) => {
         const res = await post(h.endpoints.rpcUrl, raw, { 'content-type': type });
@@ -118,13 +195,22 @@ describe('JSON-RPC port (fuzzed)', () => {
   });
 
   it('survives bodies cut off at any point', async () => {
-    const valid = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'requestAirdrop', params: [Keypair.generate().publicKey.toBase58(), LAMPORTS_PER_SOL] });
+    const valid = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'requestAirdrop',
+      params: [Keypair.generate().publicKey.toBase58(), LAMPORTS_PER_SOL],
+    });
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: valid.length - 1 }), fc.integer({ min: 1, max: 100_000 }), async (cut, declared) => {
-        const closed = new Promise<void>((resolve) => h.endpoints.rpc.httpServer.once('connection', (s) => s.once('close', () => resolve())));
+        const closed = new Promise<void>((resolve) =>
+          h.endpoints.rpc.httpServer.once('connection', (s) => s.once('close', () => resolve())),
+        );
         const sock = connect(h.endpoints.rpcPort, '127.0.0.1');
         await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
-        sock.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Math.max(declared, valid.length)}\r\n\r\n${valid.slice(0, cut)}`);
+        sock.write(
+          `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Math.max(declared, valid.length)}\r\n\r\n${valid.slice(0, cut)}`,
+        );
         sock.destroy();
         await closed;
       }),
@@ -137,14 +223,34 @@ describe('JSON-RPC port (fuzzed)', () => {
 });
 
 describe('PubSub port (fuzzed)', () => {
-  const subscribeMethod = fc.constantFrom('signatureSubscribe', 'accountSubscribe', 'programSubscribe', 'slotSubscribe', 'logsSubscribe',
-    'signatureUnsubscribe', 'accountUnsubscribe', 'programUnsubscribe', 'slotUnsubscribe', 'logsUnsubscribe', 'rootSubscribe', 'getSlot');
+  const subscribeMethod = fc.constantFrom(
+    'signatureSubscribe',
+    'accountSubscribe',
+    'programSubscribe',
+    'slotSubscribe',
+    'logsSubscribe',
+    'signatureUnsubscribe',
+    'accountUnsubscribe',
+    'programUnsubscribe',
+    'slotUnsubscribe',
+    'logsUnsubscribe',
+    'rootSubscribe',
+    'getSlot',
+  );
   const frame = fc.oneof(
     fc.string({ maxLength: 80 }).map((s) => ({ data: s, binary: false })),
     value.map((v) => ({ data: JSON.stringify(v) ?? 'null', binary: false })),
     fc.uint8Array({ maxLength: 64 }).map((b) => ({ data: Buffer.from(b), binary: true })),
-    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: subscribeMethod, params }).map((r) => ({ data: JSON.stringify(r), binary: false })),
-    fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('programSubscribe'), params: fc.tuple(fc.constantFrom(SYSTEM, TOKEN), fc.record({ filters: fc.array(hostileFilter, { maxLength: 5 }) })) })
+    fc
+      .record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: subscribeMethod, params })
+      .map((r) => ({ data: JSON.stringify(r), binary: false })),
+    fc
+      .record({
+        jsonrpc: fc.constant('2.0'),
+        id: fc.nat(),
+        method: fc.constant('programSubscribe'),
+        params: fc.tuple(fc.constantFrom(SYSTEM, TOKEN), fc.record({ filters: fc.array(hostileFilter, { maxLength: 5 }) })),
+      })
       .map((r) => ({ data: JSON.stringify(r), binary: false })),
   );
 

@@ -3,7 +3,11 @@
 // and all-or-nothing across handler and builtin instructions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { createAssociatedTokenAccountIdempotentInstruction, createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { ProgramError, type InvocationContext, type ProgramHandler, type ProgramInstruction } from '../src/program-runtime.js';
 import { signedTx } from '../src/testing/transactions.js';
@@ -43,12 +47,17 @@ describe('ProgramHandler runtime', () => {
   let mint: PublicKey;
   let vaultAta: PublicKey;
   let userAta: PublicKey;
-  const ix = (data: Buffer, signer = true, extra: PublicKey[] = []) => new TransactionInstruction({
-    programId: PROGRAM_ID,
-    keys: [{ pubkey: user.publicKey, isSigner: signer, isWritable: true }, { pubkey: vaultAta, isSigner: false, isWritable: true },
-      { pubkey: userAta, isSigner: false, isWritable: true }, ...extra.map((pubkey) => ({ pubkey, isSigner: false, isWritable: false }))],
-    data,
-  });
+  const ix = (data: Buffer, signer = true, extra: PublicKey[] = []) =>
+    new TransactionInstruction({
+      programId: PROGRAM_ID,
+      keys: [
+        { pubkey: user.publicKey, isSigner: signer, isWritable: true },
+        { pubkey: vaultAta, isSigner: false, isWritable: true },
+        { pubkey: userAta, isSigner: false, isWritable: true },
+        ...extra.map((pubkey) => ({ pubkey, isSigner: false, isWritable: false })),
+      ],
+      data,
+    });
   const withdraw = (amount: bigint) => {
     const d = Buffer.alloc(9);
     d[0] = 1;
@@ -101,7 +110,12 @@ describe('ProgramHandler runtime', () => {
   it('undoes builtin and handler effects when a later instruction fails', async () => {
     const other = Keypair.generate().publicKey;
     const otherAta = getAssociatedTokenAddressSync(mint, other);
-    const before = { vault: ledger.getTokenBalance(vaultAta), user: ledger.getTokenBalance(userAta), count: ledger.getAccount(counter)!.data.readBigUInt64LE(0), sol: ledger.getBalance(user.publicKey) };
+    const before = {
+      vault: ledger.getTokenBalance(vaultAta),
+      user: ledger.getTokenBalance(userAta),
+      count: ledger.getAccount(counter)!.data.readBigUInt64LE(0),
+      sol: ledger.getBalance(user.publicKey),
+    };
     const res = await send([
       createAssociatedTokenAccountIdempotentInstruction(user.publicKey, otherAta, other, mint),
       createTransferInstruction(userAta, otherAta, user.publicKey, 3n),
@@ -115,7 +129,9 @@ describe('ProgramHandler runtime', () => {
     expect(ledger.getTokenBalance(userAta)).toBe(before.user);
     expect(ledger.getAccount(counter)!.data.readBigUInt64LE(0)).toBe(before.count);
     expect(ledger.getBalance(user.publicKey)).toBe(before.sol - 5000n);
-    expect(ledger.getTransaction(res.signature)!.logs).toContain('Program log: AnchorError occurred. Error Code: MarketClosed. Error Number: 6001. Error Message: market is closed.');
+    expect(ledger.getTransaction(res.signature)!.logs).toContain(
+      'Program log: AnchorError occurred. Error Code: MarketClosed. Error Number: 6001. Error Message: market is closed.',
+    );
   });
 
   it('surfaces an invoked token error as the outer instruction error', async () => {

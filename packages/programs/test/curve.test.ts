@@ -16,7 +16,10 @@ const le = (n: bigint, sign = false) => {
 
 describe('isOnCurve', () => {
   it('agrees with web3.js on random bytes (about half on the curve) and on wallet keys', () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (b) => isOnCurve(b) === PublicKey.isOnCurve(b)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (b) => isOnCurve(b) === PublicKey.isOnCurve(b)),
+      { numRuns: 3000 },
+    );
     for (let i = 0; i < 200; i++) expect(isOnCurve(Keypair.generate().publicKey.toBytes())).toBe(true);
     const answers = Array.from({ length: 400 }, () => isOnCurve(randomBytes(32)));
     expect(answers.filter(Boolean).length).toBeGreaterThan(100); // both answers occur
@@ -24,20 +27,42 @@ describe('isOnCurve', () => {
   });
 
   it('agrees on the edge cases: y = ±1 (x = 0) with either sign bit, y at and past p, zero', () => {
-    const edges = [le(1n), le(1n, true), le(P - 1n), le(P - 1n, true), le(P), le(P + 1n), le(2n ** 255n - 1n), le(0n), le(0n, true), le(P - 2n)];
-    for (const e of edges) expect([Buffer.from(e).toString('hex'), isOnCurve(e)]).toEqual([Buffer.from(e).toString('hex'), PublicKey.isOnCurve(e)]);
+    const edges = [
+      le(1n),
+      le(1n, true),
+      le(P - 1n),
+      le(P - 1n, true),
+      le(P),
+      le(P + 1n),
+      le(2n ** 255n - 1n),
+      le(0n),
+      le(0n, true),
+      le(P - 2n),
+    ];
+    for (const e of edges)
+      expect([Buffer.from(e).toString('hex'), isOnCurve(e)]).toEqual([Buffer.from(e).toString('hex'), PublicKey.isOnCurve(e)]);
     expect(isOnCurve(new Uint8Array(31))).toBe(false);
   });
 });
 
 describe('deriveProgramAddress', () => {
   it('finds the address and bump web3.js finds, for random seeds and programs', () => {
-    fc.assert(fc.property(fc.array(fc.uint8Array({ maxLength: 32 }), { maxLength: 4 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (seeds, program) => {
-      const programId = new PublicKey(program);
-      const [ours, bump] = deriveProgramAddress(seeds, programId);
-      const [theirs, theirBump] = PublicKey.findProgramAddressSync(seeds.map((s) => Buffer.from(s)), programId);
-      return ours.equals(theirs) && bump === theirBump;
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 32 }), { maxLength: 4 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (seeds, program) => {
+          const programId = new PublicKey(program);
+          const [ours, bump] = deriveProgramAddress(seeds, programId);
+          const [theirs, theirBump] = PublicKey.findProgramAddressSync(
+            seeds.map((s) => Buffer.from(s)),
+            programId,
+          );
+          return ours.equals(theirs) && bump === theirBump;
+        },
+      ),
+      { numRuns: 500 },
+    );
     expect(() => deriveProgramAddress([new Uint8Array(33)], Keypair.generate().publicKey)).toThrow(TypeError);
   });
 });

@@ -3,10 +3,14 @@ import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction } from
 import { describe, expect, it } from 'vitest';
 import { signTransaction } from '../src/solana/signing.js';
 
-const transfer = (from: Keypair, co: Keypair) => new VersionedTransaction(new TransactionMessage({
-  payerKey: from.publicKey, recentBlockhash: Keypair.generate().publicKey.toBase58(),
-  instructions: [SystemProgram.transfer({ fromPubkey: co.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5 })],
-}).compileToV0Message());
+const transfer = (from: Keypair, co: Keypair) =>
+  new VersionedTransaction(
+    new TransactionMessage({
+      payerKey: from.publicKey,
+      recentBlockhash: Keypair.generate().publicKey.toBase58(),
+      instructions: [SystemProgram.transfer({ fromPubkey: co.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 5 })],
+    }).compileToV0Message(),
+  );
 
 describe('signTransaction', () => {
   it('signs exactly as web3.js does, for every signer, again and again', () => {

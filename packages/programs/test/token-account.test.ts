@@ -13,10 +13,22 @@ const delegate = Keypair.generate().publicKey;
 
 function encoded(state: AccountState): Buffer {
   const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode({
-    mint, owner, amount: 123_456_789n, delegateOption: 1, delegate, state, isNativeOption: 0, isNative: 0n,
-    delegatedAmount: 7n, closeAuthorityOption: 0, closeAuthority: PublicKey.default,
-  }, data);
+  AccountLayout.encode(
+    {
+      mint,
+      owner,
+      amount: 123_456_789n,
+      delegateOption: 1,
+      delegate,
+      state,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 7n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
   return data;
 }
 
@@ -24,8 +36,14 @@ describe('decodeTokenAccount', () => {
   it('reads what spl-token wrote, at the size spl-token declares', () => {
     expect(TOKEN_ACCOUNT_SIZE).toBe(AccountLayout.span);
     expect(decodeTokenAccount(encoded(AccountState.Frozen))).toEqual({
-      mint: mint.toBase58(), owner: owner.toBase58(), amount: 123_456_789n, delegate: delegate.toBase58(),
-      state: 'frozen', isNative: false, delegatedAmount: 7n, closeAuthority: null,
+      mint: mint.toBase58(),
+      owner: owner.toBase58(),
+      amount: 123_456_789n,
+      delegate: delegate.toBase58(),
+      state: 'frozen',
+      isNative: false,
+      delegatedAmount: 7n,
+      closeAuthority: null,
     });
   });
 

@@ -61,7 +61,19 @@ export async function registerDashboard(app: FastifyInstance, queues: Queue[], t
     });
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(BASE);
-    createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter, options: { uiConfig: { boardTitle: 'PMX jobs', miscLinks: [{ text: 'Platform money', url: '/admin/money' }, { text: 'Orderbook', url: '/admin/orderbook' }] } } });
+    createBullBoard({
+      queues: queues.map((q) => new BullMQAdapter(q)),
+      serverAdapter,
+      options: {
+        uiConfig: {
+          boardTitle: 'PMX jobs',
+          miscLinks: [
+            { text: 'Platform money', url: '/admin/money' },
+            { text: 'Orderbook', url: '/admin/orderbook' },
+          ],
+        },
+      },
+    });
     await scope.register(serverAdapter.registerPlugin(), { prefix: BASE });
   });
 }

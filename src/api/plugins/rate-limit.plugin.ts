@@ -40,7 +40,8 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     skipOnError: true, // Redis away: serve rather than fail every request; /ready reports Redis
     max: (request) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute),
     // GET and HEAD share one budget (the spec counts reads together): a HEAD is a GET without body.
-    keyGenerator: (request) => `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${request.routeOptions.url ?? '*'}:${clientKey(request)}`,
+    keyGenerator: (request) =>
+      `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${request.routeOptions.url ?? '*'}:${clientKey(request)}`,
     errorResponseBuilder: (_request, context) =>
       new DomainError(
         'rate_limited',

@@ -79,7 +79,10 @@ export class BatchedRedisStore {
       for (const [key, bucket] of buckets) if (bucket.windowEnd <= now && !bucket.inflight) buckets.delete(key);
     }, 60_000);
     sweeper.unref();
-    return new BatchedRedisStore({ buckets, sweeper, reserve: (key, tokens, windowMs) => reserveScript(redis, [key], [tokens, windowMs]) }, prefix);
+    return new BatchedRedisStore(
+      { buckets, sweeper, reserve: (key, tokens, windowMs) => reserveScript(redis, [key], [tokens, windowMs]) },
+      prefix,
+    );
   }
 
   private constructor(
@@ -100,7 +103,10 @@ export class BatchedRedisStore {
       cb(null, { current: Math.max(bucket.count, max + 1), ttl: bucket.windowEnd - now });
       return;
     }
-    this.slow(this.prefix + key, windowMs, max).then((r) => cb(null, r), (e: Error) => cb(e));
+    this.slow(this.prefix + key, windowMs, max).then(
+      (r) => cb(null, r),
+      (e: Error) => cb(e),
+    );
   }
 
   /**
@@ -181,7 +187,14 @@ export class BatchedRedisStore {
     const existing = this.shared.buckets.get(key);
     if (existing && (existing.windowEnd > now || existing.windowEnd === 0)) return existing;
     // A key that was busy in the last window starts at half its batch (it adapts downwards).
-    const fresh: Bucket = { held: 0, count: 0, windowEnd: 0, batch: Math.max(1, Math.floor((existing?.batch ?? 1) / 2)), exhausted: false, inflight: null };
+    const fresh: Bucket = {
+      held: 0,
+      count: 0,
+      windowEnd: 0,
+      batch: Math.max(1, Math.floor((existing?.batch ?? 1) / 2)),
+      exhausted: false,
+      inflight: null,
+    };
     this.shared.buckets.set(key, fresh);
     return fresh;
   }

@@ -19,7 +19,10 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
     rpcUrl: chain.rpcUrl,
     usdcMint: chain.usdcMint.toBase58(),
     usdcDecimals: 6,
-    programs: { market: chain.programs.market.toBase58(), ...(chain.programs.exchange ? { exchange: chain.programs.exchange.toBase58() } : {}) },
+    programs: {
+      market: chain.programs.market.toBase58(),
+      ...(chain.programs.exchange ? { exchange: chain.programs.exchange.toBase58() } : {}),
+    },
     protocolFeeWallet: chain.wallets.protocolFee.publicKey.toBase58(),
     platformWallets: {
       treasury: chain.wallets.treasury.publicKey.toBase58(),
@@ -34,7 +37,10 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
       schema: {
         tags: ['B'],
         summary: 'Cluster, USDC mint, program ids, platform wallets and the market counter (newest market id)',
-        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({}, { additionalProperties: true }) }), ...errorResponses },
+        response: {
+          200: Type.Object({ success: Type.Literal(true), data: Type.Object({}, { additionalProperties: true }) }),
+          ...errorResponses,
+        },
       },
     },
     async () => {
@@ -45,16 +51,24 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
 
   const faucet = chain.devFaucet;
   if (!faucet) return; // no faucet on a real cluster: the route does not exist (404)
-  const RawString = (max: bigint) => Type.String({ pattern: '^[0-9]{1,20}$', description: `raw units as a decimal string, at most ${max}` });
+  const RawString = (max: bigint) =>
+    Type.String({ pattern: '^[0-9]{1,20}$', description: `raw units as a decimal string, at most ${max}` });
   app.post(
     '/v2/dev/faucet',
     {
       schema: {
         tags: ['B'],
         summary: 'Embedded cluster only: mint local USDC (raw units) and airdrop SOL (lamports) to a wallet',
-        body: Type.Object({ wallet: Wallet, usdc: Type.Optional(RawString(faucet.maxUsdcRaw)), sol: Type.Optional(RawString(faucet.maxLamports)) }),
+        body: Type.Object({
+          wallet: Wallet,
+          usdc: Type.Optional(RawString(faucet.maxUsdcRaw)),
+          sol: Type.Optional(RawString(faucet.maxLamports)),
+        }),
         response: {
-          200: Type.Object({ success: Type.Literal(true), data: Type.Object({ usdcSignature: Type.Optional(Type.String()), solSignature: Type.Optional(Type.String()) }) }),
+          200: Type.Object({
+            success: Type.Literal(true),
+            data: Type.Object({ usdcSignature: Type.Optional(Type.String()), solSignature: Type.Optional(Type.String()) }),
+          }),
           ...errorResponses,
         },
       },

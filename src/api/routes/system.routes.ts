@@ -13,7 +13,9 @@ export async function systemRoutes(app: FastifyInstance, opts: { readiness: Read
       schema: {
         tags: ['system'],
         summary: 'Liveness: the process is up and serving HTTP',
-        response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), startedAt: Type.String(), uptimeSeconds: Type.Number() }) },
+        response: {
+          200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), startedAt: Type.String(), uptimeSeconds: Type.Number() }),
+        },
       },
     },
     async () => ({ status: 'ok' as const, version: opts.version, startedAt, uptimeSeconds: Math.round(process.uptime()) }),

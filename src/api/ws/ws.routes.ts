@@ -46,14 +46,21 @@ export function clobWsRoutes(hub: WsHub) {
         url: `/v2/ws/${channel}`,
         schema: {
           tags: ['C'],
-          summary: channel === 'market'
-            ? 'WebSocket (upgrade): book snapshot, then price_change, best_bid_ask, trade, market_resolved with a per-market seq (docs/websockets.md)'
-            : 'WebSocket (upgrade): order, fill and balance events of a pubkey (docs/websockets.md); public per pubkey, no auth',
+          summary:
+            channel === 'market'
+              ? 'WebSocket (upgrade): book snapshot, then price_change, best_bid_ask, trade, market_resolved with a per-market seq (docs/websockets.md)'
+              : 'WebSocket (upgrade): order, fill and balance events of a pubkey (docs/websockets.md); public per pubkey, no auth',
           response: { 426: ErrorC },
         },
         handler: async (_request, reply) => {
-          const body = errorEnvelope('C', { code: 'UPGRADE_REQUIRED', message: `Connect with a WebSocket client to ws://<host>/v2/ws/${channel}` });
-          return reply.status(426).header('upgrade', 'websocket').send(body as { error: string; message: string });
+          const body = errorEnvelope('C', {
+            code: 'UPGRADE_REQUIRED',
+            message: `Connect with a WebSocket client to ws://<host>/v2/ws/${channel}`,
+          });
+          return reply
+            .status(426)
+            .header('upgrade', 'websocket')
+            .send(body as { error: string; message: string });
         },
         wsHandler: (socket: WebSocket, request) => attachSocket(hub, channel, socket, request.raw.socket),
       });

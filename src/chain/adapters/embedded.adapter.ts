@@ -4,8 +4,15 @@
  * program failure throws PROGRAM_ERROR here exactly as through the rpc adapter.
  */
 import type {
-  AccountSnapshot, BlockhashWithExpiry, ChainClient, ChainTransaction, ProgramAccountFilter, SignatureStatus,
-  SimulationResult, TokenAccountSnapshot, Unsubscribe,
+  AccountSnapshot,
+  BlockhashWithExpiry,
+  ChainClient,
+  ChainTransaction,
+  ProgramAccountFilter,
+  SignatureStatus,
+  SimulationResult,
+  TokenAccountSnapshot,
+  Unsubscribe,
 } from '../chain-client.js';
 import { type EmbeddedLedger, programAccountsSliced, type StoredAccount, type TransactionRecord } from '@pmx/local-cluster';
 import { compileFilters, matchesFilters } from './account-filters.js';
@@ -17,7 +24,14 @@ export function toSnapshot(address: string, acc: StoredAccount, slot: number): A
 
 /** For accounts just read from the ledger (their bytes are a fresh copy no one else holds): no second copy. */
 function freshSnapshot(address: string, acc: StoredAccount, slot: number): AccountSnapshot {
-  return { address, owner: acc.owner, lamports: acc.lamports, data: Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength), executable: acc.executable, slot };
+  return {
+    address,
+    owner: acc.owner,
+    lamports: acc.lamports,
+    data: Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength),
+    executable: acc.executable,
+    slot,
+  };
 }
 
 export function recordToChainTransaction(rec: TransactionRecord): ChainTransaction {
@@ -36,7 +50,14 @@ export function recordToChainTransaction(rec: TransactionRecord): ChainTransacti
     lamportBalances: rec.accountKeys.map((account, i) => ({ account, pre: rec.preBalances[i] ?? 0n, post: rec.postBalances[i] ?? 0n })),
     tokenBalances: indexes.map((i) => {
       const t = (post.get(i) ?? pre.get(i))!;
-      return { accountIndex: i, account: rec.accountKeys[i]!, mint: t.mint, owner: t.owner, pre: pre.get(i)?.amount ?? 0n, post: post.get(i)?.amount ?? 0n };
+      return {
+        accountIndex: i,
+        account: rec.accountKeys[i]!,
+        mint: t.mint,
+        owner: t.owner,
+        pre: pre.get(i)?.amount ?? 0n,
+        post: post.get(i)?.amount ?? 0n,
+      };
     }),
   };
 }
@@ -64,7 +85,9 @@ export class EmbeddedChainClient implements ChainClient {
 
   async getTokenAccountsByOwner(owner: string, filter: { mint?: string } = {}): Promise<TokenAccountSnapshot[]> {
     const slot = this.ledger.slot;
-    return this.ledger.getTokenAccountsByOwner(owner, filter).map((t) => ({ address: t.address, mint: t.token.mint, owner: t.token.owner, amount: t.token.amount, slot }));
+    return this.ledger
+      .getTokenAccountsByOwner(owner, filter)
+      .map((t) => ({ address: t.address, mint: t.token.mint, owner: t.token.owner, amount: t.token.amount, slot }));
   }
 
   async getLatestBlockhash(): Promise<BlockhashWithExpiry> {
@@ -110,7 +133,11 @@ export class EmbeddedChainClient implements ChainClient {
     });
   }
 
-  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void, filters: ProgramAccountFilter[] = []): Unsubscribe {
+  onProgramAccountChange(
+    programId: string,
+    listener: (account: AccountSnapshot) => void,
+    filters: ProgramAccountFilter[] = [],
+  ): Unsubscribe {
     return this.on('account', (e: AccountEvent) => {
       if (e.account?.owner === programId && matchesFilters(e.account.data, filters)) listener(toSnapshot(e.address, e.account, e.slot));
     });

@@ -33,9 +33,11 @@ export function classifyError(e: unknown): ChainError {
   if (/Invalid public key input|Non-base58 character/i.test(msg)) return new ChainError('INVALID_PARAMS', msg, e);
   const cause = String((e as { cause?: { code?: string } })?.cause?.code ?? '');
   if (/\b429\b|Too Many Requests|rate limit/i.test(msg)) return new ChainError('RATE_LIMITED', msg, e);
-  if (/\b50[0-4]\b|Service Unavailable|Bad Gateway|Node is (unhealthy|behind)/i.test(msg)) return new ChainError('NODE_UNAVAILABLE', msg, e);
+  if (/\b50[0-4]\b|Service Unavailable|Bad Gateway|Node is (unhealthy|behind)/i.test(msg))
+    return new ChainError('NODE_UNAVAILABLE', msg, e);
   if (/timed? ?out|ETIMEDOUT|AbortError/i.test(msg + cause)) return new ChainError('TIMEOUT', msg, e);
-  if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|network/i.test(msg + cause)) return new ChainError('NODE_UNAVAILABLE', msg, e);
+  if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up|network/i.test(msg + cause))
+    return new ChainError('NODE_UNAVAILABLE', msg, e);
   return new ChainError('UNKNOWN', msg, e);
 }
 

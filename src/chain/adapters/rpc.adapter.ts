@@ -9,8 +9,16 @@ import { Connection, PublicKey, type Commitment as Web3Commitment } from '@solan
 import bs58 from 'bs58';
 import type { Logger } from 'pino';
 import type {
-  AccountSnapshot, BlockhashWithExpiry, ChainClient, ChainTransaction, Commitment, ProgramAccountFilter, SignatureStatus,
-  SimulationResult, TokenAccountSnapshot, Unsubscribe,
+  AccountSnapshot,
+  BlockhashWithExpiry,
+  ChainClient,
+  ChainTransaction,
+  Commitment,
+  ProgramAccountFilter,
+  SignatureStatus,
+  SimulationResult,
+  TokenAccountSnapshot,
+  Unsubscribe,
 } from '../chain-client.js';
 import { ChainError } from '../chain-errors.js';
 import { codeForTransactionErr } from '../tx-error-codes.js';
@@ -60,12 +68,23 @@ export class RpcChainClient implements ChainClient {
   }
 
   async getMultipleAccounts(addresses: string[], commitment?: Commitment): Promise<(AccountSnapshot | null)[]> {
-    const r = await this.call(() => this.connection.getMultipleAccountsInfoAndContext(addresses.map((a) => new PublicKey(a)), commitment ?? this.commitment));
+    const r = await this.call(() =>
+      this.connection.getMultipleAccountsInfoAndContext(
+        addresses.map((a) => new PublicKey(a)),
+        commitment ?? this.commitment,
+      ),
+    );
     return r.value.map((acc, i) => (acc ? toAccountSnapshot(addresses[i]!, acc, r.context.slot) : null));
   }
 
   async getProgramAccounts(programId: string, filters: ProgramAccountFilter[] = []): Promise<AccountSnapshot[]> {
-    const r = await this.call(() => this.connection.getProgramAccounts(new PublicKey(programId), { commitment: this.commitment, filters: filters as never, withContext: true }));
+    const r = await this.call(() =>
+      this.connection.getProgramAccounts(new PublicKey(programId), {
+        commitment: this.commitment,
+        filters: filters as never,
+        withContext: true,
+      }),
+    );
     return r.value.map((a) => toAccountSnapshot(a.pubkey.toBase58(), a.account, r.context.slot));
   }
 
@@ -77,7 +96,13 @@ export class RpcChainClient implements ChainClient {
     });
     return r.value.map((a) => {
       const info = (a.account.data as { parsed: { info: { mint: string; owner: string; tokenAmount: { amount: string } } } }).parsed.info;
-      return { address: a.pubkey.toBase58(), mint: info.mint, owner: info.owner, amount: BigInt(info.tokenAmount.amount), slot: r.context.slot };
+      return {
+        address: a.pubkey.toBase58(),
+        mint: info.mint,
+        owner: info.owner,
+        amount: BigInt(info.tokenAmount.amount),
+        slot: r.context.slot,
+      };
     });
   }
 
@@ -102,19 +127,24 @@ export class RpcChainClient implements ChainClient {
 
   async getSignatureStatuses(signatures: string[]): Promise<(SignatureStatus | null)[]> {
     const r = await this.call(() => this.connection.getSignatureStatuses(signatures, { searchTransactionHistory: true }));
-    return r.value.map((s) => (s ? { slot: s.slot, confirmations: s.confirmations, err: s.err, confirmationStatus: s.confirmationStatus ?? 'processed' } : null));
+    return r.value.map((s) =>
+      s ? { slot: s.slot, confirmations: s.confirmations, err: s.err, confirmationStatus: s.confirmationStatus ?? 'processed' } : null,
+    );
   }
 
   async getTransaction(signature: string, commitment?: Commitment): Promise<ChainTransaction | null> {
-    const c = (commitment === 'processed' ? 'confirmed' : commitment ?? this.commitment) as 'confirmed' | 'finalized';
+    const c = (commitment === 'processed' ? 'confirmed' : (commitment ?? this.commitment)) as 'confirmed' | 'finalized';
     const tx = await this.call(() => this.connection.getParsedTransaction(signature, { commitment: c, maxSupportedTransactionVersion: 0 }));
     return tx ? parsedToChainTransaction(signature, tx) : null;
   }
 
   async simulateTransaction(raw: Uint8Array): Promise<SimulationResult> {
-    const r = await this.call(() => this.rpc<{ value: { err: unknown; logs: string[] | null; unitsConsumed?: number } }>('simulateTransaction', [
-      Buffer.from(raw).toString('base64'), { encoding: 'base64', commitment: this.commitment, sigVerify: false },
-    ]));
+    const r = await this.call(() =>
+      this.rpc<{ value: { err: unknown; logs: string[] | null; unitsConsumed?: number } }>('simulateTransaction', [
+        Buffer.from(raw).toString('base64'),
+        { encoding: 'base64', commitment: this.commitment, sigVerify: false },
+      ]),
+    );
     return { err: r.value.err ?? null, logs: r.value.logs ?? [], unitsConsumed: r.value.unitsConsumed ?? 0 };
   }
 
@@ -131,17 +161,31 @@ export class RpcChainClient implements ChainClient {
   }
 
   onAccountChange(address: string, listener: (account: AccountSnapshot) => void): Unsubscribe {
-    const id = this.connection.onAccountChange(new PublicKey(address), (acc, ctx) => listener(toAccountSnapshot(address, acc, ctx.slot)), { commitment: this.commitment as Web3Commitment });
+    const id = this.connection.onAccountChange(new PublicKey(address), (acc, ctx) => listener(toAccountSnapshot(address, acc, ctx.slot)), {
+      commitment: this.commitment as Web3Commitment,
+    });
     return () => void this.connection.removeAccountChangeListener(id).catch(() => {});
   }
 
-  onProgramAccountChange(programId: string, listener: (account: AccountSnapshot) => void, filters: ProgramAccountFilter[] = []): Unsubscribe {
-    const id = this.connection.onProgramAccountChange(new PublicKey(programId), (a, ctx) => listener(toAccountSnapshot(a.accountId.toBase58(), a.accountInfo, ctx.slot)), { commitment: this.commitment as Web3Commitment, filters: filters as never });
+  onProgramAccountChange(
+    programId: string,
+    listener: (account: AccountSnapshot) => void,
+    filters: ProgramAccountFilter[] = [],
+  ): Unsubscribe {
+    const id = this.connection.onProgramAccountChange(
+      new PublicKey(programId),
+      (a, ctx) => listener(toAccountSnapshot(a.accountId.toBase58(), a.accountInfo, ctx.slot)),
+      { commitment: this.commitment as Web3Commitment, filters: filters as never },
+    );
     return () => void this.connection.removeProgramAccountChangeListener(id).catch(() => {});
   }
 
   onSignature(signature: string, listener: (status: SignatureStatus) => void): Unsubscribe {
-    const id = this.connection.onSignature(signature, (res, ctx) => listener({ slot: ctx.slot, confirmations: null, err: res.err, confirmationStatus: this.commitment }), this.commitment as Web3Commitment);
+    const id = this.connection.onSignature(
+      signature,
+      (res, ctx) => listener({ slot: ctx.slot, confirmations: null, err: res.err, confirmationStatus: this.commitment }),
+      this.commitment as Web3Commitment,
+    );
     return () => void this.connection.removeSignatureListener(id).catch(() => {});
   }
 
@@ -168,7 +212,8 @@ export class RpcChainClient implements ChainClient {
     const { code, message, data } = body.error;
     if (code === -32003) throw new ChainError('SIGNATURE_VERIFICATION_FAILED', message, body.error);
     if (code === -32005) throw new ChainError('NODE_UNAVAILABLE', message, body.error);
-    if (data?.err !== undefined && data.err !== null) throw new ChainError(codeForTransactionErr(data.err), message, { err: data.err, logs: data.logs ?? [] });
+    if (data?.err !== undefined && data.err !== null)
+      throw new ChainError(codeForTransactionErr(data.err), message, { err: data.err, logs: data.logs ?? [] });
     throw new ChainError('INVALID_TRANSACTION', message, body.error);
   }
 }

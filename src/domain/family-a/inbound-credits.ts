@@ -58,11 +58,25 @@ export function inboundCredits(tx: CreditSource, isOurs: (wallet: string) => boo
   const credits: InboundCredit[] = [];
   for (const t of tx.tokenBalances) {
     if (t.post <= t.pre || !isOurs(t.owner)) continue;
-    credits.push({ index: t.accountIndex, account: t.account, asset: t.mint, owner: t.owner, amount: t.post - t.pre, sender: tokenSender(tx, t.mint) });
+    credits.push({
+      index: t.accountIndex,
+      account: t.account,
+      asset: t.mint,
+      owner: t.owner,
+      amount: t.post - t.pre,
+      sender: tokenSender(tx, t.mint),
+    });
   }
   tx.lamportBalances.forEach((b, index) => {
     if (b.post <= b.pre || !isOurs(b.account)) return;
-    credits.push({ index, account: b.account, asset: SOL, owner: b.account, amount: b.post - b.pre, sender: lamportSender(tx, b.post - b.pre) });
+    credits.push({
+      index,
+      account: b.account,
+      asset: SOL,
+      owner: b.account,
+      amount: b.post - b.pre,
+      sender: lamportSender(tx, b.post - b.pre),
+    });
   });
   return credits.sort((a, b) => a.index - b.index);
 }
@@ -78,8 +92,7 @@ export type CreditPurpose =
   | { kind: 'none'; why: string };
 
 export type Decision =
-  | { state: 'held'; reason: string; refundAfterMs: number }
-  | { state: 'refunded' | 'credited' | 'manual'; reason: string };
+  { state: 'held'; reason: string; refundAfterMs: number } | { state: 'refunded' | 'credited' | 'manual'; reason: string };
 
 /**
  * What becomes of a credit nobody honoured (yet). `consumed`: the transaction's signature already
@@ -94,7 +107,9 @@ export type Decision =
  */
 export function decideUnhonoured(credit: InboundCredit, purpose: CreditPurpose, graceMs: number, consumed: boolean): Decision {
   const refund = (reason: string): Decision =>
-    credit.sender ? { state: 'refunded', reason } : { state: 'manual', reason: `${reason}; several owners sent this asset, so no single account to refund` };
+    credit.sender
+      ? { state: 'refunded', reason }
+      : { state: 'manual', reason: `${reason}; several owners sent this asset, so no single account to refund` };
   switch (purpose.kind) {
     case 'claim':
       if (!purpose.resolved) return refund('outcome tokens sent to the platform wallet before the market resolved (sell them instead)');
@@ -106,14 +121,28 @@ export function decideUnhonoured(credit: InboundCredit, purpose: CreditPurpose, 
     case 'trade':
       if (!purpose.live) return refund(`the market is ${purpose.marketStatus}, so no trade can honour it`);
       if (!consumed && purpose.quoteExpiriesMs.length > 0) {
-        return { state: 'held', reason: 'a quote of the sender for exactly this amount can still honour it', refundAfterMs: Math.max(...purpose.quoteExpiriesMs) + graceMs };
+        return {
+          state: 'held',
+          reason: 'a quote of the sender for exactly this amount can still honour it',
+          refundAfterMs: Math.max(...purpose.quoteExpiriesMs) + graceMs,
+        };
       }
-      return refund(consumed ? 'its transaction was honoured for another transfer' : 'no quote of the sender was for exactly this amount when it landed');
+      return refund(
+        consumed
+          ? 'its transaction was honoured for another transfer'
+          : 'no quote of the sender was for exactly this amount when it landed',
+      );
     case 'creation':
       if (!consumed && purpose.deadlinesMs.length > 0) {
-        return { state: 'held', reason: 'a pending market creation of the sender can still take it', refundAfterMs: Math.max(...purpose.deadlinesMs) + graceMs };
+        return {
+          state: 'held',
+          reason: 'a pending market creation of the sender can still take it',
+          refundAfterMs: Math.max(...purpose.deadlinesMs) + graceMs,
+        };
       }
-      return refund(consumed ? 'its transaction was honoured for another transfer' : 'no pending market creation of the sender takes this payment');
+      return refund(
+        consumed ? 'its transaction was honoured for another transfer' : 'no pending market creation of the sender takes this payment',
+      );
     case 'none':
       return refund(purpose.why);
   }

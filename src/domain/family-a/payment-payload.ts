@@ -19,7 +19,6 @@ export interface PaymentPayload {
   quoteIssuedAt: string;
 }
 
-
 function invalid(message: string): DomainError {
   return new DomainError('invalid', 'VALIDATION_ERROR', `Malformed X-PAYMENT header: ${message}`);
 }

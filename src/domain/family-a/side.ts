@@ -24,7 +24,8 @@ export function outcomeLabel(side: OutcomeSide): 'Yes' | 'No' {
 export function assertTickers(yes: string, no: string): { yes: string; no: string } {
   const y = yes.trim();
   const n = no.trim();
-  const bad = (why: string) => new DomainError('invalid', 'VALIDATION_ERROR', `tickers ${JSON.stringify(yes)}/${JSON.stringify(no)}: ${why}`);
+  const bad = (why: string) =>
+    new DomainError('invalid', 'VALIDATION_ERROR', `tickers ${JSON.stringify(yes)}/${JSON.stringify(no)}: ${why}`);
   if (!y || !n || y.length > 10 || n.length > 10) throw bad('each must be 1 to 10 characters');
   if (y.toUpperCase() === n.toUpperCase()) throw bad('they must differ (ignoring case)');
   if (y.toUpperCase() === 'NO' || n.toUpperCase() === 'YES') throw bad('a ticker may not name the other outcome');

@@ -69,7 +69,9 @@ export function verifyTransfer(tx: Omit<LandedTransaction, 'lamportBalances'>, w
   const moved = received < payerDebit ? received : payerDebit;
   if (moved < want.minAmount) return fail(`amount short: moved ${moved} raw units, expected at least ${want.minAmount}`);
   if (want.exact && moved !== want.minAmount) {
-    return fail(`amount differs from the quote: moved ${moved} raw units, the quote is for exactly ${want.minAmount}; a payment is honoured only at a quote for the amount it moved, and this one was not consumed`);
+    return fail(
+      `amount differs from the quote: moved ${moved} raw units, the quote is for exactly ${want.minAmount}; a payment is honoured only at a quote for the amount it moved, and this one was not consumed`,
+    );
   }
   if (want.requireAll) {
     const left = tx.tokenBalances

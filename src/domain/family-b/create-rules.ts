@@ -20,7 +20,11 @@ export interface CreateMarketInput {
 
 /** Returns the first problem, or null when the input is acceptable. */
 export function createMarketProblem(input: CreateMarketInput): string | null {
-  if (!Number.isInteger(input.resolutionTime) || input.resolutionTime <= RESOLUTION_TIME_MIN || input.resolutionTime >= RESOLUTION_TIME_MAX) {
+  if (
+    !Number.isInteger(input.resolutionTime) ||
+    input.resolutionTime <= RESOLUTION_TIME_MIN ||
+    input.resolutionTime >= RESOLUTION_TIME_MAX
+  ) {
     return `resolutionTime must be Unix seconds after 2001-01-01 and before 2096-01-01 (${RESOLUTION_TIME_MIN} < t < ${RESOLUTION_TIME_MAX})`;
   }
   if (input.seedAmount !== 0n && input.seedAmount < MIN_AMM_SEED) {

@@ -28,9 +28,8 @@ export function positionFigures(market: MarketState, balances: { yes: bigint; no
       state = result.next;
     }
   }
-  const winning = market.status === 'resolved' && market.winningSide !== null
-    ? (market.winningSide === 'YES' ? balances.yes : balances.no) > 0n
-    : false;
+  const winning =
+    market.status === 'resolved' && market.winningSide !== null ? (market.winningSide === 'YES' ? balances.yes : balances.no) > 0n : false;
   return {
     isResolved: market.status === 'resolved',
     hasWinningTokens: winning,

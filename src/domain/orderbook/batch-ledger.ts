@@ -74,23 +74,38 @@ export class BatchLedger {
   /** Refuses (DomainError, nothing changed) what the owner cannot place now. */
   check(o: PlaceCheck): void {
     if (this.usedNonces.has(`${o.owner}|${o.nonce}`)) {
-      throw new DomainError('invalid', 'DUPLICATE_NONCE', `Nonce ${o.nonce} was already used by ${o.owner}; sign a new order with a fresh nonce`);
+      throw new DomainError(
+        'invalid',
+        'DUPLICATE_NONCE',
+        `Nonce ${o.nonce} was already used by ${o.owner}; sign a new order with a fresh nonce`,
+      );
     }
     const start = this.starts.get(o.owner) ?? emptyStart();
     const d = this.deltas.get(o.owner);
     if (o.canRest) {
-      checkRestingLimits({ total: start.restingTotal + (d?.restingTotal ?? 0), inMarket: (start.restingByMarket.get(o.marketId) ?? 0) + (d?.restingByMarket.get(o.marketId) ?? 0) });
+      checkRestingLimits({
+        total: start.restingTotal + (d?.restingTotal ?? 0),
+        inMarket: (start.restingByMarket.get(o.marketId) ?? 0) + (d?.restingByMarket.get(o.marketId) ?? 0),
+      });
     }
     const available = this.available(o.owner, o.marketId, o.side, o.outcome);
     const need = orderNeed(o.side, o.priceBps, o.quantity, this.fees, o.postOnly === true);
     const required = o.side === 'buy' ? need.usdc : need.tokens;
     if (required > available) {
-      const buyWhat = o.postOnly ? 'USDC (the postOnly order at its limit price)' : 'USDC (the order at its limit price plus the taker fee it could pay)';
+      const buyWhat = o.postOnly
+        ? 'USDC (the postOnly order at its limit price)'
+        : 'USDC (the order at its limit price plus the taker fee it could pay)';
       const what = o.side === 'buy' ? buyWhat : `${o.outcome.toUpperCase()} tokens`;
       const free = available > 0n ? available : 0n;
-      throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `The smart wallet's free balance of ${free} does not cover the ${required} raw ${what} this order needs`, {
-        available: free.toString(), required: required.toString(),
-      });
+      throw new DomainError(
+        'invalid',
+        'INSUFFICIENT_BALANCE',
+        `The smart wallet's free balance of ${free} does not cover the ${required} raw ${what} this order needs`,
+        {
+          available: free.toString(),
+          required: required.toString(),
+        },
+      );
     }
   }
 
@@ -131,7 +146,15 @@ export class BatchLedger {
 
   /** Cancelled orders release their commitments and resting slots. */
   cancelled(marketId: string, cancelled: readonly CancelledOrder[]): void {
-    for (const c of cancelled) this.commit(c.order.owner, marketId, c.order.side, c.order.outcome, -restingCommitment(c.order.side, c.order.priceBps, c.order.remaining), -1);
+    for (const c of cancelled)
+      this.commit(
+        c.order.owner,
+        marketId,
+        c.order.side,
+        c.order.outcome,
+        -restingCommitment(c.order.side, c.order.priceBps, c.order.remaining),
+        -1,
+      );
   }
 
   private commit(owner: string, marketId: string, side: Side, outcome: Outcome, amount: bigint, resting: number): void {
@@ -146,8 +169,17 @@ export class BatchLedger {
 
   private hold(marketId: string, f: Fill): void {
     const holds = fillHolds({
-      market_id: marketId, maker_owner: f.makerOwner, taker_owner: f.takerOwner, taker_side: f.takerSide, outcome: f.outcome, maker_side: f.makerSide,
-      maker_outcome: f.makerOutcome, quantity: f.quantity, usdc_amount: f.usdcAmount, maker_usdc: f.makerUsdc, taker_fee: f.takerFee,
+      market_id: marketId,
+      maker_owner: f.makerOwner,
+      taker_owner: f.takerOwner,
+      taker_side: f.takerSide,
+      outcome: f.outcome,
+      maker_side: f.makerSide,
+      maker_outcome: f.makerOutcome,
+      quantity: f.quantity,
+      usdc_amount: f.usdcAmount,
+      maker_usdc: f.makerUsdc,
+      taker_fee: f.takerFee,
     });
     for (const h of holds) {
       const d = this.delta(h.owner);

@@ -107,14 +107,19 @@ export class OrderBook {
   giveBack(id: string, quantity: bigint, notional: bigint, usdc: bigint): GiveBack | null {
     const node = this.index.get(id);
     if (node === undefined) return null;
-    if (quantity <= 0n || node.remaining + quantity > node.quantity) throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
+    if (quantity <= 0n || node.remaining + quantity > node.quantity)
+      throw new RangeError(`give-back of ${quantity} to order ${id} exceeds its signed quantity`);
     const before = node.committed;
     node.rem += Number(quantity);
     this.ladders[node.outcome][node.side].addSize(node.priceBps, Number(quantity));
     node.notional = node.notional > notional ? node.notional - notional : 0n;
     node.usdc = node.usdc > usdc ? node.usdc - usdc : 0n;
     this.setCommitment(node);
-    return { order: node.toResting(), level: this.levelOf(node.outcome, node.side, node.priceBps), commitment: BigInt(node.committed - before) };
+    return {
+      order: node.toResting(),
+      level: this.levelOf(node.outcome, node.side, node.priceBps),
+      commitment: BigInt(node.committed - before),
+    };
   }
 
   /** Cancels every resting order whose expiry (unix seconds) is at or before `now`. O(resting orders). */
@@ -158,7 +163,8 @@ export class OrderBook {
 
   /** Aggregated levels per outcome, best first, at most `depth` per side. */
   depth(depth: number): Record<Outcome, OutcomeDepth> {
-    const side = (ladder: Ladder) => [...ladder.walk(depth)].map((level) => ({ priceBps: level.priceBps, size: level.size, orders: level.count }));
+    const side = (ladder: Ladder) =>
+      [...ladder.walk(depth)].map((level) => ({ priceBps: level.priceBps, size: level.size, orders: level.count }));
     return {
       yes: { bids: side(this.ladders.yes.buy), asks: side(this.ladders.yes.sell) },
       no: { bids: side(this.ladders.no.buy), asks: side(this.ladders.no.sell) },
@@ -166,7 +172,13 @@ export class OrderBook {
   }
 
   snapshot(): BookSnapshot {
-    return { marketId: this.marketId, orders: this.restingOrders(), nextSeq: this.nextSeq, fillSeq: this.fillSeq, lastPrice: { ...this.lastPrice } };
+    return {
+      marketId: this.marketId,
+      orders: this.restingOrders(),
+      nextSeq: this.nextSeq,
+      fillSeq: this.fillSeq,
+      lastPrice: { ...this.lastPrice },
+    };
   }
 
   /** Rebuilds a book from resting orders (any order; time priority comes from `seq`). */
@@ -176,11 +188,25 @@ export class OrderBook {
     let maxSeq = 0;
     for (const order of orders) {
       if (book.index.has(order.id)) throw new Error(`restore: duplicate order ${order.id}`);
-      if (order.remaining <= 0n || order.remaining > order.quantity) throw new Error(`restore: order ${order.id} has remaining ${order.remaining}`);
+      if (order.remaining <= 0n || order.remaining > order.quantity)
+        throw new Error(`restore: order ${order.id} has remaining ${order.remaining}`);
       if (order.quantity > MAX_ORDER_QUANTITY) throw new Error(`restore: order ${order.id} has quantity ${order.quantity} above the cap`);
-      if (!Number.isInteger(order.priceBps) || order.priceBps < 1 || order.priceBps > 9999) throw new Error(`restore: order ${order.id} has price ${order.priceBps}`);
-      const node = new OrderNode(order.id, order.owner, order.side, order.outcome, order.priceBps, order.quantity, Number(order.remaining),
-        order.expiry, order.postOnly, order.seq, order.notional, order.usdc);
+      if (!Number.isInteger(order.priceBps) || order.priceBps < 1 || order.priceBps > 9999)
+        throw new Error(`restore: order ${order.id} has price ${order.priceBps}`);
+      const node = new OrderNode(
+        order.id,
+        order.owner,
+        order.side,
+        order.outcome,
+        order.priceBps,
+        order.quantity,
+        Number(order.remaining),
+        order.expiry,
+        order.postOnly,
+        order.seq,
+        order.notional,
+        order.usdc,
+      );
       book.rest(node);
       maxSeq = Math.max(maxSeq, order.seq);
     }

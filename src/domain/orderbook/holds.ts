@@ -67,7 +67,14 @@ export function fillHolds(f: FillHoldInput): HoldDelta[] {
   const out: HoldDelta[] = [];
   const leg = (owner: string, side: Side, outcome: Outcome, usdc: bigint) => {
     if (side === 'buy') out.push({ owner, marketId: f.market_id, usdc, yes: 0n, no: 0n });
-    else out.push({ owner, marketId: f.market_id, usdc: 0n, yes: outcome === 'yes' ? f.quantity : 0n, no: outcome === 'no' ? f.quantity : 0n });
+    else
+      out.push({
+        owner,
+        marketId: f.market_id,
+        usdc: 0n,
+        yes: outcome === 'yes' ? f.quantity : 0n,
+        no: outcome === 'no' ? f.quantity : 0n,
+      });
   };
   leg(f.taker_owner, f.taker_side, f.outcome, f.usdc_amount + f.taker_fee);
   leg(f.maker_owner, f.maker_side, f.maker_outcome, f.maker_usdc);

@@ -88,8 +88,20 @@ export class BookMatcher {
     let changed: OrderNode[] = EMPTY;
     const touched: Level[] = [];
     const size = Number(order.quantity); // exact: validateOrder capped it below 2^53
-    const taker = new OrderNode(order.id, order.owner, order.side, order.outcome, limit, order.quantity, size,
-      order.expiry, postOnly, book.nextSeq++, 0n, 0n);
+    const taker = new OrderNode(
+      order.id,
+      order.owner,
+      order.side,
+      order.outcome,
+      limit,
+      order.quantity,
+      size,
+      order.expiry,
+      postOnly,
+      book.nextSeq++,
+      0n,
+      0n,
+    );
     let takerFee = 0n;
 
     if (timeInForce !== 'fok' || this.fillable(direct, comp, order, size) >= size) {
@@ -163,7 +175,16 @@ export class BookMatcher {
     const status: OrderStatus = taker.rem === 0 ? 'filled' : resting ? (untouched ? 'open' : 'partially_filled') : 'cancelled';
     const makersChanged = changed === EMPTY ? EMPTY : changed.map((node) => node.toResting());
     return {
-      order: { id: order.id, status, remaining, filled, resting, committedAmount: resting ? BigInt(taker.committed) : 0n, usdc: taker.usdc, takerFee },
+      order: {
+        id: order.id,
+        status,
+        remaining,
+        filled,
+        resting,
+        committedAmount: resting ? BigInt(taker.committed) : 0n,
+        usdc: taker.usdc,
+        takerFee,
+      },
       fills,
       makersChanged,
       cancelled,

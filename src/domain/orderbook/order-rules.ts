@@ -30,7 +30,11 @@ export const RESTING_LIMIT_PER_OWNER = 500;
 export function checkExpiry(expiry: bigint, nowSec: number, timeInForce: TimeInForce): void {
   checkNotExpiring(expiry, nowSec);
   if (expiry > BigInt(nowSec + MAX_GTC_LIFETIME_SEC)) {
-    throw new DomainError('invalid', 'INVALID_ORDER', `a ${timeInForce} order must expire within 30 days (expiry ≤ ${nowSec + MAX_GTC_LIFETIME_SEC})`);
+    throw new DomainError(
+      'invalid',
+      'INVALID_ORDER',
+      `a ${timeInForce} order must expire within 30 days (expiry ≤ ${nowSec + MAX_GTC_LIFETIME_SEC})`,
+    );
   }
 }
 
@@ -41,7 +45,8 @@ export function checkExpiry(expiry: bigint, nowSec: number, timeInForce: TimeInF
  */
 export function effectiveTimeInForce(orderType: OrderType, timeInForce: TimeInForce | undefined, postOnly: boolean): TimeInForce {
   if (orderType !== 'limit' && orderType !== 'market') throw invalidOrder(`unknown orderType ${String(orderType)}`);
-  if (orderType === 'market' && timeInForce === 'gtc') throw invalidOrder('a market order cannot be gtc (it never rests): use ioc or a limit order');
+  if (orderType === 'market' && timeInForce === 'gtc')
+    throw invalidOrder('a market order cannot be gtc (it never rests): use ioc or a limit order');
   const effective = orderType === 'market' ? (timeInForce === 'fok' ? 'fok' : 'ioc') : (timeInForce ?? 'gtc');
   if (effective !== 'gtc' && effective !== 'ioc' && effective !== 'fok') throw invalidOrder(`unknown timeInForce ${String(effective)}`);
   if (postOnly && (orderType !== 'limit' || effective !== 'gtc')) throw invalidOrder('postOnly needs a gtc limit order');
@@ -51,7 +56,8 @@ export function effectiveTimeInForce(orderType: OrderType, timeInForce: TimeInFo
 /** A limit price is 1..9999 bps; a market order's worst price may be 10000 (it takes at any price). */
 export function checkPrice(priceBps: number, orderType: OrderType): void {
   const max = orderType === 'market' ? MAX_MARKET_PRICE : MAX_LIMIT_PRICE;
-  if (!Number.isInteger(priceBps) || priceBps < 1 || priceBps > max) throw invalidOrder(`priceBps must be an integer within 1..${max} for a ${orderType} order`);
+  if (!Number.isInteger(priceBps) || priceBps < 1 || priceBps > max)
+    throw invalidOrder(`priceBps must be an integer within 1..${max} for a ${orderType} order`);
 }
 
 /**
@@ -100,6 +106,10 @@ export const DEFAULT_MIN_ORDER_SIZE = 1_000_000n;
  */
 export function checkMinOrderSize(quantity: bigint, minOrderSize: bigint): void {
   if (quantity < minOrderSize) {
-    throw new DomainError('invalid', 'INVALID_ORDER', `quantity ${quantity} is below this market's minOrderSize of ${minOrderSize} raw units`);
+    throw new DomainError(
+      'invalid',
+      'INVALID_ORDER',
+      `quantity ${quantity} is below this market's minOrderSize of ${minOrderSize} raw units`,
+    );
   }
 }

@@ -75,8 +75,17 @@ export interface PositionMove {
 }
 
 export function fillMoves(f: {
-  maker_owner: string; taker_owner: string; taker_side: 'buy' | 'sell'; outcome: 'yes' | 'no'; maker_side: 'buy' | 'sell'; maker_outcome: 'yes' | 'no';
-  quantity: bigint; usdc_amount: bigint; maker_usdc: bigint; taker_fee: bigint; maker_rebate: bigint;
+  maker_owner: string;
+  taker_owner: string;
+  taker_side: 'buy' | 'sell';
+  outcome: 'yes' | 'no';
+  maker_side: 'buy' | 'sell';
+  maker_outcome: 'yes' | 'no';
+  quantity: bigint;
+  usdc_amount: bigint;
+  maker_usdc: bigint;
+  taker_fee: bigint;
+  maker_rebate: bigint;
 }): PositionMove[] {
   return [
     { owner: f.taker_owner, outcome: f.outcome, side: f.taker_side, quantity: f.quantity, usdc: f.usdc_amount, fee: f.taker_fee },

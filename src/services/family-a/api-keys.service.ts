@@ -15,7 +15,10 @@ import { DomainError } from '../../domain/errors.js';
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeyService {
-  constructor(private readonly db: Kysely<Database>, private readonly requireKey = false) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly requireKey = false,
+  ) {}
 
   async create(name: string) {
     const key = `pmx_${randomBytes(32).toString('base64url')}`;
@@ -26,12 +29,19 @@ export class ApiKeyService {
   }
 
   async revoke(id: string) {
-    if (!(await revokeApiKey(this.db, id, new Date().toISOString()))) throw new DomainError('not_found', 'NOT_FOUND', `No active API key ${id}`);
+    if (!(await revokeApiKey(this.db, id, new Date().toISOString())))
+      throw new DomainError('not_found', 'NOT_FOUND', `No active API key ${id}`);
     return { id, revoked: true };
   }
 
   async list() {
-    return (await listApiKeys(this.db)).map((k) => ({ id: k.id, name: k.name, keyPrefix: k.key_prefix, createdAt: k.created_at, revokedAt: k.revoked_at }));
+    return (await listApiKeys(this.db)).map((k) => ({
+      id: k.id,
+      name: k.name,
+      keyPrefix: k.key_prefix,
+      createdAt: k.created_at,
+      revokedAt: k.revoked_at,
+    }));
   }
 
   /** The key's id when one is sent and valid; null when none is sent and keys are not required. */

@@ -31,24 +31,62 @@ import { deliveryStatus } from './delivery-status.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { withRefusalAccounting } from './refusal-accounting.js';
-import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
+import {
+  assertNetwork,
+  assertWallet,
+  associatedAccount,
+  fetchLandedTransfer,
+  paymentFailed,
+  requireTransfer,
+  type LandedTransfer,
+} from './x402-payment.verifier.js';
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
-export interface BuyBody { wallet: string; amount: number; side: string }
+export interface BuyBody {
+  wallet: string;
+  amount: number;
+  side: string;
+}
 type Market = Awaited<ReturnType<typeof requireTradable>>;
 
 const LABEL = 'Payment verification failed';
 
-async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: OutcomeSide, amountRaw: bigint, code = 'PAYMENT_REQUIRED', message?: string): Promise<never> {
+async function issueQuote(
+  deps: FamilyADeps,
+  m: Market,
+  wallet: string,
+  side: OutcomeSide,
+  amountRaw: bigint,
+  code = 'PAYMENT_REQUIRED',
+  message?: string,
+): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
-  await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'buy', amount_raw: amountRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
-  const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
-  throw new DomainError('payment_required', code, message ?? `Payment required: send ${rawToHuman(amountRaw)} USDC to ${payTo}, then repeat this request with X-PAYMENT`, {
-    payment: { x402Version: 1, accepts: [{ network: deps.settings.network, asset: deps.usdcMint, amount: amountRaw.toString(), payTo }], payTo },
-    quote: { side, amount: rawToHuman(amountRaw), ...times },
-    marketSlug: m.slug,
+  await insertQuote(deps.db, {
+    id: randomUUID(),
+    market_id: m.id,
+    wallet,
+    side,
+    kind: 'buy',
+    amount_raw: amountRaw,
+    issued_at: times.issuedAt,
+    expires_at: times.expiresAt,
   });
+  const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
+  throw new DomainError(
+    'payment_required',
+    code,
+    message ?? `Payment required: send ${rawToHuman(amountRaw)} USDC to ${payTo}, then repeat this request with X-PAYMENT`,
+    {
+      payment: {
+        x402Version: 1,
+        accepts: [{ network: deps.settings.network, asset: deps.usdcMint, amount: amountRaw.toString(), payTo }],
+        payTo,
+      },
+      quote: { side, amount: rawToHuman(amountRaw), ...times },
+      marketSlug: m.slug,
+    },
+  );
 }
 
 function readBody(m: Market, body: BuyBody): { wallet: string; side: OutcomeSide; amountRaw: bigint } {
@@ -72,27 +110,68 @@ export async function buyStep2(deps: FamilyADeps, slug: string, body: BuyBody, h
   return withRefusalAccounting(deps, payload.txHash, (remember) => honourBuy(deps, slug, body, payload, remember));
 }
 
-async function honourBuy(deps: FamilyADeps, slug: string, body: BuyBody, payload: PaymentPayload, remember: (landed: LandedTransfer) => void) {
+async function honourBuy(
+  deps: FamilyADeps,
+  slug: string,
+  body: BuyBody,
+  payload: PaymentPayload,
+  remember: (landed: LandedTransfer) => void,
+) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, amountRaw } = readBody(m, body);
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
-  if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
+  if (payload.payer !== wallet)
+    throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
   if (payload.asset !== deps.usdcMint) throw paymentFailed(LABEL, `wrong mint: asset ${payload.asset} is not USDC ${deps.usdcMint}`);
-  if (payload.payTo !== payTo) throw paymentFailed(LABEL, `wrong recipient: payTo ${payload.payTo} is not the ${side} option wallet ${payTo}`);
+  if (payload.payTo !== payTo)
+    throw paymentFailed(LABEL, `wrong recipient: payTo ${payload.payTo} is not the ${side} option wallet ${payTo}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) {
     throw alreadyProcessed(payload.txHash);
   }
-  const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'buy', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
-  if (!quote) return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_NOT_FOUND', 'No quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
-  if (BigInt(quote.amount_raw) !== amountRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', `amount ${body.amount} differs from the quote's ${rawToHuman(BigInt(quote.amount_raw))}`);
+  const quote = await findQuote(deps.db, {
+    marketId: m.id,
+    wallet,
+    side,
+    kind: 'buy',
+    issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
+  });
+  if (!quote)
+    return issueQuote(
+      deps,
+      m,
+      wallet,
+      side,
+      amountRaw,
+      'QUOTE_NOT_FOUND',
+      'No quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows',
+    );
+  if (BigInt(quote.amount_raw) !== amountRaw)
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      `amount ${body.amount} differs from the quote's ${rawToHuman(BigInt(quote.amount_raw))}`,
+    );
 
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
   remember(landed);
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
-  if (timing === 'expired') return issueQuote(deps, m, wallet, side, amountRaw, 'QUOTE_EXPIRED', 'The quote expired before the payment landed (quotes live 120000 ms); a fresh quote follows');
+  if (timing === 'expired')
+    return issueQuote(
+      deps,
+      m,
+      wallet,
+      side,
+      amountRaw,
+      'QUOTE_EXPIRED',
+      'The quote expired before the payment landed (quotes live 120000 ms); a fresh quote follows',
+    );
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the payment predates the quote');
   // Exact: the payment must have moved the quote's amount (see the header); refused otherwise, unconsumed.
-  const moved = requireTransfer(landed, { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw, exact: true }, LABEL);
+  const moved = requireTransfer(
+    landed,
+    { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw, exact: true },
+    LABEL,
+  );
 
   // Tokens for what the payment moved (equal to the quote's amount), floored against the caller.
   const tokens = tokensForUsdc(moved, BigInt(m.target_price_raw!));
@@ -105,7 +184,14 @@ async function honourBuy(deps: FamilyADeps, slug: string, body: BuyBody, payload
     { landed, honoured: [{ account: associatedAccount(deps.usdcMint, payTo), amount: moved }] },
   );
   return {
-    slug: m.slug, action: 'buy' as const, side, amount: rawToHuman(amountRaw), tokenAmount: rawToHuman(tokens),
-    paymentTxHash: payload.txHash, tokenTransferTxHash: delivery.signature, deliveryStatus: deliveryStatus(delivery), wallet,
+    slug: m.slug,
+    action: 'buy' as const,
+    side,
+    amount: rawToHuman(amountRaw),
+    tokenAmount: rawToHuman(tokens),
+    paymentTxHash: payload.txHash,
+    tokenTransferTxHash: delivery.signature,
+    deliveryStatus: deliveryStatus(delivery),
+    wallet,
   };
 }

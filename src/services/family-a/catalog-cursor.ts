@@ -16,7 +16,11 @@ export function encodeCursor(position: MarketPosition): string {
 }
 
 function invalid(): DomainError {
-  return new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (use nextCursor from a previous page, unchanged)');
+  return new DomainError(
+    'invalid',
+    'INVALID_CURSOR',
+    'cursor is not one this API returned (use nextCursor from a previous page, unchanged)',
+  );
 }
 
 /** The position a cursor names; `byRowid` says which kind this listing orders by. */
@@ -35,6 +39,14 @@ export function decodeCursor(cursor: string, byRowid: boolean): MarketPosition {
     return { rowid };
   }
   const [kind, createdAt, id] = parts as unknown[];
-  if (parts.length !== 3 || kind !== 't' || typeof createdAt !== 'string' || typeof id !== 'string' || createdAt.length > 64 || id.length > 64) throw invalid();
+  if (
+    parts.length !== 3 ||
+    kind !== 't' ||
+    typeof createdAt !== 'string' ||
+    typeof id !== 'string' ||
+    createdAt.length > 64 ||
+    id.length > 64
+  )
+    throw invalid();
   return { createdAt, id };
 }

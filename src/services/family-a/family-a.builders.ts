@@ -5,10 +5,22 @@
  * is what guarantees one delivery per payment.
  */
 import {
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
-  createTransferCheckedInstruction, getAssociatedTokenAddressSync, MINT_SIZE, TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
-import { PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type Keypair, type TransactionInstruction } from '@solana/web3.js';
+import {
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+  type Keypair,
+  type TransactionInstruction,
+} from '@solana/web3.js';
 import { DECIMALS } from '../../domain/family-a/money.js';
 import type { OutcomeSide } from '../../domain/family-a/side.js';
 import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
@@ -28,17 +40,38 @@ export const PURPOSES = {
 
 export type { RefundParams } from './refund.builder.js';
 
-export interface SetupParams { marketId: string }
-export interface DeliverParams { mint: string; owner: string; amountRaw: string }
+export interface SetupParams {
+  marketId: string;
+}
+export interface DeliverParams {
+  mint: string;
+  owner: string;
+  amountRaw: string;
+}
 /**
  * Paid from `sources` in order: the market's option wallets (a claim drains the winning side
  * first), then PLATFORM, the Family A platform wallet that collects creation fees and that an
  * operator funds as the markets' liquidity reserve.
  */
-export interface PayUsdcParams { marketId: string; sources: (OutcomeSide | 'PLATFORM')[]; to: string; amountRaw: string }
+export interface PayUsdcParams {
+  marketId: string;
+  sources: (OutcomeSide | 'PLATFORM')[];
+  to: string;
+  amountRaw: string;
+}
 
-function sign(deps: FamilyADeps, blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], context: OutboundBuildContext): Uint8Array {
-  const message = new TransactionMessage({ payerKey: deps.treasury.publicKey, recentBlockhash: blockhash, instructions: [...instructions, context.memo] }).compileToV0Message();
+function sign(
+  deps: FamilyADeps,
+  blockhash: string,
+  instructions: TransactionInstruction[],
+  signers: Keypair[],
+  context: OutboundBuildContext,
+): Uint8Array {
+  const message = new TransactionMessage({
+    payerKey: deps.treasury.publicKey,
+    recentBlockhash: blockhash,
+    instructions: [...instructions, context.memo],
+  }).compileToV0Message();
   const tx = new VersionedTransaction(message);
   signTransaction(tx, [deps.treasury, ...signers]);
   return tx.serialize();
@@ -50,7 +83,9 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
   const usdc = new PublicKey(deps.usdcMint);
   const payer = deps.treasury.publicKey;
   return {
-    [PURPOSES.refund]: refundBuilder(deps, (blockhash, instructions, signers, memo) => sign(deps, blockhash, instructions, signers, { outboundId: '', memo })),
+    [PURPOSES.refund]: refundBuilder(deps, (blockhash, instructions, signers, memo) =>
+      sign(deps, blockhash, instructions, signers, { outboundId: '', memo }),
+    ),
     [PURPOSES.setup]: {
       async build(params, blockhash, context) {
         const { marketId } = params as SetupParams;
@@ -63,7 +98,13 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
           const option = deps.keys.optionWallet(marketId, side).publicKey;
           if (!(await deps.chain.getAccount(mint.publicKey.toBase58()))) {
             ix.push(
-              SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: mint.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+              SystemProgram.createAccount({
+                fromPubkey: payer,
+                newAccountPubkey: mint.publicKey,
+                lamports: Number(rent),
+                space: MINT_SIZE,
+                programId: TOKEN_PROGRAM_ID,
+              }),
               createInitializeMint2Instruction(mint.publicKey, DECIMALS, payer, null),
             );
             signers.push(mint);
@@ -89,7 +130,13 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
     [PURPOSES.platformAccounts]: {
       async build(_params, blockhash, context) {
         const platform = deps.keys.platform().publicKey;
-        return sign(deps, blockhash, [createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc)], [], context);
+        return sign(
+          deps,
+          blockhash,
+          [createAssociatedTokenAccountIdempotentInstruction(payer, ata(usdc, platform), platform, usdc)],
+          [],
+          context,
+        );
       },
     },
     [PURPOSES.deliverTokens]: {
@@ -98,10 +145,16 @@ export function familyABuilders(deps: FamilyADeps): OutboundBuilders {
         const mint = new PublicKey(p.mint);
         const owner = new PublicKey(p.owner);
         const dest = ata(mint, owner);
-        return sign(deps, blockhash, [
-          createAssociatedTokenAccountIdempotentInstruction(payer, dest, owner, mint),
-          createMintToInstruction(mint, dest, payer, BigInt(p.amountRaw)),
-        ], [], context);
+        return sign(
+          deps,
+          blockhash,
+          [
+            createAssociatedTokenAccountIdempotentInstruction(payer, dest, owner, mint),
+            createMintToInstruction(mint, dest, payer, BigInt(p.amountRaw)),
+          ],
+          [],
+          context,
+        );
       },
     },
     [PURPOSES.payUsdc]: {

@@ -39,7 +39,11 @@ export interface Honour {
 async function decidedOtherwise(deps: FamilyADeps, lost: TransferAlreadyDecided): Promise<DomainError> {
   const row = await findInbound(deps.db, lost.signature, lost.index);
   if (!row || row.state === 'honoured' || row.state === 'claimed') return alreadyProcessed(lost.signature);
-  return new DomainError('payment_required', 'PAYMENT_FAILED', `Payment verification failed: this transfer is ${row.state} and can no longer be honoured (${row.reason})`);
+  return new DomainError(
+    'payment_required',
+    'PAYMENT_FAILED',
+    `Payment verification failed: this transfer is ${row.state} and can no longer be honoured (${row.reason})`,
+  );
 }
 
 export async function honourPayment(
@@ -50,7 +54,8 @@ export async function honourPayment(
 ): Promise<OutboundResult> {
   const facts = await loadCreditFacts(deps, honour.landed);
   for (const h of honour.honoured) {
-    if (!facts.some((f) => f.credit.account === h.account)) throw new Error(`honoured account ${h.account} is not a credit of ${payment.signature} to a platform wallet`);
+    if (!facts.some((f) => f.credit.account === h.account))
+      throw new Error(`honoured account ${h.account} is not a credit of ${payment.signature} to a platform wallet`);
   }
   const plan = planSettlement(deps, payment.signature, honour.landed.blockTimeMs, facts, honour.honoured, true);
   let outboundId: string;
@@ -68,12 +73,17 @@ export async function honourPayment(
     if (isUniqueViolation(error)) throw alreadyProcessed(payment.signature);
     throw error;
   }
-  for (const id of refunds) await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
+  for (const id of refunds)
+    await deps
+      .dispatchOutbound(id)
+      .catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
   return dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs);
 }
 
 /** Enqueues the intent (a lost enqueue is picked up by the resume scan) and waits for it. */
 export async function dispatchAndAwait(deps: FamilyADeps, outboundId: string, waitMs: number): Promise<OutboundResult> {
-  await deps.dispatchOutbound(outboundId).catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
+  await deps
+    .dispatchOutbound(outboundId)
+    .catch((e: Error) => deps.log.warn({ outboundId, err: e.message }, 'enqueue failed; the resume scan will pick it up'));
   return awaitOutbound(deps.db, outboundId, waitMs);
 }

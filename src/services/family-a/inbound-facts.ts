@@ -4,7 +4,12 @@
  * could still honour it (the sender's quotes, pending creations, claims). The decision itself is
  * pure (domain/family-a/inbound-credits.ts).
  */
-import { findMarketsByMints, findMarketsByOptionWallets, listPendingCreations, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import {
+  findMarketsByMints,
+  findMarketsByOptionWallets,
+  listPendingCreations,
+  type MarketRow,
+} from '../../../db/repositories/family-a-markets.repository.js';
 import { findClaim, listMatchingQuotes } from '../../../db/repositories/family-a-trades.repository.js';
 import { inboundCredits, SOL, type CreditPurpose, type InboundCredit } from '../../domain/family-a/inbound-credits.js';
 import type { OutcomeSide } from '../../domain/family-a/side.js';
@@ -23,24 +28,43 @@ export interface CreditFacts {
 
 const isLive = (m: MarketRow) => m.status === 'live' || m.status === 'active';
 
-async function tradePurpose(deps: FamilyADeps, landed: LandedTransfer, credit: InboundCredit, m: MarketRow, side: OutcomeSide, kind: 'buy' | 'sell'): Promise<CreditPurpose> {
+async function tradePurpose(
+  deps: FamilyADeps,
+  landed: LandedTransfer,
+  credit: InboundCredit,
+  m: MarketRow,
+  side: OutcomeSide,
+  kind: 'buy' | 'sell',
+): Promise<CreditPurpose> {
   const live = isLive(m);
   const sender = credit.sender;
-  if (!live || !sender || !landed.signers.includes(sender.owner)) return { kind: 'trade', marketStatus: m.status, live, quoteExpiriesMs: [] };
+  if (!live || !sender || !landed.signers.includes(sender.owner))
+    return { kind: 'trade', marketStatus: m.status, live, quoteExpiriesMs: [] };
   const at = landed.blockTimeMs ?? Date.now();
   const quotes = await listMatchingQuotes(deps.db, {
-    marketId: m.id, wallet: sender.owner, side, kind, amountRaw: credit.amount,
-    issuedFrom: new Date(at - deps.settings.quoteTtlMs).toISOString(), issuedTo: new Date(at + 1_000).toISOString(),
+    marketId: m.id,
+    wallet: sender.owner,
+    side,
+    kind,
+    amountRaw: credit.amount,
+    issuedFrom: new Date(at - deps.settings.quoteTtlMs).toISOString(),
+    issuedTo: new Date(at + 1_000).toISOString(),
   });
   return { kind: 'trade', marketStatus: m.status, live, quoteExpiriesMs: quotes.map((q) => Date.parse(q.expires_at)) };
 }
 
 /** The creation fee is USDC and SOL in one transaction from the creator: a part alone pays nothing. */
-async function creationPurpose(deps: FamilyADeps, landed: LandedTransfer, credit: InboundCredit, all: InboundCredit[]): Promise<CreditPurpose> {
+async function creationPurpose(
+  deps: FamilyADeps,
+  landed: LandedTransfer,
+  credit: InboundCredit,
+  all: InboundCredit[],
+): Promise<CreditPurpose> {
   const sender = credit.sender;
   if (!sender || !landed.signers.includes(sender.owner)) return { kind: 'creation', deadlinesMs: [] };
   const platform = credit.owner;
-  const paid = (asset: string) => all.filter((c) => c.owner === platform && c.asset === asset && c.sender?.owner === sender.owner).reduce((s, c) => s + c.amount, 0n);
+  const paid = (asset: string) =>
+    all.filter((c) => c.owner === platform && c.asset === asset && c.sender?.owner === sender.owner).reduce((s, c) => s + c.amount, 0n);
   const usdc = paid(deps.usdcMint);
   const lamports = paid(SOL);
   const at = landed.blockTimeMs ?? Date.now();
@@ -89,11 +113,21 @@ export async function loadCreditFacts(deps: FamilyADeps, landed: LandedTransfer)
     if (outcome) {
       const { m, side } = outcome;
       const claimed = credit.sender ? (await findClaim(deps.db, m.id, credit.sender.owner)) !== undefined : false;
-      facts.push({ credit, marketId: m.id, source: 'PLATFORM', purpose: { kind: 'claim', resolved: m.status === 'resolved', winning: m.outcome === side, claimed } });
+      facts.push({
+        credit,
+        marketId: m.id,
+        source: 'PLATFORM',
+        purpose: { kind: 'claim', resolved: m.status === 'resolved', winning: m.outcome === side, claimed },
+      });
     } else if (credit.asset === deps.usdcMint || credit.asset === SOL) {
       facts.push({ credit, marketId: null, source: 'PLATFORM', purpose: await creationPurpose(deps, landed, credit, credits) });
     } else {
-      facts.push({ credit, marketId: null, source: 'PLATFORM', purpose: { kind: 'none', why: 'the platform wallet takes creation fees (USDC and SOL) and winning tokens of claims only' } });
+      facts.push({
+        credit,
+        marketId: null,
+        source: 'PLATFORM',
+        purpose: { kind: 'none', why: 'the platform wallet takes creation fees (USDC and SOL) and winning tokens of claims only' },
+      });
     }
   }
   return facts;

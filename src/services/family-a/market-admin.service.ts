@@ -5,7 +5,13 @@
  * outbound job sends it and its confirmation hook turns the market `live`.
  */
 import { randomUUID } from 'node:crypto';
-import { findMarketById, insertFamilyATerms, insertMarket, resolveMarketRow, slugExists } from '../../../db/repositories/family-a-markets.repository.js';
+import {
+  findMarketById,
+  insertFamilyATerms,
+  insertMarket,
+  resolveMarketRow,
+  slugExists,
+} from '../../../db/repositories/family-a-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { humanToRaw } from '../../domain/family-a/money.js';
 import { assertTickers, parseOutcomeSide } from '../../domain/family-a/side.js';
@@ -37,7 +43,12 @@ export interface CreateMarketInput {
 
 async function freeSlug(deps: FamilyADeps, input: CreateMarketInput): Promise<string> {
   if (input.slug !== undefined) {
-    if (!isValidSlug(input.slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and dashes, not a number (1, 1e10, 0x1f), at most 80 characters');
+    if (!isValidSlug(input.slug))
+      throw new DomainError(
+        'invalid',
+        'VALIDATION_ERROR',
+        'slug must be lowercase letters, digits and dashes, not a number (1, 1e10, 0x1f), at most 80 characters',
+      );
     if (await slugExists(deps.db, input.slug)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${input.slug} is taken`);
     return input.slug;
   }
@@ -50,7 +61,11 @@ async function freeSlug(deps: FamilyADeps, input: CreateMarketInput): Promise<st
 }
 
 /** Records the market and its setup intent; returns the market id and the intent id. */
-export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, status: 'creating' | 'pending'): Promise<{ id: string; outboundId: string | null }> {
+export async function recordMarket(
+  deps: FamilyADeps,
+  input: CreateMarketInput,
+  status: 'creating' | 'pending',
+): Promise<{ id: string; outboundId: string | null }> {
   if (Number.isNaN(Date.parse(input.endDate))) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be an ISO 8601 date');
   // A market that ends in the past would trade although its question is already decided.
   if (Date.parse(input.endDate) <= Date.now()) throw new DomainError('invalid', 'VALIDATION_ERROR', 'endDate must be in the future');
@@ -63,15 +78,33 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
   try {
     return await deps.db.transaction().execute(async (trx) => {
       await insertMarket(trx, {
-        id, slug, kind: 'x402', name: input.name, description: input.description, category: input.category ?? '',
-        tags: JSON.stringify(input.tags ?? []), image_urls: JSON.stringify(input.imageUrls ?? []), status, creator: input.creator ?? null, yes_ticker: tickers.yes, no_ticker: tickers.no,
-        yes_mint: deps.keys.mint(id, 'YES').publicKey.toBase58(), no_mint: deps.keys.mint(id, 'NO').publicKey.toBase58(),
-        end_date: new Date(input.endDate).toISOString(), published: 0, created_at: now, updated_at: now,
+        id,
+        slug,
+        kind: 'x402',
+        name: input.name,
+        description: input.description,
+        category: input.category ?? '',
+        tags: JSON.stringify(input.tags ?? []),
+        image_urls: JSON.stringify(input.imageUrls ?? []),
+        status,
+        creator: input.creator ?? null,
+        yes_ticker: tickers.yes,
+        no_ticker: tickers.no,
+        yes_mint: deps.keys.mint(id, 'YES').publicKey.toBase58(),
+        no_mint: deps.keys.mint(id, 'NO').publicKey.toBase58(),
+        end_date: new Date(input.endDate).toISOString(),
+        published: 0,
+        created_at: now,
+        updated_at: now,
       });
       await insertFamilyATerms(trx, {
-        market_id: id, target_price_raw: priceRaw, market_limit: BigInt(input.marketLimit ?? Number(deps.settings.defaultMarketLimit)),
-        yes_wallet: deps.keys.optionWallet(id, 'YES').publicKey.toBase58(), no_wallet: deps.keys.optionWallet(id, 'NO').publicKey.toBase58(),
-        creation_fee_usdc_raw: deps.settings.creationFeeUsdcRaw, creation_fee_lamports: deps.settings.creationFeeLamports,
+        market_id: id,
+        target_price_raw: priceRaw,
+        market_limit: BigInt(input.marketLimit ?? Number(deps.settings.defaultMarketLimit)),
+        yes_wallet: deps.keys.optionWallet(id, 'YES').publicKey.toBase58(),
+        no_wallet: deps.keys.optionWallet(id, 'NO').publicKey.toBase58(),
+        creation_fee_usdc_raw: deps.settings.creationFeeUsdcRaw,
+        creation_fee_lamports: deps.settings.creationFeeLamports,
         payment_deadline: status === 'pending' ? new Date(Date.now() + deps.settings.creationWindowSec * 1000).toISOString() : null,
       });
       if (status === 'pending') return { id, outboundId: null };
@@ -88,10 +121,13 @@ export async function recordMarket(deps: FamilyADeps, input: CreateMarketInput, 
 export async function finishSetup(deps: FamilyADeps, id: string, outboundId: string) {
   await dispatchAndAwait(deps, outboundId, deps.settings.deliveryWaitMs * 2);
   // The confirmation hook flips the status right after the row turns confirmed.
-  const live = await pollUntil(async () => {
-    const market = await findMarketById(deps.db, id);
-    return market && market.status !== 'creating' ? market : undefined;
-  }, { timeoutMs: 2_000 });
+  const live = await pollUntil(
+    async () => {
+      const market = await findMarketById(deps.db, id);
+      return market && market.status !== 'creating' ? market : undefined;
+    },
+    { timeoutMs: 2_000 },
+  );
   return presentDetails(live ?? (await findMarketById(deps.db, id))!);
 }
 
@@ -103,13 +139,16 @@ export async function adminCreateMarket(deps: FamilyADeps, input: CreateMarketIn
 export async function adminResolveMarket(deps: FamilyADeps, slug: string, outcomeInput: string) {
   const m = await requireMarket(deps, slug);
   const outcome = parseOutcomeSide(outcomeInput);
-  if (m.kind !== 'x402') throw new DomainError('invalid', 'VALIDATION_ERROR', `Market ${slug} is a Family B market; resolve it on chain through Family B`);
+  if (m.kind !== 'x402')
+    throw new DomainError('invalid', 'VALIDATION_ERROR', `Market ${slug} is a Family B market; resolve it on chain through Family B`);
   if (m.status === 'resolved') {
     if (m.outcome === outcome) return presentDetails(m);
     throw new DomainError('conflict', 'ALREADY_RESOLVED', `Market ${slug} already resolved ${m.outcome}`, { marketSlug: slug });
   }
   if (!(await resolveMarketRow(deps.db, m.id, outcome, new Date().toISOString()))) {
-    throw new DomainError('conflict', 'MARKET_NOT_ACTIVE', `Market ${slug} is ${m.status}; only a live market can be resolved`, { marketSlug: slug });
+    throw new DomainError('conflict', 'MARKET_NOT_ACTIVE', `Market ${slug} is ${m.status}; only a live market can be resolved`, {
+      marketSlug: slug,
+    });
   }
   return presentDetails((await findMarketById(deps.db, m.id))!);
 }

@@ -1,5 +1,14 @@
 /** Family A reads: list, search, one market, its details. */
-import { catalogVersion, countMarkets, findMarketBySlug, listMarkets, ordersByRowid, type MarketFilter, type MarketPosition, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import {
+  catalogVersion,
+  countMarkets,
+  findMarketBySlug,
+  listMarkets,
+  ordersByRowid,
+  type MarketFilter,
+  type MarketPosition,
+  type MarketRow,
+} from '../../../db/repositories/family-a-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { searchTerms } from '../../domain/family-a/slug.js';
 import { decodeCursor, encodeCursor } from './catalog-cursor.js';
@@ -66,7 +75,13 @@ async function atVersion<T>(cache: Map<string, Cached<T>>, key: string, version:
   return value;
 }
 
-async function readPage(deps: FamilyADeps, filter: MarketFilter, query: ListQuery, after: MarketPosition | undefined, version: string): Promise<CatalogPage> {
+async function readPage(
+  deps: FamilyADeps,
+  filter: MarketFilter,
+  query: ListQuery,
+  after: MarketPosition | undefined,
+  version: string,
+): Promise<CatalogPage> {
   // One row more than the page tells whether another page follows.
   const [count, rows] = await Promise.all([
     atVersion(cachesOf(deps).counts, JSON.stringify(filter), version, () => countMarkets(deps.db, deps.dialect, filter)),
@@ -75,9 +90,10 @@ async function readPage(deps: FamilyADeps, filter: MarketFilter, query: ListQuer
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const last = page[page.length - 1];
-  const nextCursor = hasMore && last
-    ? encodeCursor(ordersByRowid(deps.dialect, filter) ? { rowid: Number(last.fts_rowid) } : { createdAt: last.created_at, id: last.id })
-    : null;
+  const nextCursor =
+    hasMore && last
+      ? encodeCursor(ordersByRowid(deps.dialect, filter) ? { rowid: Number(last.fts_rowid) } : { createdAt: last.created_at, id: last.id })
+      : null;
   return { markets: page.map(presentSummary), count, limit: query.limit, offset: query.offset, hasMore, nextCursor };
 }
 
@@ -90,11 +106,17 @@ export async function listCatalog(deps: FamilyADeps, query: ListQuery): Promise<
   }
   if (query.q !== undefined && query.q.trim() !== '') {
     filter.terms = searchTerms(query.q);
-    if (filter.terms.length === 0) return { markets: [], count: 0, limit: query.limit, offset: query.offset, hasMore: false, nextCursor: null };
+    if (filter.terms.length === 0)
+      return { markets: [], count: 0, limit: query.limit, offset: query.offset, hasMore: false, nextCursor: null };
   }
   let after: MarketPosition | undefined;
   if (query.cursor !== undefined) {
-    if (query.offset !== 0) throw new DomainError('invalid', 'VALIDATION_ERROR', 'cursor and offset exclude each other: a cursor already says where the page starts');
+    if (query.offset !== 0)
+      throw new DomainError(
+        'invalid',
+        'VALIDATION_ERROR',
+        'cursor and offset exclude each other: a cursor already says where the page starts',
+      );
     after = decodeCursor(query.cursor, ordersByRowid(deps.dialect, filter));
   }
   // Read before the page: a page read after a newer write is then merely kept under an older version.
@@ -110,13 +132,24 @@ export async function requireMarket(deps: FamilyADeps, slug: string): Promise<Ma
 }
 
 /** A market Family A can trade: ours (option wallets exist) and live. */
-export async function requireTradable(deps: FamilyADeps, slug: string): Promise<MarketRow & { yes_wallet: string; no_wallet: string; yes_mint: string; no_mint: string }> {
+export async function requireTradable(
+  deps: FamilyADeps,
+  slug: string,
+): Promise<MarketRow & { yes_wallet: string; no_wallet: string; yes_mint: string; no_mint: string }> {
   const m = await requireMarket(deps, slug);
   if (m.kind !== 'x402' || !m.yes_wallet || !m.no_wallet || !m.yes_mint || !m.no_mint) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Market ${slug} is not an x402 market; trade it through /v2/markets/{id} (Family B)`, { marketSlug: slug });
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      `Market ${slug} is not an x402 market; trade it through /v2/markets/{id} (Family B)`,
+      { marketSlug: slug },
+    );
   }
   if (m.status !== 'live' && m.status !== 'active') {
-    throw new DomainError('conflict', 'MARKET_NOT_ACTIVE', `Market ${slug} is ${m.status}; trading needs a live market`, { marketSlug: slug, marketStatus: m.status });
+    throw new DomainError('conflict', 'MARKET_NOT_ACTIVE', `Market ${slug} is ${m.status}; trading needs a live market`, {
+      marketSlug: slug,
+      marketStatus: m.status,
+    });
   }
   return m as MarketRow & { yes_wallet: string; no_wallet: string; yes_mint: string; no_mint: string };
 }

@@ -16,7 +16,14 @@
  * (its window renewed when it had closed) instead of reserving another slug; the sweep removes a
  * pending market FAMILY_A_PRESENT_GRACE_SEC after its window closed, releasing its slug.
  */
-import { findMarketById, findPendingMarket, listPendingCreations, renewPaymentDeadline, setMarketStatus, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import {
+  findMarketById,
+  findPendingMarket,
+  listPendingCreations,
+  renewPaymentDeadline,
+  setMarketStatus,
+  type MarketRow,
+} from '../../../db/repositories/family-a-markets.repository.js';
 import { findPaymentBySignature } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
@@ -27,7 +34,16 @@ import type { FamilyADeps } from './family-a.deps.js';
 import { honourPayment } from './honour-payment.js';
 import { finishSetup, recordMarket } from './market-admin.service.js';
 import { withRefusalAccounting } from './refusal-accounting.js';
-import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireLamports, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
+import {
+  assertNetwork,
+  assertWallet,
+  associatedAccount,
+  fetchLandedTransfer,
+  paymentFailed,
+  requireLamports,
+  requireTransfer,
+  type LandedTransfer,
+} from './x402-payment.verifier.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
 export interface CreateBody {
@@ -45,21 +61,35 @@ export interface CreateBody {
 
 const LABEL = 'Payment verification failed';
 
-function requirements(deps: FamilyADeps, m: { id: string; slug: string; yes_wallet: string | null; no_wallet: string | null; payment_deadline: string | null }) {
+function requirements(
+  deps: FamilyADeps,
+  m: { id: string; slug: string; yes_wallet: string | null; no_wallet: string | null; payment_deadline: string | null },
+) {
   const payTo = deps.keys.platform().publicKey.toBase58();
   const usdc = deps.settings.creationFeeUsdcRaw;
   const lamports = deps.settings.creationFeeLamports;
-  return new DomainError('payment_required', 'PAYMENT_REQUIRED', `Market creation requires ${rawToHuman(usdc)} USDC and ${Number(lamports) / 1e9} SOL to ${payTo}`, {
-    payment: {
-      x402Version: 1,
-      accepts: [
-        { network: deps.settings.network, asset: deps.usdcMint, amount: usdc.toString(), payTo },
-        { network: deps.settings.network, asset: 'SOL', amount: lamports.toString(), payTo },
-      ],
-      payTo, amountUsdc: rawToHuman(usdc), amountSol: Number(lamports) / 1e9, windowSeconds: deps.settings.creationWindowSec, expiresAt: m.payment_deadline,
+  return new DomainError(
+    'payment_required',
+    'PAYMENT_REQUIRED',
+    `Market creation requires ${rawToHuman(usdc)} USDC and ${Number(lamports) / 1e9} SOL to ${payTo}`,
+    {
+      payment: {
+        x402Version: 1,
+        accepts: [
+          { network: deps.settings.network, asset: deps.usdcMint, amount: usdc.toString(), payTo },
+          { network: deps.settings.network, asset: 'SOL', amount: lamports.toString(), payTo },
+        ],
+        payTo,
+        amountUsdc: rawToHuman(usdc),
+        amountSol: Number(lamports) / 1e9,
+        windowSeconds: deps.settings.creationWindowSec,
+        expiresAt: m.payment_deadline,
+      },
+      marketId: m.id,
+      slug: m.slug,
+      optionWallets: { Yes: m.yes_wallet, No: m.no_wallet },
     },
-    marketId: m.id, slug: m.slug, optionWallets: { Yes: m.yes_wallet, No: m.no_wallet },
-  });
+  );
 }
 
 function imagesOf(body: CreateBody): string[] {
@@ -70,9 +100,17 @@ function imagesOf(body: CreateBody): string[] {
 function sameRequest(m: MarketRow, body: CreateBody): boolean {
   const end = Date.parse(body.end_date);
   const tickers = assertTickers(body.options?.[0] ?? 'YES', body.options?.[1] ?? 'NO');
-  return m.name === body.name && m.description === body.description && m.end_date !== null && Date.parse(m.end_date) === end
-    && m.yes_ticker === tickers.yes && m.no_ticker === tickers.no && m.category === (body.category ?? '')
-    && m.tags === JSON.stringify(body.tags ?? []) && m.image_urls === JSON.stringify(imagesOf(body));
+  return (
+    m.name === body.name &&
+    m.description === body.description &&
+    m.end_date !== null &&
+    Date.parse(m.end_date) === end &&
+    m.yes_ticker === tickers.yes &&
+    m.no_ticker === tickers.no &&
+    m.category === (body.category ?? '') &&
+    m.tags === JSON.stringify(body.tags ?? []) &&
+    m.image_urls === JSON.stringify(imagesOf(body))
+  );
 }
 
 /** An identical pending creation of this creator, its window renewed if it had closed. */
@@ -87,13 +125,25 @@ async function samePending(deps: FamilyADeps, creator: string, body: CreateBody)
 
 export async function createStep1(deps: FamilyADeps, body: CreateBody): Promise<never> {
   const creator = assertWallet(body.creator_wallet, 'creator_wallet');
-  if (body.options && body.options.length !== 2) throw new DomainError('invalid', 'VALIDATION_ERROR', 'options must have exactly 2 entries');
+  if (body.options && body.options.length !== 2)
+    throw new DomainError('invalid', 'VALIDATION_ERROR', 'options must have exactly 2 entries');
   const existing = await samePending(deps, creator, body);
   if (existing) throw requirements(deps, existing);
-  const { id } = await recordMarket(deps, {
-    name: body.name, description: body.description, endDate: body.end_date, tags: body.tags, category: body.category, imageUrls: imagesOf(body), creator,
-    yesTicker: body.options?.[0], noTicker: body.options?.[1], // options are the tickers: first YES, second NO
-  }, 'pending');
+  const { id } = await recordMarket(
+    deps,
+    {
+      name: body.name,
+      description: body.description,
+      endDate: body.end_date,
+      tags: body.tags,
+      category: body.category,
+      imageUrls: imagesOf(body),
+      creator,
+      yesTicker: body.options?.[0],
+      noTicker: body.options?.[1], // options are the tickers: first YES, second NO
+    },
+    'pending',
+  );
   throw requirements(deps, (await findMarketById(deps.db, id))!);
 }
 
@@ -105,13 +155,25 @@ export async function createStep2(deps: FamilyADeps, body: CreateBody, header: s
   return withRefusalAccounting(deps, payload.txHash, (remember) => payCreation(deps, body, payload, creator, remember));
 }
 
-async function payCreation(deps: FamilyADeps, body: CreateBody, payload: PaymentPayload, creator: string, remember: (landed: LandedTransfer) => void) {
+async function payCreation(
+  deps: FamilyADeps,
+  body: CreateBody,
+  payload: PaymentPayload,
+  creator: string,
+  remember: (landed: LandedTransfer) => void,
+) {
   const m = body.marketId ? await findMarketById(deps.db, body.marketId) : await findPendingMarket(deps.db, creator, body.name);
   if (!m || m.creator !== creator) {
-    throw new DomainError('not_found', 'MARKET_NOT_FOUND', 'No pending market of this creator (an unpaid creation is removed once its payment window and grace are over); repeat step 1');
+    throw new DomainError(
+      'not_found',
+      'MARKET_NOT_FOUND',
+      'No pending market of this creator (an unpaid creation is removed once its payment window and grace are over); repeat step 1',
+    );
   }
-  if (m.status !== 'pending') throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} is ${m.status}; its fee was already paid`, { marketSlug: m.slug });
-  if (payload.payer !== creator) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not creator_wallet ${creator}`);
+  if (m.status !== 'pending')
+    throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} is ${m.status}; its fee was already paid`, { marketSlug: m.slug });
+  if (payload.payer !== creator)
+    throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not creator_wallet ${creator}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
   remember(landed);
@@ -127,13 +189,25 @@ async function payCreation(deps: FamilyADeps, body: CreateBody, payload: Payment
   const params: SetupParams = { marketId: m.id };
   const setup = await honourPayment(
     deps,
-    { signature: payload.txHash, kind: 'create', market_id: m.id, wallet: creator, side: null, paid_raw: fee, deliver_raw: 0n, quote_id: null },
+    {
+      signature: payload.txHash,
+      kind: 'create',
+      market_id: m.id,
+      wallet: creator,
+      side: null,
+      paid_raw: fee,
+      deliver_raw: 0n,
+      quote_id: null,
+    },
     { idempotencyKey: `a-setup-${m.id}`, purpose: PURPOSES.setup, params },
     {
-      landed, honoured,
+      landed,
+      honoured,
       record: async (trx) => {
         if (!(await setMarketStatus(trx, m.id, ['pending'], 'creating', new Date().toISOString()))) {
-          throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} was paid concurrently or has expired`, { marketSlug: m.slug });
+          throw new DomainError('conflict', 'ALREADY_PAID', `Market ${m.slug} was paid concurrently or has expired`, {
+            marketSlug: m.slug,
+          });
         }
       },
     },
@@ -142,5 +216,8 @@ async function payCreation(deps: FamilyADeps, body: CreateBody, payload: Payment
 }
 
 function requirementsExpired(deps: FamilyADeps, m: { slug: string }): DomainError {
-  return paymentFailed(LABEL, `the payment landed after the ${deps.settings.creationWindowSec} s payment window of ${m.slug} closed; create the market again`);
+  return paymentFailed(
+    LABEL,
+    `the payment landed after the ${deps.settings.creationWindowSec} s payment window of ${m.slug} closed; create the market again`,
+  );
 }

@@ -16,7 +16,12 @@
  * Each step is a compare-and-set in its own database transaction, so a step 2 honouring the same
  * transfer (or paying the same creation) at the same moment wins or loses as a whole.
  */
-import { deleteExpiredMarket, deleteTermsOfExpiredMarket, listExpiredPendingCreations, setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
+import {
+  deleteExpiredMarket,
+  deleteTermsOfExpiredMarket,
+  listExpiredPendingCreations,
+  setMarketStatus,
+} from '../../../db/repositories/family-a-markets.repository.js';
 import { listDueHeld, listStrandedCredits } from '../../../db/repositories/family-a-inbound.repository.js';
 import { deleteQuotesExpiredBefore } from '../../../db/repositories/family-a-trades.repository.js';
 import type { FamilyADeps } from './family-a.deps.js';
@@ -28,20 +33,30 @@ const BATCH = 100;
 const QUOTE_BATCH = 500;
 const QUOTE_BATCHES = 20;
 
-export interface SweepResult { refunds: string[]; heldRefunded: number; strandedRefunded: number; expiredCreations: string[]; quotesDeleted: number }
+export interface SweepResult {
+  refunds: string[];
+  heldRefunded: number;
+  strandedRefunded: number;
+  expiredCreations: string[];
+  quotesDeleted: number;
+}
 
 export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): Promise<SweepResult> {
   const result: SweepResult = { refunds: [], heldRefunded: 0, strandedRefunded: 0, expiredCreations: [], quotesDeleted: 0 };
   // Hundreds of commits, each an fsync on SQLite (synchronous): the loop yields between them.
   const slice = timeSlicer();
   for (const row of await listDueHeld(deps.db, new Date(nowMs).toISOString(), BATCH)) {
-    const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, `${row.reason}, but nobody presented it with that quote by ${row.refund_after}`));
+    const id = await deps.db
+      .transaction()
+      .execute((trx) => refundRecorded(trx, deps, row, `${row.reason}, but nobody presented it with that quote by ${row.refund_after}`));
     if (id) result.refunds.push(id);
     result.heldRefunded++;
     await slice();
   }
   for (const row of await listStrandedCredits(deps.db, BATCH)) {
-    const id = await deps.db.transaction().execute((trx) => refundRecorded(trx, deps, row, 'credited winning tokens, but this wallet claimed the market without them'));
+    const id = await deps.db
+      .transaction()
+      .execute((trx) => refundRecorded(trx, deps, row, 'credited winning tokens, but this wallet claimed the market without them'));
     if (id) result.refunds.push(id);
     result.strandedRefunded++;
     await slice();
@@ -63,8 +78,11 @@ export async function sweepFamilyAMoney(deps: FamilyADeps, nowMs = Date.now()): 
     await slice();
   }
   for (const id of result.refunds) {
-    await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
+    await deps
+      .dispatchOutbound(id)
+      .catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
   }
-  if (result.refunds.length + result.expiredCreations.length + result.quotesDeleted > 0) deps.log.info({ ...result, refunds: result.refunds.length }, 'family-a money sweep');
+  if (result.refunds.length + result.expiredCreations.length + result.quotesDeleted > 0)
+    deps.log.info({ ...result, refunds: result.refunds.length }, 'family-a money sweep');
   return result;
 }

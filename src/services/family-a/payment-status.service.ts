@@ -22,19 +22,33 @@ import { rawToHuman } from '../../domain/family-a/money.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { presentTransfer, refundStatus } from './transfer-outcome.presenter.js';
 
-
 export async function paymentStatus(deps: FamilyADeps, txHash: string) {
   if (!BASE58_SIGNATURE.test(txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'txHash is not a base58 transaction signature');
   const [row, rows] = await Promise.all([findPaymentOutcome(deps.db, txHash), listInboundOfTransaction(deps.db, txHash)]);
   const transfers = rows.map((r) => presentTransfer(deps, r));
   if (!row) {
-    if (transfers.length === 0) throw new DomainError('not_found', 'PAYMENT_NOT_FOUND', `No payment ${txHash} was presented to this service (or none of its transfers reached a platform wallet)`);
+    if (transfers.length === 0)
+      throw new DomainError(
+        'not_found',
+        'PAYMENT_NOT_FOUND',
+        `No payment ${txHash} was presented to this service (or none of its transfers reached a platform wallet)`,
+      );
     // Presented but nothing honoured: what became of each transfer (refunded, held, credited, manual).
     const first = rows[0]!;
     return {
-      txHash, kind: 'unhonoured' as const, slug: first.slug, wallet: first.sender_owner, side: null, paidAmount: null, deliverAmount: null,
-      status: null, platformSignatures: transfers.flatMap((t) => (t.refund?.signature ? [t.refund.signature] : [])), error: null,
-      recordedAt: first.created_at, updatedAt: rows.reduce((a, r) => (r.updated_at > a ? r.updated_at : a), first.updated_at), transfers,
+      txHash,
+      kind: 'unhonoured' as const,
+      slug: first.slug,
+      wallet: first.sender_owner,
+      side: null,
+      paidAmount: null,
+      deliverAmount: null,
+      status: null,
+      platformSignatures: transfers.flatMap((t) => (t.refund?.signature ? [t.refund.signature] : [])),
+      error: null,
+      recordedAt: first.created_at,
+      updatedAt: rows.reduce((a, r) => (r.updated_at > a ? r.updated_at : a), first.updated_at),
+      transfers,
     };
   }
   const status = refundStatus(row.outbound_status ?? 'pending', row.outbound_awaiting_funds_since ?? null)!;

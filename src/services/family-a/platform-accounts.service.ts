@@ -7,6 +7,10 @@ import { PURPOSES } from './family-a.builders.js';
 import type { FamilyADeps } from './family-a.deps.js';
 
 export async function ensurePlatformAccounts(deps: FamilyADeps): Promise<void> {
-  const intent = await recordOrFindOutboundIntent(deps.db, { idempotencyKey: 'a-platform-accounts', purpose: PURPOSES.platformAccounts, params: {} });
+  const intent = await recordOrFindOutboundIntent(deps.db, {
+    idempotencyKey: 'a-platform-accounts',
+    purpose: PURPOSES.platformAccounts,
+    params: {},
+  });
   if (intent.status !== 'confirmed') await deps.dispatchOutbound(intent.id);
 }

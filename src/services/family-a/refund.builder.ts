@@ -36,16 +36,23 @@ async function solRefund(deps: FamilyADeps, p: RefundParams, amount: bigint, sig
   const wallet = sourceWallet(deps, p.source);
   const balance = (await deps.chain.getAccount(wallet.publicKey.toBase58()))?.lamports ?? 0n;
   if (balance < amount) {
-    throw new AwaitingFundsError(`wallet ${wallet.publicKey.toBase58()} holds ${balance} lamports, the refund needs ${amount}`, { asset: SOL, missingRaw: amount - balance, wallets: [wallet.publicKey.toBase58()] });
+    throw new AwaitingFundsError(`wallet ${wallet.publicKey.toBase58()} holds ${balance} lamports, the refund needs ${amount}`, {
+      asset: SOL,
+      missingRaw: amount - balance,
+      wallets: [wallet.publicKey.toBase58()],
+    });
   }
   return sign([SystemProgram.transfer({ fromPubkey: wallet.publicKey, toPubkey: new PublicKey(p.to), lamports: amount })], [wallet]);
 }
 
 async function tokenRefund(deps: FamilyADeps, p: RefundParams, amount: bigint, sign: Sign): Promise<Uint8Array> {
   const destination = (await deps.chain.getTokenAccountsByOwner(p.toOwner, { mint: p.asset })).find((a) => a.address === p.to);
-  if (!destination) throw new TerminalOutboundError(`refund destination ${p.to} is no longer a ${p.asset} account of ${p.toOwner}; refund manually`);
+  if (!destination)
+    throw new TerminalOutboundError(`refund destination ${p.to} is no longer a ${p.asset} account of ${p.toOwner}; refund manually`);
   const wallet = sourceWallet(deps, p.source);
-  const held = (await deps.chain.getTokenAccountsByOwner(wallet.publicKey.toBase58(), { mint: p.asset })).find((a) => a.address === p.fromAccount)?.amount ?? 0n;
+  const held =
+    (await deps.chain.getTokenAccountsByOwner(wallet.publicKey.toBase58(), { mint: p.asset })).find((a) => a.address === p.fromAccount)
+      ?.amount ?? 0n;
   const first = held < amount ? held : amount;
   const ix: TransactionInstruction[] = [];
   const signers: Keypair[] = [];
@@ -58,7 +65,9 @@ async function tokenRefund(deps: FamilyADeps, p: RefundParams, amount: bigint, s
   if (missing > 0n && p.asset === deps.usdcMint && p.source !== 'PLATFORM') {
     const platform = deps.keys.platform();
     const reserve = getAssociatedTokenAddressSync(new PublicKey(deps.usdcMint), platform.publicKey, true).toBase58();
-    const available = (await deps.chain.getTokenAccountsByOwner(platform.publicKey.toBase58(), { mint: deps.usdcMint })).find((a) => a.address === reserve)?.amount ?? 0n;
+    const available =
+      (await deps.chain.getTokenAccountsByOwner(platform.publicKey.toBase58(), { mint: deps.usdcMint })).find((a) => a.address === reserve)
+        ?.amount ?? 0n;
     const top = available < missing ? available : missing;
     if (top > 0n) {
       ix.push(createTransferInstruction(new PublicKey(reserve), new PublicKey(p.to), platform.publicKey, top));
@@ -67,11 +76,19 @@ async function tokenRefund(deps: FamilyADeps, p: RefundParams, amount: bigint, s
     }
     wallets.push(platform.publicKey.toBase58());
   }
-  if (missing > 0n) throw new AwaitingFundsError(`the refund of ${amount} raw ${p.asset} lacks ${missing}; fund ${wallets.join(' or ')}`, { asset: p.asset, missingRaw: missing, wallets });
+  if (missing > 0n)
+    throw new AwaitingFundsError(`the refund of ${amount} raw ${p.asset} lacks ${missing}; fund ${wallets.join(' or ')}`, {
+      asset: p.asset,
+      missingRaw: missing,
+      wallets,
+    });
   return sign(ix, signers);
 }
 
-export function refundBuilder(deps: FamilyADeps, sign: (blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], memo: TransactionInstruction) => Uint8Array): OutboundBuilder {
+export function refundBuilder(
+  deps: FamilyADeps,
+  sign: (blockhash: string, instructions: TransactionInstruction[], signers: Keypair[], memo: TransactionInstruction) => Uint8Array,
+): OutboundBuilder {
   return {
     async build(params, blockhash, context) {
       const p = params as RefundParams;

@@ -28,10 +28,14 @@ export interface PaymentOutcome {
 
 /** Dispatches the transaction's unfinished refunds and waits (bounded) for them. */
 async function driveRefunds(deps: FamilyADeps, outboundIds: string[]): Promise<void> {
-  await Promise.all(outboundIds.map(async (id) => {
-    await deps.dispatchOutbound(id).catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
-    await awaitOutbound(deps.db, id, deps.settings.deliveryWaitMs);
-  }));
+  await Promise.all(
+    outboundIds.map(async (id) => {
+      await deps
+        .dispatchOutbound(id)
+        .catch((e: Error) => deps.log.warn({ outboundId: id, err: e.message }, 'refund enqueue failed; the resume scan will pick it up'));
+      await awaitOutbound(deps.db, id, deps.settings.deliveryWaitMs);
+    }),
+  );
 }
 
 export async function transactionOutcome(deps: FamilyADeps, txHash: string): Promise<PaymentOutcome | null> {
@@ -57,14 +61,23 @@ export async function accountRefusedPayment(deps: FamilyADeps, txHash: string, l
   const plan = planSettlement(deps, txHash, tx.blockTimeMs, facts, [], consumed);
   await deps.db.transaction().execute((trx) => applySettlement(trx, plan));
   const rows = await listInboundOfTransaction(deps.db, txHash);
-  const unfinished = rows.filter((r) => r.outbound_id !== null && (r.refund_status === 'pending' || r.refund_status === 'sent') && r.refund_awaiting_funds_since === null);
-  await driveRefunds(deps, unfinished.map((r) => r.outbound_id!));
+  const unfinished = rows.filter(
+    (r) =>
+      r.outbound_id !== null && (r.refund_status === 'pending' || r.refund_status === 'sent') && r.refund_awaiting_funds_since === null,
+  );
+  await driveRefunds(
+    deps,
+    unfinished.map((r) => r.outbound_id!),
+  );
   return transactionOutcome(deps, txHash);
 }
 
 /** The refusal with what became of the money: the message says it, `paymentOutcome` details it. */
 function withOutcome(error: DomainError, outcome: PaymentOutcome): DomainError {
-  return new DomainError(error.kind, error.code, `${error.message}${describeOutcome(outcome.txHash, outcome.transfers)}`, { ...error.extra, paymentOutcome: outcome });
+  return new DomainError(error.kind, error.code, `${error.message}${describeOutcome(outcome.txHash, outcome.transfers)}`, {
+    ...error.extra,
+    paymentOutcome: outcome,
+  });
 }
 
 /**
@@ -72,7 +85,11 @@ function withOutcome(error: DomainError, outcome: PaymentOutcome): DomainError {
  * for the presented transaction before answering. A failure of the accounting itself (the chain or
  * the database away) leaves the refusal as it was: the next presentation accounts again.
  */
-export async function withRefusalAccounting<T>(deps: FamilyADeps, txHash: string, run: (remember: (landed: LandedTransfer) => void) => Promise<T>): Promise<T> {
+export async function withRefusalAccounting<T>(
+  deps: FamilyADeps,
+  txHash: string,
+  run: (remember: (landed: LandedTransfer) => void) => Promise<T>,
+): Promise<T> {
   let landed: LandedTransfer | undefined;
   try {
     return await run((l) => (landed = l));

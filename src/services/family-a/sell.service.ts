@@ -18,11 +18,23 @@ import { deliveryStatus } from './delivery-status.js';
 import { honourPayment } from './honour-payment.js';
 import { requireTradable } from './market-catalog.service.js';
 import { withRefusalAccounting } from './refusal-accounting.js';
-import { assertNetwork, assertWallet, associatedAccount, fetchLandedTransfer, paymentFailed, requireTransfer, type LandedTransfer } from './x402-payment.verifier.js';
+import {
+  assertNetwork,
+  assertWallet,
+  associatedAccount,
+  fetchLandedTransfer,
+  paymentFailed,
+  requireTransfer,
+  type LandedTransfer,
+} from './x402-payment.verifier.js';
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
-export interface SellBody { wallet: string; tokenAmount: number; side: string }
+export interface SellBody {
+  wallet: string;
+  tokenAmount: number;
+  side: string;
+}
 type Market = Awaited<ReturnType<typeof requireTradable>>;
 const LABEL = 'Token transfer verification failed';
 
@@ -35,15 +47,45 @@ function readBody(m: Market, body: SellBody) {
   return { wallet, side, tokensRaw, payoutRaw };
 }
 
-async function issueQuote(deps: FamilyADeps, m: Market, wallet: string, side: OutcomeSide, tokensRaw: bigint, code = 'PAYMENT_REQUIRED', message = 'Token transfer required to execute sell'): Promise<never> {
+async function issueQuote(
+  deps: FamilyADeps,
+  m: Market,
+  wallet: string,
+  side: OutcomeSide,
+  tokensRaw: bigint,
+  code = 'PAYMENT_REQUIRED',
+  message = 'Token transfer required to execute sell',
+): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
-  await insertQuote(deps.db, { id: randomUUID(), market_id: m.id, wallet, side, kind: 'sell', amount_raw: tokensRaw, issued_at: times.issuedAt, expires_at: times.expiresAt });
+  await insertQuote(deps.db, {
+    id: randomUUID(),
+    market_id: m.id,
+    wallet,
+    side,
+    kind: 'sell',
+    amount_raw: tokensRaw,
+    issued_at: times.issuedAt,
+    expires_at: times.expiresAt,
+  });
   const tokenMint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   const price = BigInt(m.target_price_raw!);
   throw new DomainError('payment_required', code, message, {
-    payment: { x402Version: 1, network: deps.settings.network, tokenMint, sendTo, tokenAmount: rawToHuman(tokensRaw), tokenAmountAtomic: tokensRaw.toString() },
-    quote: { side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(usdcForTokens(tokensRaw, price)), targetPrice: rawToHuman(price), ...times },
+    payment: {
+      x402Version: 1,
+      network: deps.settings.network,
+      tokenMint,
+      sendTo,
+      tokenAmount: rawToHuman(tokensRaw),
+      tokenAmountAtomic: tokensRaw.toString(),
+    },
+    quote: {
+      side,
+      tokenAmount: rawToHuman(tokensRaw),
+      usdcPayout: rawToHuman(usdcForTokens(tokensRaw, price)),
+      targetPrice: rawToHuman(price),
+      ...times,
+    },
     marketSlug: m.slug,
   });
 }
@@ -61,21 +103,52 @@ export async function sellStep2(deps: FamilyADeps, slug: string, body: SellBody,
   return withRefusalAccounting(deps, payload.txHash, (remember) => honourSell(deps, slug, body, payload, remember));
 }
 
-async function honourSell(deps: FamilyADeps, slug: string, body: SellBody, payload: PaymentPayload, remember: (landed: LandedTransfer) => void) {
+async function honourSell(
+  deps: FamilyADeps,
+  slug: string,
+  body: SellBody,
+  payload: PaymentPayload,
+  remember: (landed: LandedTransfer) => void,
+) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, tokensRaw } = readBody(m, body);
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
-  if (payload.payer !== wallet) throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
+  if (payload.payer !== wallet)
+    throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
-  const quote = await findQuote(deps.db, { marketId: m.id, wallet, side, kind: 'sell', issuedAt: new Date(payload.quoteIssuedAt).toISOString() });
-  if (!quote) return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_NOT_FOUND', 'No sell quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows');
+  const quote = await findQuote(deps.db, {
+    marketId: m.id,
+    wallet,
+    side,
+    kind: 'sell',
+    issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
+  });
+  if (!quote)
+    return issueQuote(
+      deps,
+      m,
+      wallet,
+      side,
+      tokensRaw,
+      'QUOTE_NOT_FOUND',
+      'No sell quote of this wallet, market and side was issued at quoteIssuedAt; a fresh quote follows',
+    );
   if (BigInt(quote.amount_raw) !== tokensRaw) throw new DomainError('invalid', 'VALIDATION_ERROR', "tokenAmount differs from the quote's");
 
   const landed = await fetchLandedTransfer(deps, payload.txHash, LABEL);
   remember(landed);
   const timing = checkQuoteAt(Date.parse(quote.issued_at), landed.blockTimeMs ?? Date.now(), deps.settings.quoteTtlMs);
-  if (timing === 'expired') return issueQuote(deps, m, wallet, side, tokensRaw, 'QUOTE_EXPIRED', 'The sell quote expired before the transfer landed; a fresh quote follows');
+  if (timing === 'expired')
+    return issueQuote(
+      deps,
+      m,
+      wallet,
+      side,
+      tokensRaw,
+      'QUOTE_EXPIRED',
+      'The sell quote expired before the transfer landed; a fresh quote follows',
+    );
   if (timing === 'before_quote') throw paymentFailed(LABEL, 'the transfer predates the quote');
   // Exact, as for buys: a larger transfer presented with a smaller quote is refused, unconsumed.
   const moved = requireTransfer(landed, { mint, recipientOwner: sendTo, payer: wallet, minAmount: tokensRaw, exact: true }, LABEL);
@@ -90,7 +163,14 @@ async function honourSell(deps: FamilyADeps, slug: string, body: SellBody, paylo
     { landed, honoured: [{ account: associatedAccount(mint, sendTo), amount: moved }] },
   );
   return {
-    slug: m.slug, action: 'sell' as const, side, tokenAmount: rawToHuman(tokensRaw), usdcPayout: rawToHuman(paidOut),
-    tokenTransferTxHash: payload.txHash, usdcPayoutTxHash: payout.signature, deliveryStatus: deliveryStatus(payout), wallet,
+    slug: m.slug,
+    action: 'sell' as const,
+    side,
+    tokenAmount: rawToHuman(tokensRaw),
+    usdcPayout: rawToHuman(paidOut),
+    tokenTransferTxHash: payload.txHash,
+    usdcPayoutTxHash: payout.signature,
+    deliveryStatus: deliveryStatus(payout),
+    wallet,
   };
 }

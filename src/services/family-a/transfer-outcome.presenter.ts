@@ -20,8 +20,12 @@ export function refundStatus(status: string | null, awaitingSince: string | null
   return status as RefundStatus;
 }
 
-export function presentTransfer(deps: Pick<FamilyADeps, 'usdcMint'>, row: InboundWithRefund & { yes_mint?: string | null; no_mint?: string | null }) {
-  const decimals = row.asset === SOL ? 9 : row.asset === deps.usdcMint || row.asset === row.yes_mint || row.asset === row.no_mint ? 6 : null;
+export function presentTransfer(
+  deps: Pick<FamilyADeps, 'usdcMint'>,
+  row: InboundWithRefund & { yes_mint?: string | null; no_mint?: string | null },
+) {
+  const decimals =
+    row.asset === SOL ? 9 : row.asset === deps.usdcMint || row.asset === row.yes_mint || row.asset === row.no_mint ? 6 : null;
   const amount = BigInt(row.amount_raw);
   const honoured = BigInt(row.honoured_raw);
   const status = refundStatus(row.refund_status, row.refund_awaiting_funds_since);
@@ -40,9 +44,15 @@ export function presentTransfer(deps: Pick<FamilyADeps, 'usdcMint'>, row: Inboun
     sender: row.sender_owner,
     to: row.account,
     refundAfter: row.state === 'held' ? row.refund_after : null,
-    refund: row.outbound_id === null ? null : {
-      amount: human(amount - honoured, decimals), status, signature: row.refund_signature, error: status === 'failed' || status === 'awaiting_funds' ? row.refund_error : null,
-    },
+    refund:
+      row.outbound_id === null
+        ? null
+        : {
+            amount: human(amount - honoured, decimals),
+            status,
+            signature: row.refund_signature,
+            error: status === 'failed' || status === 'awaiting_funds' ? row.refund_error : null,
+          },
     recordedAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -55,7 +65,8 @@ export function describeOutcome(txHash: string, transfers: TransferOutcome[]): s
   const parts: string[] = [];
   for (const t of transfers) {
     const what = `${t.amount ?? t.amountRaw} ${t.asset === 'token' ? `of token ${t.mint}` : t.asset}`;
-    if (t.state === 'refunded') parts.push(`${what} ${t.refund?.status === 'confirmed' ? `was refunded (${t.refund.signature})` : 'is being refunded'} to ${t.from}`);
+    if (t.state === 'refunded')
+      parts.push(`${what} ${t.refund?.status === 'confirmed' ? `was refunded (${t.refund.signature})` : 'is being refunded'} to ${t.from}`);
     if (t.state === 'held') parts.push(`${what} stays claimable by a matching quote until ${t.refundAfter}, then it is refunded`);
     if (t.state === 'credited') parts.push(`${what} is credited to this wallet's claim`);
     if (t.state === 'manual') parts.push(`${what} awaits an operator (${t.reason})`);

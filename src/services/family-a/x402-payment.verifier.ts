@@ -24,10 +24,18 @@ export function paymentFailed(label: FailureLabel, reason: string, extra: Record
 export async function fetchLandedTransfer(deps: FamilyADeps, signature: string, label: FailureLabel): Promise<LandedTransfer> {
   const [status] = await deps.chain.getSignatureStatuses([signature]);
   if (!status) throw paymentFailed(label, `transaction ${signature} not found`);
-  if (status.confirmationStatus === 'processed') throw paymentFailed(label, `transaction ${signature} is not confirmed yet; retry once it is confirmed`);
+  if (status.confirmationStatus === 'processed')
+    throw paymentFailed(label, `transaction ${signature} is not confirmed yet; retry once it is confirmed`);
   const tx = await deps.chain.getTransaction(signature, 'confirmed');
   if (!tx) throw paymentFailed(label, `transaction ${signature} not found`);
-  return { signature, err: tx.err, signers: tx.signers, tokenBalances: tx.tokenBalances, lamportBalances: tx.lamportBalances, blockTimeMs: tx.blockTime === null ? null : tx.blockTime * 1000 };
+  return {
+    signature,
+    err: tx.err,
+    signers: tx.signers,
+    tokenBalances: tx.tokenBalances,
+    lamportBalances: tx.lamportBalances,
+    blockTimeMs: tx.blockTime === null ? null : tx.blockTime * 1000,
+  };
 }
 
 export function associatedAccount(mint: string, owner: string): string {
@@ -40,7 +48,11 @@ export function requireTransfer(landed: LandedTransfer, want: Omit<TransferExpec
   return check.moved;
 }
 
-export function requireLamports(landed: LandedTransfer, want: { recipient: string; payer: string; minLamports: bigint }, label: FailureLabel): bigint {
+export function requireLamports(
+  landed: LandedTransfer,
+  want: { recipient: string; payer: string; minLamports: bigint },
+  label: FailureLabel,
+): bigint {
   const check = verifyLamportTransfer(landed, want);
   if (!check.ok) throw paymentFailed(label, check.reason);
   return check.moved;
@@ -57,6 +69,10 @@ export function assertWallet(value: string, field = 'wallet'): string {
 /** The payload names the network the payment was made on; another cluster's signature means nothing here. */
 export function assertNetwork(deps: FamilyADeps, network: string): void {
   if (network !== deps.settings.network) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Malformed X-PAYMENT header: network must be ${deps.settings.network}, got ${network}`);
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      `Malformed X-PAYMENT header: network must be ${deps.settings.network}, got ${network}`,
+    );
   }
 }

@@ -30,7 +30,11 @@ export async function buildClaimAllFees(ctx: FamilyBContext, p: { wallet: string
       createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
       getClaimFeesInstruction({ marketId: a.marketId, creator: wallet, usdcMint: ctx.usdcMint, programId: ctx.programId }),
     ];
-    transactions.push({ marketId: Number(a.marketId), feesAccruedHuman: human(due), transaction: assembleUnsignedTransaction(wallet, instructions, recent).transaction });
+    transactions.push({
+      marketId: Number(a.marketId),
+      feesAccruedHuman: human(due),
+      transaction: assembleUnsignedTransaction(wallet, instructions, recent).transaction,
+    });
   }
   return {
     data: { transactions, skipped, message: `${transactions.length} fee claim transaction(s) to sign. ${skipped.length} skipped.` },

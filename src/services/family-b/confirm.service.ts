@@ -45,7 +45,11 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
   const id = existing?.id ?? randomUUID();
   const slug = input.slug ?? existing?.slug ?? slugFor(input.title ?? a.title, marketId);
   if (!isValidSlug(slug)) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and single dashes, not a number (integers address Family B markets)');
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      'slug must be lowercase letters, digits and single dashes, not a number (integers address Family B markets)',
+    );
   }
   if (await slugTaken(ctx.db, slug, id)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
 
@@ -80,20 +84,40 @@ export async function confirmMarket(ctx: FamilyBContext, input: ConfirmInput) {
     if (isUniqueViolation(error)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is already used by another market`);
     throw error;
   }
-  return { marketId: Number(marketId), id, slug, title: input.title ?? a.title, status: a.status, mintsInitialized: a.mintsInitialized, imageUrls };
+  return {
+    marketId: Number(marketId),
+    id,
+    slug,
+    title: input.title ?? a.title,
+    status: a.status,
+    mintsInitialized: a.mintsInitialized,
+    imageUrls,
+  };
 }
 
 function assertCreatorProof(input: ConfirmInput, marketId: bigint): void {
   if (!isFresh(input.timestamp, Date.now(), CONFIRM_WINDOW_SEC)) {
-    throw new DomainError('forbidden', 'SIGNATURE_EXPIRED', `timestamp must be within ${CONFIRM_WINDOW_SEC} s of the server's clock (now ${Math.floor(Date.now() / 1000)})`);
+    throw new DomainError(
+      'forbidden',
+      'SIGNATURE_EXPIRED',
+      `timestamp must be within ${CONFIRM_WINDOW_SEC} s of the server's clock (now ${Math.floor(Date.now() / 1000)})`,
+    );
   }
   const text = confirmMarketText(marketId, input.timestamp);
   const check = verifySignedMessage(text, input.wallet, input.signature);
-  if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `signature must be the wallet's Ed25519 signature of "${text}": ${check.message}`);
+  if (!check.ok)
+    throw new DomainError(
+      'forbidden',
+      'INVALID_SIGNATURE',
+      `signature must be the wallet's Ed25519 signature of "${text}": ${check.message}`,
+    );
 }
 
 /** The website images of a market, for the single-market position view. */
-export async function marketImages(ctx: FamilyBContext, marketId: bigint): Promise<{ market: string | null; yes: string | null; no: string | null }> {
+export async function marketImages(
+  ctx: FamilyBContext,
+  marketId: bigint,
+): Promise<{ market: string | null; yes: string | null; no: string | null }> {
   const entry = await findCatalogByChainId(ctx.db, marketId);
   const parsed = entry ? (JSON.parse(entry.image_urls) as Partial<Record<'market' | 'yes' | 'no', string | null>>) : {};
   return { market: parsed.market ?? null, yes: parsed.yes ?? null, no: parsed.no ?? null };

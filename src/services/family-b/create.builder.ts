@@ -28,7 +28,9 @@ async function reserveMarketId(ctx: FamilyBContext, creator: string): Promise<bi
   const config = await readProgramConfig(ctx);
   if (!config) throw new DomainError('unavailable', 'PROGRAM_NOT_INITIALIZED', 'The market program is not initialised on this cluster');
   for (let attempt = 0; attempt < 10; attempt++) {
-    const floor = [config.marketCounter, await highestReservation(ctx.db), await maxIndexedMarketId(ctx.db)].reduce((a, b) => (a > b ? a : b));
+    const floor = [config.marketCounter, await highestReservation(ctx.db), await maxIndexedMarketId(ctx.db)].reduce((a, b) =>
+      a > b ? a : b,
+    );
     const candidate = floor + 1n;
     if (await tryReserve(ctx.db, candidate, creator)) return candidate;
   }
@@ -40,25 +42,31 @@ export async function buildCreateMarket(ctx: FamilyBContext, p: CreateParams) {
   const seedAmount = parseAmount(p.seedAmount, 'seedAmount');
   const problem = createMarketProblem({ ...p, seedAmount });
   if (problem) throw new DomainError('invalid', 'VALIDATION_ERROR', problem);
-  const instructionFor = (marketId: bigint) => getCreateMarketInstruction({
-    marketId,
-    title: p.title,
-    description: p.description,
-    yesTicker: p.yesTicker.trim(),
-    noTicker: p.noTicker.trim(),
-    resolutionTime: BigInt(p.resolutionTime),
-    seedAmount,
-    tradeFeeBps: p.tradeFeeBps,
-    creator,
-    usdcMint: ctx.usdcMint,
-    creatorUsdc: associatedTokenAddress(ctx.usdcMint, creator),
-    programId: ctx.programId,
-  });
+  const instructionFor = (marketId: bigint) =>
+    getCreateMarketInstruction({
+      marketId,
+      title: p.title,
+      description: p.description,
+      yesTicker: p.yesTicker.trim(),
+      noTicker: p.noTicker.trim(),
+      resolutionTime: BigInt(p.resolutionTime),
+      seedAmount,
+      tradeFeeBps: p.tradeFeeBps,
+      creator,
+      usdcMint: ctx.usdcMint,
+      creatorUsdc: associatedTokenAddress(ctx.usdcMint, creator),
+      programId: ctx.programId,
+    });
   // Refused before an id is reserved: a refused request must not use one up. The id is a fixed
   // 8 bytes, so the size does not depend on which id it will be.
   const size = transactionSize(creator, [instructionFor(0n)]);
   if (size > PACKET_DATA_SIZE) {
-    throw new DomainError('invalid', 'TRANSACTION_TOO_LARGE', `title and description make the transaction ${size} bytes, over the ${PACKET_DATA_SIZE}-byte limit; shorten them (they are stored as UTF-8: an emoji takes 4 bytes)`, { size, limit: PACKET_DATA_SIZE });
+    throw new DomainError(
+      'invalid',
+      'TRANSACTION_TOO_LARGE',
+      `title and description make the transaction ${size} bytes, over the ${PACKET_DATA_SIZE}-byte limit; shorten them (they are stored as UTF-8: an emoji takes 4 bytes)`,
+      { size, limit: PACKET_DATA_SIZE },
+    );
   }
   const marketId = await reserveMarketId(ctx, creator.toBase58());
   const tx = assembleUnsignedTransaction(creator, [instructionFor(marketId)], await ctx.chain.getLatestBlockhash());

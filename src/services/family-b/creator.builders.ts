@@ -6,7 +6,13 @@
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import {
-  associatedTokenAddress, cancelAllowed, getCancelMarketInstruction, getClaimFeesInstruction, getResolveInstruction, type OutcomeSide, toMarketState,
+  associatedTokenAddress,
+  cancelAllowed,
+  getCancelMarketInstruction,
+  getClaimFeesInstruction,
+  getResolveInstruction,
+  type OutcomeSide,
+  toMarketState,
 } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 import { DomainError } from '../../domain/errors.js';
@@ -17,7 +23,10 @@ import { requireMarketFromChain, type LoadedMarket } from './market-reader.js';
 import { sideOf } from './trade.builders.js';
 import { human } from './views.js';
 
-async function creatorMarket(ctx: FamilyBContext, p: { marketId: string; wallet: string }): Promise<{ wallet: PublicKey; market: LoadedMarket }> {
+async function creatorMarket(
+  ctx: FamilyBContext,
+  p: { marketId: string; wallet: string },
+): Promise<{ wallet: PublicKey; market: LoadedMarket }> {
   const wallet = parseWallet(p.wallet);
   const market = await requireMarketFromChain(ctx, parseMarketId(p.marketId));
   if (!market.account.creator.equals(wallet)) throw notCreator(market.account.creator.toBase58(), wallet.toBase58());
@@ -40,16 +49,38 @@ export async function buildResolve(ctx: FamilyBContext, p: { marketId: string; w
   if (a.status !== 'active') throw new DomainError('conflict', 'MarketNotActive', `Market is ${a.status}`, { marketStatus: a.status });
   const now = await clusterUnixTime(ctx.chain);
   if (now < a.resolutionTime) {
-    throw new DomainError('invalid', 'ResolutionTooEarly', `ResolutionTooEarly: the market cannot be resolved before ${new Date(Number(a.resolutionTime) * 1000).toISOString()}`, {
-      resolutionTime: Number(a.resolutionTime),
-    });
+    throw new DomainError(
+      'invalid',
+      'ResolutionTooEarly',
+      `ResolutionTooEarly: the market cannot be resolved before ${new Date(Number(a.resolutionTime) * 1000).toISOString()}`,
+      {
+        resolutionTime: Number(a.resolutionTime),
+      },
+    );
   }
   if (a.yesSupply === 0n || a.noSupply === 0n) {
-    throw new DomainError('invalid', 'NoOpposition', 'NoOpposition: both sides need holders before the market can be resolved; cancel it instead (POST /v2/markets/{id}/cancel)');
+    throw new DomainError(
+      'invalid',
+      'NoOpposition',
+      'NoOpposition: both sides need holders before the market can be resolved; cancel it instead (POST /v2/markets/{id}/cancel)',
+    );
   }
-  const instruction = getResolveInstruction({ marketId: a.marketId, creator: wallet, usdcMint: ctx.usdcMint, winningSide, programId: ctx.programId });
+  const instruction = getResolveInstruction({
+    marketId: a.marketId,
+    creator: wallet,
+    usdcMint: ctx.usdcMint,
+    winningSide,
+    programId: ctx.programId,
+  });
   const tx = await transaction(ctx, wallet, instruction);
-  return { data: { transaction: tx.transaction, marketId: Number(a.marketId), winningSide, message: `Sign and submit to resolve market ${a.marketId} as ${winningSide}.` } };
+  return {
+    data: {
+      transaction: tx.transaction,
+      marketId: Number(a.marketId),
+      winningSide,
+      message: `Sign and submit to resolve market ${a.marketId} as ${winningSide}.`,
+    },
+  };
 }
 
 export async function buildClaimFees(ctx: FamilyBContext, p: { marketId: string; wallet: string }) {
@@ -76,9 +107,20 @@ export async function buildCancel(ctx: FamilyBContext, p: { marketId: string; wa
   if (a.status === 'cancelled') return { flags: { alreadyCancelled: true, note: `Market ${a.marketId} is already cancelled` } };
   const now = await clusterUnixTime(ctx.chain);
   if (!cancelAllowed(toMarketState(a), { mintsInitialized: a.mintsInitialized, now, resolutionTime: a.resolutionTime })) {
-    throw new DomainError('invalid', 'CannotCancel', 'CannotCancel: only a market that can never resolve may be cancelled (mints never initialised, or past resolution time with one side unheld)');
+    throw new DomainError(
+      'invalid',
+      'CannotCancel',
+      'CannotCancel: only a market that can never resolve may be cancelled (mints never initialised, or past resolution time with one side unheld)',
+    );
   }
-  const instruction = getCancelMarketInstruction({ marketId: a.marketId, creator: wallet, usdcMint: ctx.usdcMint, programId: ctx.programId });
+  const instruction = getCancelMarketInstruction({
+    marketId: a.marketId,
+    creator: wallet,
+    usdcMint: ctx.usdcMint,
+    programId: ctx.programId,
+  });
   const tx = await transaction(ctx, wallet, instruction);
-  return { data: { transaction: tx.transaction, marketId: Number(a.marketId), message: `Sign and submit to cancel market ${a.marketId}.` } };
+  return {
+    data: { transaction: tx.transaction, marketId: Number(a.marketId), message: `Sign and submit to cancel market ${a.marketId}.` },
+  };
 }

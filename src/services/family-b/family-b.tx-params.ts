@@ -14,8 +14,14 @@ const Trade = Type.Object({ marketId: Text, wallet: Text, side: Text, amount: Te
 
 export const familyBTxParams = {
   'market.create': Type.Object({
-    wallet: Text, title: Text, description: Text, yesTicker: Text, noTicker: Text,
-    resolutionTime: Type.Integer(), seedAmount: Text, tradeFeeBps: Type.Integer(),
+    wallet: Text,
+    title: Text,
+    description: Text,
+    yesTicker: Text,
+    noTicker: Text,
+    resolutionTime: Type.Integer(),
+    seedAmount: Text,
+    tradeFeeBps: Type.Integer(),
   }),
   'market.initMints': MarketWallet,
   'market.buy': Trade,

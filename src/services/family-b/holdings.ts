@@ -34,7 +34,9 @@ export async function holdingOf(ctx: FamilyBContext, owner: PublicKey, mint: Pub
   const indexed = await tokenAccountsOf(ctx.db, owner.toBase58(), [mint.toBase58()]);
   const addresses = [...new Set([ata.toBase58(), ...indexed.map((r) => r.address)])];
   const amounts = await Promise.all(addresses.map((a) => liveAmount(ctx, a, owner, mint)));
-  const others = addresses.map((address, i) => ({ address, amount: amounts[i]! })).filter((h) => h.address !== ata.toBase58() && h.amount > 0n);
+  const others = addresses
+    .map((address, i) => ({ address, amount: amounts[i]! }))
+    .filter((h) => h.address !== ata.toBase58() && h.amount > 0n);
   const ataAmount = amounts[0]!;
   return { mint, ata, ataAmount, others, total: others.reduce((s, h) => s + h.amount, ataAmount) };
 }
@@ -47,7 +49,8 @@ export function consolidateInstructions(holding: Holding, owner: PublicKey): Tra
   if (holding.others.length === 0) return [];
   return [
     createAssociatedTokenAccountIdempotentInstruction(owner, holding.ata, owner, holding.mint),
-    ...holding.others.map((h) => createTransferCheckedInstruction(new PublicKey(h.address), holding.mint, holding.ata, owner, h.amount, OUTCOME_DECIMALS)),
+    ...holding.others.map((h) =>
+      createTransferCheckedInstruction(new PublicKey(h.address), holding.mint, holding.ata, owner, h.amount, OUTCOME_DECIMALS),
+    ),
   ];
 }
-

@@ -38,13 +38,17 @@ export class IndexSubscriptions {
   }
 
   async start(): Promise<void> {
-    this.program = this.ctx.chain.onProgramAccountChange(this.ctx.programId.toBase58(), (account) => {
-      const marketId = account.data.readBigUInt64LE(MARKET_ACCOUNT_OFFSETS.marketId);
-      const { yesMint, noMint } = outcomeMints(marketId, this.ctx.programId);
-      this.watchMint(yesMint.toBase58());
-      this.watchMint(noMint.toBase58());
-      this.listeners.marketChanged(marketId, account.slot);
-    }, marketAccountFilters());
+    this.program = this.ctx.chain.onProgramAccountChange(
+      this.ctx.programId.toBase58(),
+      (account) => {
+        const marketId = account.data.readBigUInt64LE(MARKET_ACCOUNT_OFFSETS.marketId);
+        const { yesMint, noMint } = outcomeMints(marketId, this.ctx.programId);
+        this.watchMint(yesMint.toBase58());
+        this.watchMint(noMint.toBase58());
+        this.listeners.marketChanged(marketId, account.slot);
+      },
+      marketAccountFilters(),
+    );
     for (const mint of await knownMints(this.ctx)) this.watchMint(mint);
   }
 

@@ -6,7 +6,12 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { rebuildableTransaction } from '../../../db/database.js';
 import { listAllMints } from '../../../db/repositories/chain-markets.repository.js';
-import { deleteClosedTokenAccount, deleteUnseenForMint, upsertTokenAccounts, type TokenAccountRow } from '../../../db/repositories/token-accounts.repository.js';
+import {
+  deleteClosedTokenAccount,
+  deleteUnseenForMint,
+  upsertTokenAccounts,
+  type TokenAccountRow,
+} from '../../../db/repositories/token-accounts.repository.js';
 import { marketAccountFilters } from '@pmx/programs';
 import { decodeTokenAccountSnapshot, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyBContext } from './context.js';
@@ -19,7 +24,12 @@ async function indexMint(ctx: FamilyBContext, mint: string): Promise<number> {
   const rows = accounts.map(decodeTokenAccountSnapshot).filter((r): r is TokenAccountRow => r !== null);
   await upsertTokenAccounts(ctx.db, rows);
   const slot = rows.length > 0 ? rows[0]!.slot : BigInt(await ctx.chain.getSlot());
-  await deleteUnseenForMint(ctx.db, mint, rows.map((r) => r.address), slot);
+  await deleteUnseenForMint(
+    ctx.db,
+    mint,
+    rows.map((r) => r.address),
+    slot,
+  );
   return rows.length;
 }
 
@@ -55,7 +65,10 @@ async function tokenAccountsByMint(ctx: FamilyBContext, mints: string[], slice: 
   const byMint = new Map<string, TokenAccountRow[]>();
   for (const mint of mints) {
     const accounts = await ctx.chain.getProgramAccounts(TOKEN_PROGRAM_ID.toBase58(), tokenAccountsOfMintFilters(mint));
-    byMint.set(mint, accounts.map(decodeTokenAccountSnapshot).filter((r): r is TokenAccountRow => r !== null));
+    byMint.set(
+      mint,
+      accounts.map(decodeTokenAccountSnapshot).filter((r): r is TokenAccountRow => r !== null),
+    );
     await slice();
   }
   return byMint;
@@ -69,7 +82,10 @@ async function tokenAccountsByMint(ctx: FamilyBContext, mints: string[], slice: 
  * loop back every few milliseconds so that requests keep being answered (bench/index-scaling:
  * /health p99 during a pass at 100 to 10,000 markets).
  */
-export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: number, total: number) => Promise<void>): Promise<FullPassResult> {
+export async function fullIndexPass(
+  ctx: FamilyBContext,
+  progress?: (done: number, total: number) => Promise<void>,
+): Promise<FullPassResult> {
   const slice = timeSlicer(5);
   const accounts = await ctx.chain.getProgramAccounts(ctx.programId.toBase58(), marketAccountFilters());
   let markets = 0;
@@ -78,14 +94,21 @@ export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: numbe
   // Markets are decoded a batch at a time and dropped after it: a pass over 10,000 markets that
   // held them all made every young-generation GC copy them (15-30 ms pauses each).
   for (let start = 0; start < accounts.length; start += READ_BATCH) {
-    const batch = accounts.slice(start, start + READ_BATCH).map((a) => marketFromSnapshot(ctx, a, { cache: false })).filter((m): m is LoadedMarket => m !== null);
+    const batch = accounts
+      .slice(start, start + READ_BATCH)
+      .map((a) => marketFromSnapshot(ctx, a, { cache: false }))
+      .filter((m): m is LoadedMarket => m !== null);
     markets += batch.length;
     // Taken before the reads: a mint without accounts deletes only rows older than its read.
     const slot = BigInt(await ctx.chain.getSlot());
     const live = batch.filter((m) => m.account.mintsInitialized);
-    const byMint = await tokenAccountsByMint(ctx, live.flatMap((m) => [m.yesMint.toBase58(), m.noMint.toBase58()]), slice);
+    const byMint = await tokenAccountsByMint(
+      ctx,
+      live.flatMap((m) => [m.yesMint.toBase58(), m.noMint.toBase58()]),
+      slice,
+    );
     await yieldToEventLoop(); // the reads' last slice must not run on into the first write
-    for (let next = 0; next < batch.length; ) {
+    for (let next = 0; next < batch.length;) {
       await rebuildableTransaction(ctx.db, async (trx) => {
         const began = performance.now();
         const rows: TokenAccountRow[] = [];
@@ -95,7 +118,12 @@ export async function fullIndexPass(ctx: FamilyBContext, progress?: (done: numbe
           if (!market.account.mintsInitialized) continue;
           for (const mint of [market.yesMint.toBase58(), market.noMint.toBase58()]) {
             const seen = byMint.get(mint) ?? [];
-            await deleteUnseenForMint(trx, mint, seen.map((r) => r.address), seen[0]?.slot ?? slot);
+            await deleteUnseenForMint(
+              trx,
+              mint,
+              seen.map((r) => r.address),
+              seen[0]?.slot ?? slot,
+            );
             rows.push(...seen);
           }
         } while (next < batch.length && performance.now() - began < WRITE_SLICE_MS);

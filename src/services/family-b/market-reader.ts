@@ -11,7 +11,15 @@ import { syncCatalogStatus } from '../../../db/repositories/market-catalog.repos
 import type { Database } from '../../../db/schema.js';
 import type { AccountSnapshot, ChainClient } from '../../chain/chain-client.js';
 import {
-  addressOf, type ConfigAccount, decodeConfigAccount, decodeMarketAccount, findConfigPda, findMarketPda, findNoMintPda, findYesMintPda, type MarketAccount,
+  addressOf,
+  type ConfigAccount,
+  decodeConfigAccount,
+  decodeMarketAccount,
+  findConfigPda,
+  findMarketPda,
+  findNoMintPda,
+  findYesMintPda,
+  type MarketAccount,
 } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 
@@ -66,7 +74,12 @@ function decodedFromIndex(programId: PublicKey, address: string, data: Buffer, k
   const id = data.length >= 16 ? data.readBigUInt64LE(8) : -1n;
   const hit = byId.get(id);
   if (hit && hit.key === address && hit.data.equals(data)) return hit;
-  const entry = { data: Buffer.from(data), account: Object.freeze(decodeMarketAccount(data)), address: key ?? new PublicKey(address), key: address };
+  const entry = {
+    data: Buffer.from(data),
+    account: Object.freeze(decodeMarketAccount(data)),
+    address: key ?? new PublicKey(address),
+    key: address,
+  };
   byId.delete(id);
   if (byId.size >= DECODED_MAX) byId.delete(byId.keys().next().value!);
   byId.set(id, entry);
@@ -95,7 +108,11 @@ export function marketNotFound(marketId: bigint): DomainError {
  * A market from an account already read (a getProgramAccounts answer), without reading it again:
  * null unless it sits at the market PDA of the id it carries (a copy elsewhere is not a market).
  */
-export function marketFromSnapshot(ref: Pick<MarketProgramRef, 'programId'>, snapshot: AccountSnapshot, opts: { cache?: boolean } = {}): LoadedMarket | null {
+export function marketFromSnapshot(
+  ref: Pick<MarketProgramRef, 'programId'>,
+  snapshot: AccountSnapshot,
+  opts: { cache?: boolean } = {},
+): LoadedMarket | null {
   if (snapshot.owner !== addressOf(ref.programId) || snapshot.data.length < 16) return null;
   const [address] = findMarketPda(snapshot.data.readBigUInt64LE(8), ref.programId);
   if (addressOf(address) !== snapshot.address) return null;

@@ -45,7 +45,12 @@ export async function walletPositions(ctx: FamilyBContext, walletInput: string) 
   });
 }
 
-export async function walletMarketPosition(ctx: FamilyBContext, walletInput: string, marketIdInput: string, imageUrls: { market: string | null; yes: string | null; no: string | null }) {
+export async function walletMarketPosition(
+  ctx: FamilyBContext,
+  walletInput: string,
+  marketIdInput: string,
+  imageUrls: { market: string | null; yes: string | null; no: string | null },
+) {
   const wallet = parseWallet(walletInput).toBase58();
   const marketId = parseMarketId(marketIdInput);
   const row = await findChainMarket(ctx.db, marketId);

@@ -8,9 +8,18 @@ import { sendAndConfirmPlatformTransaction } from '../platform-transaction.js';
 import type { FamilyBContext } from './context.js';
 import { readProgramConfig } from './market-reader.js';
 
-export async function ensureProgramInitialized(b: FamilyBContext, wallets: { treasury: Keypair; protocolFee: Keypair }, usdcMint: PublicKey): Promise<void> {
+export async function ensureProgramInitialized(
+  b: FamilyBContext,
+  wallets: { treasury: Keypair; protocolFee: Keypair },
+  usdcMint: PublicKey,
+): Promise<void> {
   if (await readProgramConfig(b)) return;
-  const instruction = getInitializeInstruction({ admin: wallets.treasury.publicKey, usdcMint, protocolFeeWallet: wallets.protocolFee.publicKey, programId: b.programId });
+  const instruction = getInitializeInstruction({
+    admin: wallets.treasury.publicKey,
+    usdcMint,
+    protocolFeeWallet: wallets.protocolFee.publicKey,
+    programId: b.programId,
+  });
   try {
     const signature = await sendAndConfirmPlatformTransaction(b.chain, [instruction], [wallets.treasury]);
     b.log.info({ signature, program: b.programId.toBase58() }, 'market program config initialised');

@@ -31,7 +31,13 @@ export function protocolFeeSweepBuilder(ctx: FamilyBContext, protocolFee: Keypai
       const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
       const tx = new Transaction({ feePayer: wallet, recentBlockhash }).add(
         createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
-        getClaimProtocolFeesInstruction({ marketId: BigInt(marketId), caller: wallet, usdcMint: ctx.usdcMint, protocolFeeWallet: wallet, programId: ctx.programId }),
+        getClaimProtocolFeesInstruction({
+          marketId: BigInt(marketId),
+          caller: wallet,
+          usdcMint: ctx.usdcMint,
+          protocolFeeWallet: wallet,
+          programId: ctx.programId,
+        }),
         context.memo,
       );
       tx.sign(protocolFee);
@@ -49,7 +55,11 @@ export async function recordProtocolFeeSweeps(ctx: FamilyBContext): Promise<stri
     const a = market.account;
     if (a.protocolFeesAccrued === a.protocolFeesClaimed) continue;
     const idempotencyKey = `${PROTOCOL_FEE_SWEEP}-${marketId}-${a.protocolFeesClaimed}`;
-    const intent = await recordOrFindOutboundIntent(ctx.db, { idempotencyKey, purpose: PROTOCOL_FEE_SWEEP, params: { marketId: marketId.toString() } satisfies SweepParams });
+    const intent = await recordOrFindOutboundIntent(ctx.db, {
+      idempotencyKey,
+      purpose: PROTOCOL_FEE_SWEEP,
+      params: { marketId: marketId.toString() } satisfies SweepParams,
+    });
     if (intent.created) recorded.push(intent.id);
   }
   return recorded;

@@ -22,7 +22,14 @@ import { sideOf } from './trade.builders.js';
 /** Markets one redeem-all call looks at (the wallet's indexed holdings); the rest on the next call. */
 export const REDEEM_ALL_MAX_MARKETS = 50;
 
-function redeemTransaction(ctx: FamilyBContext, wallet: PublicKey, market: LoadedMarket, side: OutcomeSide, holding: Holding, recent: BlockhashWithExpiry): string {
+function redeemTransaction(
+  ctx: FamilyBContext,
+  wallet: PublicKey,
+  market: LoadedMarket,
+  side: OutcomeSide,
+  holding: Holding,
+  recent: BlockhashWithExpiry,
+): string {
   const usdc = associatedTokenAddress(ctx.usdcMint, wallet);
   const instructions = [
     createAssociatedTokenAccountIdempotentInstruction(wallet, usdc, wallet, ctx.usdcMint),
@@ -47,15 +54,31 @@ export async function buildRedeem(ctx: FamilyBContext, p: { marketId: string; wa
   const side = sideOf(market, p.side);
   const id = Number(market.account.marketId);
   if (market.account.status === 'active') {
-    throw new DomainError('invalid', 'MarketNotResolved', `Market ${id} is not resolved yet; redemption opens once it is resolved or cancelled`, { marketStatus: 'active' });
+    throw new DomainError(
+      'invalid',
+      'MarketNotResolved',
+      `Market ${id} is not resolved yet; redemption opens once it is resolved or cancelled`,
+      { marketStatus: 'active' },
+    );
   }
   const holding = await holdingOf(ctx, wallet, side === 'YES' ? market.yesMint : market.noMint);
   const balance = holding.total;
   if (balance === 0n) return { flags: { alreadyRedeemed: true, note: `Wallet holds no ${side} tokens of market ${id}` } };
   const reason = skipReason(market, side);
-  if (reason) throw new DomainError('invalid', reason, `${side} tokens of market ${id} cannot be redeemed: ${reason}`, { marketStatus: market.account.status });
+  if (reason)
+    throw new DomainError('invalid', reason, `${side} tokens of market ${id} cannot be redeemed: ${reason}`, {
+      marketStatus: market.account.status,
+    });
   const transaction = redeemTransaction(ctx, wallet, market, side, holding, await ctx.chain.getLatestBlockhash());
-  return { data: { transaction, marketId: id, side, tokenAmount: Number(balance), message: `Sign and submit to redeem ${balance} ${side} tokens of market ${id}.` } };
+  return {
+    data: {
+      transaction,
+      marketId: id,
+      side,
+      tokenAmount: Number(balance),
+      message: `Sign and submit to redeem ${balance} ${side} tokens of market ${id}.`,
+    },
+  };
 }
 
 export async function buildRedeemAll(ctx: FamilyBContext, p: { wallet: string }) {

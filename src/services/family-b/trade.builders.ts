@@ -7,7 +7,15 @@
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import {
-  associatedTokenAddress, getBuyInstruction, getSellInstruction, mulDivFloor, parseOutcomeSide, quoteTrade, toMarketState, type TradeAction, type TradeQuote,
+  associatedTokenAddress,
+  getBuyInstruction,
+  getSellInstruction,
+  mulDivFloor,
+  parseOutcomeSide,
+  quoteTrade,
+  toMarketState,
+  type TradeAction,
+  type TradeQuote,
 } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../chain/transaction-assembly.js';
 
@@ -42,7 +50,9 @@ export function quoteOn(market: LoadedMarket, action: TradeAction, sideInput: st
   const side = sideOf(market, sideInput);
   const state = toMarketState(market.account);
   if (!market.account.mintsInitialized) {
-    throw new DomainError('invalid', 'MintsNotInitialized', 'The market mints are not initialised (POST /v2/markets/{id}/init-mints)', { isBroken: true });
+    throw new DomainError('invalid', 'MintsNotInitialized', 'The market mints are not initialised (POST /v2/markets/{id}/init-mints)', {
+      isBroken: true,
+    });
   }
   try {
     return quoteTrade(state, action, side, amount);
@@ -67,7 +77,15 @@ async function buildTrade(ctx: FamilyBContext, action: TradeAction, p: TradePara
   const minOut = quote.outputAmount - mulDivFloor(quote.outputAmount, slippage, 10_000n);
   const outcomeMint = quote.side === 'YES' ? market.yesMint : market.noMint;
   await assertCanPay(ctx, action, wallet, action === 'buy' ? ctx.usdcMint : outcomeMint, quote);
-  const accounts = { marketId, side: quote.side, owner: wallet, usdcMint: ctx.usdcMint, programId: ctx.programId, amount: quote.inputAmount, minOut };
+  const accounts = {
+    marketId,
+    side: quote.side,
+    owner: wallet,
+    usdcMint: ctx.usdcMint,
+    programId: ctx.programId,
+    amount: quote.inputAmount,
+    minOut,
+  };
   const instructions =
     action === 'buy'
       ? [
@@ -95,14 +113,25 @@ async function buildTrade(ctx: FamilyBContext, action: TradeAction, p: TradePara
  * account, so a buy needs that much USDC there and a sell that many tokens (as the chain holds
  * them now; a transfer landing meanwhile can still change it).
  */
-async function assertCanPay(ctx: FamilyBContext, action: TradeAction, wallet: PublicKey, mint: PublicKey, quote: TradeQuote): Promise<void> {
+async function assertCanPay(
+  ctx: FamilyBContext,
+  action: TradeAction,
+  wallet: PublicKey,
+  mint: PublicKey,
+  quote: TradeQuote,
+): Promise<void> {
   const balance = await ataBalance(ctx.chain, mint, wallet);
   if (balance >= quote.inputAmount) return;
   const what = action === 'buy' ? 'USDC' : `${quote.side} tokens`;
-  throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `The wallet holds ${balance} raw ${what} in its associated account; this ${action} needs ${quote.inputAmount}`, {
-    balance: Number(balance),
-    required: Number(quote.inputAmount),
-  });
+  throw new DomainError(
+    'invalid',
+    'INSUFFICIENT_BALANCE',
+    `The wallet holds ${balance} raw ${what} in its associated account; this ${action} needs ${quote.inputAmount}`,
+    {
+      balance: Number(balance),
+      required: Number(quote.inputAmount),
+    },
+  );
 }
 
 export const buildBuy = (ctx: FamilyBContext, p: TradeParams) => buildTrade(ctx, 'buy', p);

@@ -22,7 +22,6 @@ export interface FamilyCContext {
   dispatchOutbound(outboundId: string): Promise<void>;
 }
 
-
 /** A `pubkey` parameter as a PublicKey, or 400 INVALID_PUBKEY. */
 export function parsePubkey(value: string, field = 'pubkey'): PublicKey {
   if (BASE58_PUBKEY.test(value)) {
@@ -44,7 +43,11 @@ export function parsePubkey(value: string, field = 'pubkey'): PublicKey {
 export function parseOwnerPubkey(value: string, field = 'pubkey'): PublicKey {
   const key = parsePubkey(value, field);
   if (!isStrictPublicKey(key.toBytes())) {
-    throw new DomainError('invalid', 'INVALID_PUBKEY', `${field} is a small-order (or non-canonical) Ed25519 key: nobody holds it, anyone can "sign" for it, it cannot own a smart wallet`);
+    throw new DomainError(
+      'invalid',
+      'INVALID_PUBKEY',
+      `${field} is a small-order (or non-canonical) Ed25519 key: nobody holds it, anyone can "sign" for it, it cannot own a smart wallet`,
+    );
   }
   return key;
 }
@@ -55,5 +58,9 @@ export function parseRawAmount(value: string, field = 'amount'): bigint {
     const amount = BigInt(value);
     if (amount > 0n && amount <= U64_MAX) return amount;
   }
-  throw new DomainError('invalid', 'INVALID_AMOUNT', `${field} must be a positive integer of raw units (a decimal string, at most 2^64 - 1)`);
+  throw new DomainError(
+    'invalid',
+    'INVALID_AMOUNT',
+    `${field} must be a positive integer of raw units (a decimal string, at most 2^64 - 1)`,
+  );
 }

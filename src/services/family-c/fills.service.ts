@@ -12,7 +12,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function decodeCursor(cursor: string): { matchedAt: string; id: string } {
   const [matchedAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!matchedAt || !id || Number.isNaN(Date.parse(matchedAt)) || !UUID.test(id)) throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
+  if (!matchedAt || !id || Number.isNaN(Date.parse(matchedAt)) || !UUID.test(id))
+    throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
   return { matchedAt, id };
 }
 
@@ -20,12 +21,20 @@ export async function listOwnerFills(ctx: FamilyCContext, q: { pubkey: string; m
   const owner = parsePubkey(q.pubkey).toBase58();
   const marketId = q.marketId ? (await requireClobMarket(ctx, q.marketId)).id : undefined;
   const filter = { owner, marketId, after: q.cursor ? decodeCursor(q.cursor) : undefined };
-  const [asMaker, asTaker] = await Promise.all([listOwnerFillsAs(ctx.db, 'maker', filter, q.limit + 1), listOwnerFillsAs(ctx.db, 'taker', filter, q.limit + 1)]);
+  const [asMaker, asTaker] = await Promise.all([
+    listOwnerFillsAs(ctx.db, 'maker', filter, q.limit + 1),
+    listOwnerFillsAs(ctx.db, 'taker', filter, q.limit + 1),
+  ]);
   const byId = new Map([...asMaker, ...asTaker].map((f) => [f.id, f]));
-  const merged = [...byId.values()].sort((a, b) => (a.matched_at === b.matched_at ? (a.id < b.id ? 1 : -1) : a.matched_at < b.matched_at ? 1 : -1));
+  const merged = [...byId.values()].sort((a, b) =>
+    a.matched_at === b.matched_at ? (a.id < b.id ? 1 : -1) : a.matched_at < b.matched_at ? 1 : -1,
+  );
   const page = merged.slice(0, q.limit);
   const last = page[page.length - 1];
-  return { fills: page.map(presentFill), nextCursor: merged.length > q.limit && last ? Buffer.from(`${last.matched_at}|${last.id}`, 'utf8').toString('base64url') : null };
+  return {
+    fills: page.map(presentFill),
+    nextCursor: merged.length > q.limit && last ? Buffer.from(`${last.matched_at}|${last.id}`, 'utf8').toString('base64url') : null,
+  };
 }
 
 export async function getFill(ctx: FamilyCContext, id: string) {

@@ -39,25 +39,37 @@ export class ClobIndexSubscriptions {
 
   async start(): Promise<void> {
     const program = this.ctx.programId.toBase58();
-    this.add('program:markets', () => this.ctx.chain.onProgramAccountChange(program, (account) => {
-      try {
-        const m = decodeClobMarket(account.data);
-        this.watchMint(m.yesMint.toBase58());
-        this.watchMint(m.noMint.toBase58());
-      } catch {
-        return; // not a market after all
-      }
-      this.listeners.marketChanged(account.address);
-    }, clobMarketAccountFilters()));
-    this.add('program:escrows', () => this.ctx.chain.onProgramAccountChange(program, (account) => {
-      const owner = escrowOwner(account.data);
-      if (owner) this.listeners.walletSeen(owner.toBase58());
-    }, escrowAccountFilters()));
+    this.add('program:markets', () =>
+      this.ctx.chain.onProgramAccountChange(
+        program,
+        (account) => {
+          try {
+            const m = decodeClobMarket(account.data);
+            this.watchMint(m.yesMint.toBase58());
+            this.watchMint(m.noMint.toBase58());
+          } catch {
+            return; // not a market after all
+          }
+          this.listeners.marketChanged(account.address);
+        },
+        clobMarketAccountFilters(),
+      ),
+    );
+    this.add('program:escrows', () =>
+      this.ctx.chain.onProgramAccountChange(
+        program,
+        (account) => {
+          const owner = escrowOwner(account.data);
+          if (owner) this.listeners.walletSeen(owner.toBase58());
+        },
+        escrowAccountFilters(),
+      ),
+    );
     for (const market of await listAllClobMarkets(this.ctx.db)) {
       this.watchMint(market.yes_mint!);
       this.watchMint(market.no_mint!);
     }
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const page = await listClobWallets(this.ctx.db, after, 500);
       if (page.length === 0) break;
       for (const w of page) this.watchAccount(w.escrowUsdc);
@@ -71,10 +83,16 @@ export class ClobIndexSubscriptions {
   }
 
   watchMint(mint: string): void {
-    this.add(`mint:${mint}`, () => this.ctx.chain.onProgramAccountChange(TOKEN_PROGRAM_ID.toBase58(), (account) => {
-      const row = decodeTokenAccountSnapshot(account);
-      if (row && row.mint === mint) this.listeners.tokenAccountChanged(account.address);
-    }, tokenAccountsOfMintFilters(mint)));
+    this.add(`mint:${mint}`, () =>
+      this.ctx.chain.onProgramAccountChange(
+        TOKEN_PROGRAM_ID.toBase58(),
+        (account) => {
+          const row = decodeTokenAccountSnapshot(account);
+          if (row && row.mint === mint) this.listeners.tokenAccountChanged(account.address);
+        },
+        tokenAccountsOfMintFilters(mint),
+      ),
+    );
   }
 
   private add(key: string, subscribe: () => Unsubscribe): void {

@@ -10,7 +10,13 @@ import { insertCatalogMarket, insertClobTerms, findClobMarketById } from '../../
 import { slugTaken } from '../../../db/repositories/market-catalog.repository.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import {
-  type ClobMarketStatus, decodeClobMarket, findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, getClobMarketStatusInstruction, type MarketStatusAction,
+  type ClobMarketStatus,
+  decodeClobMarket,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findClobVaultAddress,
+  getClobMarketStatusInstruction,
+  type MarketStatusAction,
 } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 import { DEFAULT_MIN_ORDER_SIZE, MAX_ORDER_QUANTITY } from '../../domain/orderbook/index.js';
@@ -41,7 +47,12 @@ export interface CreateClobMarketInput {
 
 async function freeSlug(ctx: FamilyCContext, input: CreateClobMarketInput): Promise<string> {
   if (input.slug !== undefined) {
-    if (!isValidSlug(input.slug)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'slug must be lowercase letters, digits and dashes, not a number (1, 1e10, 0x1f), at most 80 characters');
+    if (!isValidSlug(input.slug))
+      throw new DomainError(
+        'invalid',
+        'VALIDATION_ERROR',
+        'slug must be lowercase letters, digits and dashes, not a number (1, 1e10, 0x1f), at most 80 characters',
+      );
     if (await slugTaken(ctx.db, input.slug)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${input.slug} is taken`);
     return input.slug;
   }
@@ -60,7 +71,11 @@ function validate(input: CreateClobMarketInput): { endDate: string; tickers: { y
   if (input.imageUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(input.imageUrl)) {
     throw new DomainError('invalid', 'VALIDATION_ERROR', 'imageUrl must be an http(s) URL');
   }
-  return { endDate: new Date(end).toISOString(), tickers: assertTickers(input.yesTicker, input.noTicker), minOrderSize: minOrderSizeOf(input.minOrderSize) };
+  return {
+    endDate: new Date(end).toISOString(),
+    tickers: assertTickers(input.yesTicker, input.noTicker),
+    minOrderSize: minOrderSizeOf(input.minOrderSize),
+  };
 }
 
 /** The market's minimum order size: one token unless named; at most the largest order quantity. */
@@ -68,7 +83,11 @@ function minOrderSizeOf(text: string | undefined): bigint {
   if (text === undefined) return DEFAULT_MIN_ORDER_SIZE;
   const size = /^[0-9]{1,20}$/.test(text) ? BigInt(text) : 0n;
   if (size < 1n || size > MAX_ORDER_QUANTITY) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `minOrderSize must be a whole number of raw units from 1 to ${MAX_ORDER_QUANTITY}`);
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      `minOrderSize must be a whole number of raw units from 1 to ${MAX_ORDER_QUANTITY}`,
+    );
   }
   return size;
 }
@@ -84,15 +103,33 @@ export async function createClobMarket(ctx: FamilyCContext, input: CreateClobMar
   try {
     outboundId = await ctx.db.transaction().execute(async (trx) => {
       await insertCatalogMarket(trx, {
-        id, slug, kind: 'clob', name: input.title, description: input.description, category: input.category, tags: '[]',
-        image_urls: JSON.stringify(input.imageUrl ? [input.imageUrl] : []), status: 'creating', creator: ctx.operator.publicKey.toBase58(),
-        yes_ticker: tickers.yes, no_ticker: tickers.no,
-        yes_mint: findClobOutcomeMintPda(id, 'yes', p)[0].toBase58(), no_mint: findClobOutcomeMintPda(id, 'no', p)[0].toBase58(),
-        end_date: endDate, published: 0, created_at: now, updated_at: now,
+        id,
+        slug,
+        kind: 'clob',
+        name: input.title,
+        description: input.description,
+        category: input.category,
+        tags: '[]',
+        image_urls: JSON.stringify(input.imageUrl ? [input.imageUrl] : []),
+        status: 'creating',
+        creator: ctx.operator.publicKey.toBase58(),
+        yes_ticker: tickers.yes,
+        no_ticker: tickers.no,
+        yes_mint: findClobOutcomeMintPda(id, 'yes', p)[0].toBase58(),
+        no_mint: findClobOutcomeMintPda(id, 'no', p)[0].toBase58(),
+        end_date: endDate,
+        published: 0,
+        created_at: now,
+        updated_at: now,
       });
       await insertClobTerms(trx, {
-        market_id: id, market_pubkey: findClobMarketPda(id, p)[0].toBase58(), vault: findClobVaultAddress(id, ctx.usdcMint, p).toBase58(),
-        resolution_rules: input.resolutionRules, image_url: input.imageUrl ?? '', slot: 0n, min_order_size: minOrderSize,
+        market_id: id,
+        market_pubkey: findClobMarketPda(id, p)[0].toBase58(),
+        vault: findClobVaultAddress(id, ctx.usdcMint, p).toBase58(),
+        resolution_rules: input.resolutionRules,
+        image_url: input.imageUrl ?? '',
+        slot: 0n,
+        min_order_size: minOrderSize,
       });
       const params: ClobMarketSetupParams = { marketId: id };
       return recordOutboundIntent(trx, { idempotencyKey: `c-market-create-${id}`, purpose: CLOB_MARKET_SETUP, params });
@@ -101,13 +138,18 @@ export async function createClobMarket(ctx: FamilyCContext, input: CreateClobMar
     if (isUniqueViolation(error)) throw new DomainError('conflict', 'SLUG_TAKEN', `slug ${slug} is taken`);
     throw error;
   }
-  await ctx.dispatchOutbound(outboundId).catch((err: Error) => ctx.log.warn({ outboundId, err: err.message }, 'enqueue failed; the resume scan will pick it up'));
+  await ctx
+    .dispatchOutbound(outboundId)
+    .catch((err: Error) => ctx.log.warn({ outboundId, err: err.message }, 'enqueue failed; the resume scan will pick it up'));
   await awaitOutbound(ctx.db, outboundId, waitMs);
   // The confirmation hook indexes the account right after the row turns confirmed.
-  const live = await pollUntil(async () => {
-    const row = await findClobMarketById(ctx.db, id);
-    return row && row.status !== 'creating' ? row : undefined;
-  }, { timeoutMs: 2_000 });
+  const live = await pollUntil(
+    async () => {
+      const row = await findClobMarketById(ctx.db, id);
+      return row && row.status !== 'creating' ? row : undefined;
+    },
+    { timeoutMs: 2_000 },
+  );
   return live ?? (await findClobMarketById(ctx.db, id))!;
 }
 
@@ -127,13 +169,23 @@ export async function changeClobMarketStatus(ctx: FamilyCContext, idOrSlug: stri
   const already = onChain.status === rule.to && (action !== 'resolve' || onChain.outcome === outcome);
   if (!already) {
     if (action === 'resolve' && onChain.status === 'resolved') {
-      throw new DomainError('conflict', 'ALREADY_RESOLVED', `Market ${row.id} is already resolved ${onChain.outcome}`, { outcome: onChain.outcome });
+      throw new DomainError('conflict', 'ALREADY_RESOLVED', `Market ${row.id} is already resolved ${onChain.outcome}`, {
+        outcome: onChain.outcome,
+      });
     }
     if (!rule.from.includes(onChain.status)) {
-      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `Cannot ${action} a ${onChain.status} market`, { marketStatus: onChain.status });
+      throw new DomainError('conflict', 'INVALID_STATUS_TRANSITION', `Cannot ${action} a ${onChain.status} market`, {
+        marketStatus: onChain.status,
+      });
     }
     const outcomeByte = outcome === undefined ? undefined : outcome === 'yes' ? 0 : 1;
-    const ix = getClobMarketStatusInstruction({ operator: ctx.operator.publicKey, marketUuid: row.id, action, outcome: outcomeByte, programId: ctx.programId });
+    const ix = getClobMarketStatusInstruction({
+      operator: ctx.operator.publicKey,
+      marketUuid: row.id,
+      action,
+      outcome: outcomeByte,
+      programId: ctx.programId,
+    });
     const signature = await sendAndConfirmPlatformTransaction(ctx.chain, [ix], [ctx.operator]);
     ctx.log.info({ market: row.id, action, outcome, signature }, 'orderbook market status changed');
   }

@@ -3,7 +3,11 @@
  * Markets still `creating` (their account not yet on chain) are not shown.
  */
 import {
-  findClobMarketById, findClobMarketBySlug, listAllClobMarkets, listClobMarkets, type ClobMarketRow,
+  findClobMarketById,
+  findClobMarketBySlug,
+  listAllClobMarkets,
+  listClobMarkets,
+  type ClobMarketRow,
 } from '../../../db/repositories/clob-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import type { FamilyCContext } from './context.js';
@@ -44,7 +48,11 @@ export async function listMarketsPage(
   q: { status?: string; category?: string; limit: number; cursor?: string },
 ): Promise<MarketPage> {
   const statuses = q.status ? [q.status] : [...PUBLIC_STATUSES];
-  const rows = await listClobMarkets(ctx.db, { statuses, category: q.category, after: q.cursor ? decodeCursor(q.cursor) : undefined }, q.limit + 1);
+  const rows = await listClobMarkets(
+    ctx.db,
+    { statuses, category: q.category, after: q.cursor ? decodeCursor(q.cursor) : undefined },
+    q.limit + 1,
+  );
   const page = rows.slice(0, q.limit);
   return { markets: page, nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]!) : null };
 }

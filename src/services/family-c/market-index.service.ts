@@ -5,7 +5,11 @@
  */
 import bs58 from 'bs58';
 import {
-  claimClobSlot, findClobMarketByPubkey, listAllClobMarkets, setClobCatalogStatus, type ClobMarketRow,
+  claimClobSlot,
+  findClobMarketByPubkey,
+  listAllClobMarkets,
+  setClobCatalogStatus,
+  type ClobMarketRow,
 } from '../../../db/repositories/clob-markets.repository.js';
 import type { AccountSnapshot, ProgramAccountFilter } from '../../chain/chain-client.js';
 import { CLOB_MARKET_SIZE, type ClobMarketStatus, decodeClobMarket, EXCHANGE_ACCOUNT } from '@pmx/programs';
@@ -19,7 +23,11 @@ export function clobMarketAccountFilters(): ProgramAccountFilter[] {
 export type MarketChange = { marketId: string; status: ClobMarketStatus; previous: string };
 
 /** Applies one read of a market account; returns the status change it made, if any. */
-export async function applyClobMarketAccount(ctx: FamilyCContext, row: ClobMarketRow, account: AccountSnapshot | null): Promise<MarketChange | null> {
+export async function applyClobMarketAccount(
+  ctx: FamilyCContext,
+  row: ClobMarketRow,
+  account: AccountSnapshot | null,
+): Promise<MarketChange | null> {
   if (!account) return null;
   let decoded;
   try {

@@ -20,8 +20,17 @@ export function clobMarketSetupBuilder(ctx: FamilyCContext): OutboundBuilder {
   return {
     async build(params, recentBlockhash, { memo }) {
       const { marketId } = params as ClobMarketSetupParams;
-      const instruction = getClobCreateMarketInstruction({ operator: ctx.operator.publicKey, marketUuid: marketId, usdcMint: ctx.usdcMint, programId: ctx.programId });
-      const message = new TransactionMessage({ payerKey: ctx.operator.publicKey, recentBlockhash, instructions: [instruction, memo] }).compileToV0Message();
+      const instruction = getClobCreateMarketInstruction({
+        operator: ctx.operator.publicKey,
+        marketUuid: marketId,
+        usdcMint: ctx.usdcMint,
+        programId: ctx.programId,
+      });
+      const message = new TransactionMessage({
+        payerKey: ctx.operator.publicKey,
+        recentBlockhash,
+        instructions: [instruction, memo],
+      }).compileToV0Message();
       const tx = new VersionedTransaction(message);
       signTransaction(tx, [ctx.operator]);
       return tx.serialize();

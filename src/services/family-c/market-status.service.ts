@@ -39,10 +39,16 @@ export class MarketStatusService {
       await bus.publishMarket(marketId, [{ event: 'market_resolved', marketId, status, outcome: await marketOutcome(ctx, marketId) }]);
     }
     await leases?.tick();
-    await matcher.marketStatus(marketId, status).catch((err: Error) => log.warn({ err, market: marketId, status }, 'matcher not told of a status change'));
-    await this.deps.planSettlement(marketId).catch((err: Error) => log.warn({ err, market: marketId }, 'could not enqueue settlement planning'));
+    await matcher
+      .marketStatus(marketId, status)
+      .catch((err: Error) => log.warn({ err, market: marketId, status }, 'matcher not told of a status change'));
+    await this.deps
+      .planSettlement(marketId)
+      .catch((err: Error) => log.warn({ err, market: marketId }, 'could not enqueue settlement planning'));
     if (status === 'resolved') {
-      await this.deps.updatePositions('resolution').catch((err: Error) => log.warn({ err, market: marketId }, 'could not enqueue positions'));
+      await this.deps
+        .updatePositions('resolution')
+        .catch((err: Error) => log.warn({ err, market: marketId }, 'could not enqueue positions'));
     }
   }
 }

@@ -11,7 +11,13 @@
  * Reads never recompute from the fill history.
  */
 import {
-  findPosition, hasUnappliedSettledFill, listPositions, markFillsApplied, savePosition, settledFillsToApply, walletPositionGaps,
+  findPosition,
+  hasUnappliedSettledFill,
+  listPositions,
+  markFillsApplied,
+  savePosition,
+  settledFillsToApply,
+  walletPositionGaps,
 } from '../../../db/repositories/clob-positions.repository.js';
 import { normalizeFill } from '../../../db/repositories/clob-fills.repository.js';
 import { findClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
@@ -19,7 +25,15 @@ import { unsettledFillsOf } from '../../../db/repositories/clob-commitments.repo
 import { findClobMarketById } from '../../../db/repositories/clob-markets.repository.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import {
-  applyOwnerMove, applyWalletMove, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl, walletMoves, type MarketPositions,
+  applyOwnerMove,
+  applyWalletMove,
+  avgEntryPrice,
+  currentPrice,
+  EMPTY_POSITION,
+  fillMoves,
+  unrealizedPnl,
+  walletMoves,
+  type MarketPositions,
 } from '../../domain/orderbook/index.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
@@ -36,7 +50,14 @@ async function loadPair(db: Db, owner: string, marketId: string): Promise<Market
   return { yes: yes ?? EMPTY_POSITION, no: no ?? EMPTY_POSITION };
 }
 
-async function savePair(db: Db, owner: string, marketId: string, before: MarketPositions, after: MarketPositions, now: string): Promise<void> {
+async function savePair(
+  db: Db,
+  owner: string,
+  marketId: string,
+  before: MarketPositions,
+  after: MarketPositions,
+  now: string,
+): Promise<void> {
   for (const outcome of ['yes', 'no'] as const) {
     if (after[outcome] !== before[outcome]) await savePosition(db, { owner, marketId, outcome, ...after[outcome], updatedAt: now });
   }
@@ -48,7 +69,13 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
     return await ctx.db.transaction().execute(async (trx) => {
       const fills = (await settledFillsToApply(trx, limit)).map(normalizeFill);
       if (fills.length === 0) return 0;
-      if ((await markFillsApplied(trx, fills.map((f) => f.id))) !== fills.length) throw new ClaimedElsewhere();
+      if (
+        (await markFillsApplied(
+          trx,
+          fills.map((f) => f.id),
+        )) !== fills.length
+      )
+        throw new ClaimedElsewhere();
       const now = new Date().toISOString();
       const pairs = new Map<string, { owner: string; marketId: string; before: MarketPositions; after: MarketPositions }>();
       for (const f of fills) {
@@ -79,7 +106,7 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
  */
 export async function applyWalletMoves(ctx: Pick<FamilyCContext, 'db'>, pageSize = 500): Promise<number> {
   let applied = 0;
-  for (let after: { owner: string; marketId: string } | null = null; ; ) {
+  for (let after: { owner: string; marketId: string } | null = null; ;) {
     const page = await walletPositionGaps(ctx.db, after, pageSize);
     for (const gap of page) if (await applyWalletGap(ctx, gap)) applied++;
     if (page.length < pageSize) return applied;
@@ -101,14 +128,23 @@ async function applyWalletGap(ctx: Pick<FamilyCContext, 'db'>, gap: { owner: str
     const held = { yes: heldOf(market.yes_mint), no: heldOf(market.no_mint) };
     if ((await unsettledFillsOf(trx, gap.owner)).some((f) => f.market_id === gap.marketId)) return false;
     if (await hasUnappliedSettledFill(trx, gap.owner, gap.marketId)) return false;
-    const moves = walletMoves({ yes: before.yes.netQuantity, no: before.no.netQuantity }, held, market.status === 'resolved' ? winner : null);
+    const moves = walletMoves(
+      { yes: before.yes.netQuantity, no: before.no.netQuantity },
+      held,
+      market.status === 'resolved' ? winner : null,
+    );
     if (moves.length === 0) return false;
     await savePair(trx, gap.owner, gap.marketId, before, moves.reduce(applyWalletMove, before), new Date().toISOString());
     return true;
   });
 }
 
-function priceOf(status: string, marketOutcome: string | null, outcome: 'yes' | 'no', top: { bestBid: Record<string, number | null>; bestAsk: Record<string, number | null> }): number | null {
+function priceOf(
+  status: string,
+  marketOutcome: string | null,
+  outcome: 'yes' | 'no',
+  top: { bestBid: Record<string, number | null>; bestAsk: Record<string, number | null> },
+): number | null {
   if (status === 'resolved') return marketOutcome?.toLowerCase() === outcome ? 10_000 : 0;
   return currentPrice(top.bestBid[outcome] ?? null, top.bestAsk[outcome] ?? null);
 }
@@ -124,10 +160,22 @@ export async function positionsView(ctx: FamilyCContext, tops: BookTops, pubkey:
     const price = priceOf(r.marketStatus, r.marketOutcome, r.outcome, topCache.get(r.marketId)!);
     const unrealized = unrealizedPnl(r, price);
     positions.push({
-      id: r.id, marketId: r.marketId, ownerPubkey: r.owner, outcome: r.outcome,
-      netQuantity: r.netQuantity.toString(), avgEntryPrice: avgEntryPrice(r), totalCost: r.totalCost.toString(), totalProceeds: r.totalProceeds.toString(),
-      totalFees: r.totalFees.toString(), realizedPnl: r.realizedPnl.toString(), unrealizedPnl: unrealized === null ? null : unrealized.toString(),
-      currentPrice: price, marketSlug: r.marketSlug, marketTitle: r.marketTitle, marketStatus: r.marketStatus ?? null, updatedAt: r.updatedAt,
+      id: r.id,
+      marketId: r.marketId,
+      ownerPubkey: r.owner,
+      outcome: r.outcome,
+      netQuantity: r.netQuantity.toString(),
+      avgEntryPrice: avgEntryPrice(r),
+      totalCost: r.totalCost.toString(),
+      totalProceeds: r.totalProceeds.toString(),
+      totalFees: r.totalFees.toString(),
+      realizedPnl: r.realizedPnl.toString(),
+      unrealizedPnl: unrealized === null ? null : unrealized.toString(),
+      currentPrice: price,
+      marketSlug: r.marketSlug,
+      marketTitle: r.marketTitle,
+      marketStatus: r.marketStatus ?? null,
+      updatedAt: r.updatedAt,
     });
   }
   return { positions };
@@ -141,9 +189,18 @@ export async function positionsView(ctx: FamilyCContext, tops: BookTops, pubkey:
 export async function positionsSummary(ctx: FamilyCContext, tops: BookTops, pubkey: string) {
   const { positions } = await positionsView(ctx, tops, pubkey);
   const total = { realized: 0n, unrealized: null as bigint | null, fees: 0n, unpriced: 0, active: 0, resolved: 0 };
-  const markets = new Map<string, { marketId: string; marketSlug: string; realizedPnl: bigint; unrealizedPnl: bigint | null; unpricedPositions: number }>();
+  const markets = new Map<
+    string,
+    { marketId: string; marketSlug: string; realizedPnl: bigint; unrealizedPnl: bigint | null; unpricedPositions: number }
+  >();
   for (const p of positions) {
-    const m = markets.get(p.marketId) ?? { marketId: p.marketId, marketSlug: p.marketSlug, realizedPnl: 0n, unrealizedPnl: null, unpricedPositions: 0 };
+    const m = markets.get(p.marketId) ?? {
+      marketId: p.marketId,
+      marketSlug: p.marketSlug,
+      realizedPnl: 0n,
+      unrealizedPnl: null,
+      unpricedPositions: 0,
+    };
     total.realized += BigInt(p.realizedPnl);
     total.fees += BigInt(p.totalFees);
     m.realizedPnl += BigInt(p.realizedPnl);
@@ -162,10 +219,16 @@ export async function positionsSummary(ctx: FamilyCContext, tops: BookTops, pubk
   const unrealized = positions.length === 0 ? 0n : total.unrealized;
   return {
     pubkey: parsePubkey(pubkey).toBase58(),
-    totalRealizedPnl: total.realized.toString(), totalUnrealizedPnl: unrealized === null ? null : unrealized.toString(), totalFees: total.fees.toString(),
-    activePositions: total.active, resolvedPositions: total.resolved, unpricedPositions: total.unpriced,
+    totalRealizedPnl: total.realized.toString(),
+    totalUnrealizedPnl: unrealized === null ? null : unrealized.toString(),
+    totalFees: total.fees.toString(),
+    activePositions: total.active,
+    resolvedPositions: total.resolved,
+    unpricedPositions: total.unpriced,
     markets: [...markets.values()].map((m) => ({
-      ...m, realizedPnl: m.realizedPnl.toString(), unrealizedPnl: m.unrealizedPnl === null ? null : m.unrealizedPnl.toString(),
+      ...m,
+      realizedPnl: m.realizedPnl.toString(),
+      unrealizedPnl: m.unrealizedPnl === null ? null : m.unrealizedPnl.toString(),
     })),
   };
 }

@@ -5,7 +5,11 @@
  * them. Two processes racing both try; the loser finds it done and carries on.
  */
 import {
-  decodeExchangeConfig, type ExchangeConfigAccount, findExchangeConfigPda, getExchangeInitializeInstruction, getExchangeSetFeesInstruction,
+  decodeExchangeConfig,
+  type ExchangeConfigAccount,
+  findExchangeConfigPda,
+  getExchangeInitializeInstruction,
+  getExchangeSetFeesInstruction,
 } from '@pmx/programs';
 import { sendAndConfirmPlatformTransaction } from '../platform-transaction.js';
 import type { FamilyCContext } from './context.js';
@@ -20,7 +24,12 @@ export async function ensureExchangeInitialized(ctx: FamilyCContext): Promise<Ex
   let config = await readExchangeConfig(ctx);
   if (!config) {
     const ix = getExchangeInitializeInstruction({
-      operator: ctx.operator.publicKey, usdcMint: ctx.usdcMint, feeWallet: ctx.feeWallet, takerFeeBps, makerRebateBps, programId: ctx.programId,
+      operator: ctx.operator.publicKey,
+      usdcMint: ctx.usdcMint,
+      feeWallet: ctx.feeWallet,
+      takerFeeBps,
+      makerRebateBps,
+      programId: ctx.programId,
     });
     try {
       const signature = await sendAndConfirmPlatformTransaction(ctx.chain, [ix], [ctx.operator]);
@@ -31,7 +40,9 @@ export async function ensureExchangeInitialized(ctx: FamilyCContext): Promise<Ex
     config = (await readExchangeConfig(ctx))!;
   }
   if (!config.operator.equals(ctx.operator.publicKey)) {
-    throw new Error(`exchange program config names operator ${config.operator.toBase58()}, not this daemon's ${ctx.operator.publicKey.toBase58()}`);
+    throw new Error(
+      `exchange program config names operator ${config.operator.toBase58()}, not this daemon's ${ctx.operator.publicKey.toBase58()}`,
+    );
   }
   if (config.takerFeeBps !== takerFeeBps || config.makerRebateBps !== makerRebateBps) {
     const ix = getExchangeSetFeesInstruction({ operator: ctx.operator.publicKey, takerFeeBps, makerRebateBps, programId: ctx.programId });

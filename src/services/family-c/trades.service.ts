@@ -9,7 +9,8 @@ export async function listTrades(ctx: FamilyCContext, marketRef: string, limit: 
   const market = await requireClobMarket(ctx, marketRef);
   let before: bigint | undefined;
   if (cursor !== undefined) {
-    if (!/^[1-9][0-9]{0,15}$/.test(cursor)) throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
+    if (!/^[1-9][0-9]{0,15}$/.test(cursor))
+      throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
     before = BigInt(cursor);
   }
   const rows = await listMarketFills(ctx.db, market.id, limit + 1, before);

@@ -72,7 +72,8 @@ export async function coverWallet(ctx: FamilyCContext, matcher: MatcherPort, own
     }
     if (!progressed) break; // every one was filled or cancelled meanwhile: the next index write decides again
   }
-  if (cancelled.length > 0) ctx.log.warn({ owner, cancelled: cancelled.length }, 'smart wallet below its commitments: uncovered orders cancelled');
+  if (cancelled.length > 0)
+    ctx.log.warn({ owner, cancelled: cancelled.length }, 'smart wallet below its commitments: uncovered orders cancelled');
   return cancelled;
 }
 
@@ -86,7 +87,7 @@ export async function coverEscrow(ctx: FamilyCContext, matcher: MatcherPort, esc
 export async function coverAllWallets(ctx: FamilyCContext, matcher: MatcherPort): Promise<number> {
   const slice = timeSlicer();
   let cancelled = 0;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const owners = await ownersWithRestingOrders(ctx.db, after, 200);
     if (owners.length === 0) break;
     for (const owner of owners) {

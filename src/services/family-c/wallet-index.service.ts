@@ -33,7 +33,11 @@ export function escrowOwner(data: Buffer): PublicKey | null {
 /** Remembers the smart wallet of `owner` (idempotent) and returns its USDC account. */
 export async function rememberWallet(ctx: FamilyCContext, owner: PublicKey): Promise<string> {
   const a = smartWalletAddresses(ctx, owner);
-  await rememberClobWallet(ctx.db, { owner: owner.toBase58(), escrow: a.escrow.toBase58(), escrowUsdc: a.escrowUsdc.toBase58() }, new Date().toISOString());
+  await rememberClobWallet(
+    ctx.db,
+    { owner: owner.toBase58(), escrow: a.escrow.toBase58(), escrowUsdc: a.escrowUsdc.toBase58() },
+    new Date().toISOString(),
+  );
   return a.escrowUsdc.toBase58();
 }
 
@@ -55,7 +59,7 @@ export async function indexSmartWallets(ctx: FamilyCContext): Promise<WalletPass
   }
   let wallets = 0;
   let usdcAccounts = 0;
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const page = await listClobWallets(ctx.db, after, 100);
     if (page.length === 0) break;
     const slot = BigInt(await ctx.chain.getSlot());
@@ -74,7 +78,12 @@ export async function indexSmartWallets(ctx: FamilyCContext): Promise<WalletPass
       const slot = rows[0]?.slot ?? BigInt(await ctx.chain.getSlot());
       await ctx.db.transaction().execute(async (trx) => {
         await upsertTokenAccounts(trx, rows);
-        await deleteUnseenForMint(trx, mint, rows.map((r) => r.address), slot);
+        await deleteUnseenForMint(
+          trx,
+          mint,
+          rows.map((r) => r.address),
+          slot,
+        );
       });
       outcomeAccounts += rows.length;
     }

@@ -9,7 +9,11 @@ import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import type { Static } from 'typebox';
 import { rememberClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
 import {
-  getClobRedeemInstruction, getDepositInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
+  getClobRedeemInstruction,
+  getDepositInstruction,
+  getMergeInstruction,
+  getSplitInstruction,
+  getWithdrawInstruction,
 } from '@pmx/programs';
 import { assembleUnsignedV0Transaction } from '../../chain/transaction-assembly.js';
 import { DomainError } from '../../domain/errors.js';
@@ -37,11 +41,16 @@ export async function buildDeposit(ctx: FamilyCContext, p: WalletAmountParams) {
   const balance = await ataBalance(ctx.chain, ctx.usdcMint, owner);
   if (balance < amount) {
     throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `Deposit of ${amount} exceeds the wallet's USDC balance of ${balance}`, {
-      balance: balance.toString(), required: amount.toString(),
+      balance: balance.toString(),
+      required: amount.toString(),
     });
   }
   const addresses = smartWalletAddresses(ctx, owner);
-  await rememberClobWallet(ctx.db, { owner: owner.toBase58(), escrow: addresses.escrow.toBase58(), escrowUsdc: addresses.escrowUsdc.toBase58() }, new Date().toISOString());
+  await rememberClobWallet(
+    ctx.db,
+    { owner: owner.toBase58(), escrow: addresses.escrow.toBase58(), escrowUsdc: addresses.escrowUsdc.toBase58() },
+    new Date().toISOString(),
+  );
   const tx = await unsigned(ctx, owner, [getDepositInstruction({ owner, usdcMint: ctx.usdcMint, amount, programId: ctx.programId })]);
   return {
     ...tx,
@@ -75,7 +84,12 @@ export async function buildWithdraw(ctx: FamilyCContext, p: WalletAmountParams) 
 async function activeMarket(ctx: FamilyCContext, marketId: string) {
   const market = await requireClobMarket(ctx, marketId);
   if (market.status !== 'active') {
-    throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${market.id} is ${market.status}; split and merge need an active market`, { marketStatus: market.status });
+    throw new DomainError(
+      'invalid',
+      'MARKET_NOT_ACTIVE',
+      `Market ${market.id} is ${market.status}; split and merge need an active market`,
+      { marketStatus: market.status },
+    );
   }
   return market;
 }
@@ -86,12 +100,23 @@ export async function buildSplit(ctx: FamilyCContext, p: MarketAmountParams) {
   const market = await activeMarket(ctx, p.marketId);
   const wallet = await readSmartWallet(ctx, owner);
   if (amount > wallet.withdrawable) {
-    throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `Split of ${amount} exceeds the smart wallet's free USDC of ${wallet.withdrawable}`, {
-      balance: wallet.withdrawable.toString(), required: amount.toString(),
-    });
+    throw new DomainError(
+      'invalid',
+      'INSUFFICIENT_BALANCE',
+      `Split of ${amount} exceeds the smart wallet's free USDC of ${wallet.withdrawable}`,
+      {
+        balance: wallet.withdrawable.toString(),
+        required: amount.toString(),
+      },
+    );
   }
-  const tx = await unsigned(ctx, owner, [getSplitInstruction({ owner, usdcMint: ctx.usdcMint, marketUuid: market.id, amount, programId: ctx.programId })]);
-  return { ...tx, message: `Sign and submit to split ${usdc(amount)} into ${amount} raw ${market.yes_ticker} + ${amount} raw ${market.no_ticker} tokens in your smart wallet.` };
+  const tx = await unsigned(ctx, owner, [
+    getSplitInstruction({ owner, usdcMint: ctx.usdcMint, marketUuid: market.id, amount, programId: ctx.programId }),
+  ]);
+  return {
+    ...tx,
+    message: `Sign and submit to split ${usdc(amount)} into ${amount} raw ${market.yes_ticker} + ${amount} raw ${market.no_ticker} tokens in your smart wallet.`,
+  };
 }
 
 export async function buildMerge(ctx: FamilyCContext, p: MarketAmountParams) {
@@ -104,11 +129,19 @@ export async function buildMerge(ctx: FamilyCContext, p: MarketAmountParams) {
   const freeNo = (wallet.tokens.get(market.no_mint!) ?? 0n) - (hold?.no ?? 0n);
   const free = freeYes < freeNo ? freeYes : freeNo;
   if (amount > free) {
-    throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `Merge of ${amount} exceeds the free complete sets of ${free > 0n ? free : 0n} (YES and NO tokens not committed to orders)`, {
-      balance: (free > 0n ? free : 0n).toString(), required: amount.toString(),
-    });
+    throw new DomainError(
+      'invalid',
+      'INSUFFICIENT_BALANCE',
+      `Merge of ${amount} exceeds the free complete sets of ${free > 0n ? free : 0n} (YES and NO tokens not committed to orders)`,
+      {
+        balance: (free > 0n ? free : 0n).toString(),
+        required: amount.toString(),
+      },
+    );
   }
-  const tx = await unsigned(ctx, owner, [getMergeInstruction({ owner, usdcMint: ctx.usdcMint, marketUuid: market.id, amount, programId: ctx.programId })]);
+  const tx = await unsigned(ctx, owner, [
+    getMergeInstruction({ owner, usdcMint: ctx.usdcMint, marketUuid: market.id, amount, programId: ctx.programId }),
+  ]);
   return { ...tx, message: `Sign and submit to merge ${amount} raw YES + NO tokens back into ${usdc(amount)} in your smart wallet.` };
 }
 
@@ -117,19 +150,37 @@ export async function buildClobRedeem(ctx: FamilyCContext, p: MarketAmountParams
   const amount = parseRawAmount(p.amount);
   const market = await requireClobMarket(ctx, p.marketId);
   if (market.status !== 'resolved' || market.outcome === null) {
-    throw new DomainError('invalid', 'MARKET_NOT_RESOLVED', `Market ${market.id} is ${market.status}; redemption opens once it is resolved`, { marketStatus: market.status });
+    throw new DomainError(
+      'invalid',
+      'MARKET_NOT_RESOLVED',
+      `Market ${market.id} is ${market.status}; redemption opens once it is resolved`,
+      { marketStatus: market.status },
+    );
   }
   const outcome = market.outcome === 'YES' ? 'yes' : 'no';
   const mint = outcome === 'yes' ? market.yes_mint! : market.no_mint!;
   const wallet = await readSmartWallet(ctx, owner);
   const held = wallet.tokens.get(mint) ?? 0n;
   if (amount > held) {
-    throw new DomainError('invalid', 'INSUFFICIENT_BALANCE', `Redemption of ${amount} exceeds the ${held} winning (${outcome}) tokens in the smart wallet`, {
-      balance: held.toString(), required: amount.toString(),
-    });
+    throw new DomainError(
+      'invalid',
+      'INSUFFICIENT_BALANCE',
+      `Redemption of ${amount} exceeds the ${held} winning (${outcome}) tokens in the smart wallet`,
+      {
+        balance: held.toString(),
+        required: amount.toString(),
+      },
+    );
   }
   const tx = await unsigned(ctx, owner, [
-    getClobRedeemInstruction({ owner, usdcMint: ctx.usdcMint, marketUuid: market.id, amount, outcome: outcome === 'yes' ? 0 : 1, programId: ctx.programId }),
+    getClobRedeemInstruction({
+      owner,
+      usdcMint: ctx.usdcMint,
+      marketUuid: market.id,
+      amount,
+      outcome: outcome === 'yes' ? 0 : 1,
+      programId: ctx.programId,
+    }),
   ]);
   return {
     ...tx,

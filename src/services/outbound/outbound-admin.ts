@@ -2,19 +2,48 @@
 import type { Kysely } from 'kysely';
 import { json, num } from '../../../db/codec.js';
 import {
-  expediteAwaitingFunds, listAwaitingFunds, listOutboundByStatus, resetFailedOutbound, summarizeAwaitingFunds, type OutboundRow,
+  expediteAwaitingFunds,
+  listAwaitingFunds,
+  listOutboundByStatus,
+  resetFailedOutbound,
+  summarizeAwaitingFunds,
+  type OutboundRow,
 } from '../../../db/repositories/outbound-transactions.repository.js';
 import type { Database } from '../../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 
-type Listed = Pick<OutboundRow, 'id' | 'idempotency_key' | 'purpose' | 'status' | 'signature' | 'attempts' | 'last_error' | 'created_at' | 'updated_at' | 'awaiting_funds_since' | 'shortfall'>;
+type Listed = Pick<
+  OutboundRow,
+  | 'id'
+  | 'idempotency_key'
+  | 'purpose'
+  | 'status'
+  | 'signature'
+  | 'attempts'
+  | 'last_error'
+  | 'created_at'
+  | 'updated_at'
+  | 'awaiting_funds_since'
+  | 'shortfall'
+>;
 
-export interface Shortfall { asset: string; missingRaw: string; wallets: string[] }
+export interface Shortfall {
+  asset: string;
+  missingRaw: string;
+  wallets: string[];
+}
 
 function present(r: Listed) {
   return {
-    id: r.id, idempotencyKey: r.idempotency_key, purpose: r.purpose, status: r.status, signature: r.signature,
-    attempts: num(r.attempts), lastError: r.last_error, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    idempotencyKey: r.idempotency_key,
+    purpose: r.purpose,
+    status: r.status,
+    signature: r.signature,
+    attempts: num(r.attempts),
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
     awaitingFundsSince: r.status === 'pending' || r.status === 'sent' ? r.awaiting_funds_since : null,
     shortfall: json<Shortfall | null>(r.shortfall, null),
   };
@@ -40,5 +69,9 @@ export async function retryOutbound(db: Kysely<Database>, id: string): Promise<'
 /** Per purpose: how many wait for funds and how long the oldest has waited (seconds). */
 export async function awaitingFundsSummary(db: Kysely<Database>, nowMs = Date.now()) {
   const rows = await summarizeAwaitingFunds(db);
-  return rows.map((r) => ({ purpose: r.purpose, count: num(r.n), oldestSeconds: r.oldest ? Math.max(0, (nowMs - Date.parse(String(r.oldest))) / 1000) : 0 }));
+  return rows.map((r) => ({
+    purpose: r.purpose,
+    count: num(r.n),
+    oldestSeconds: r.oldest ? Math.max(0, (nowMs - Date.parse(String(r.oldest))) / 1000) : 0,
+  }));
 }

@@ -18,8 +18,12 @@ export async function recordOutboundIntent(
   // A caller may choose the id, to point its own row at the intent in the same transaction.
   const id = intent.id ?? randomUUID();
   await insertOutbound(trx, {
-    id, idempotencyKey: intent.idempotencyKey, purpose: intent.purpose,
-    params: JSON.stringify(intent.params), now: new Date().toISOString(), built: intent.built,
+    id,
+    idempotencyKey: intent.idempotencyKey,
+    purpose: intent.purpose,
+    params: JSON.stringify(intent.params),
+    now: new Date().toISOString(),
+    built: intent.built,
   });
   return id;
 }

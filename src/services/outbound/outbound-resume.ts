@@ -11,7 +11,10 @@ import type { Database } from '../../../db/schema.js';
 /** At most this many per pass; the schedule's next pass takes the rest. */
 const RESUME_BATCH = 500;
 
-export async function outboundToResume(db: Kysely<Database>, idleMs: number): Promise<Array<{ id: string; attempts: number; fundingChecks: number }>> {
+export async function outboundToResume(
+  db: Kysely<Database>,
+  idleMs: number,
+): Promise<Array<{ id: string; attempts: number; fundingChecks: number }>> {
   const rows = await listUnfinishedOutbound(db, new Date(Date.now() - idleMs).toISOString(), RESUME_BATCH);
   return rows.map((r) => ({ id: r.id, attempts: num(r.attempts), fundingChecks: num(r.funding_checks) }));
 }

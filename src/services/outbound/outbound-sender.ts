@@ -19,7 +19,14 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import bs58 from 'bs58';
 import type { Database } from '../../../db/schema.js';
-import { findOutbound, markAwaitingFunds, markOutbound, noteOutboundError, storeBuilt, type OutboundRow } from '../../../db/repositories/outbound-transactions.repository.js';
+import {
+  findOutbound,
+  markAwaitingFunds,
+  markOutbound,
+  noteOutboundError,
+  storeBuilt,
+  type OutboundRow,
+} from '../../../db/repositories/outbound-transactions.repository.js';
 import { awaitSignature, statusFate } from '../../chain/confirmation.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { ChainError, type ChainErrorCode } from '../../chain/chain-errors.js';
@@ -28,7 +35,13 @@ import { namesOutbound, outboundMemoInstruction } from './outbound-memo.js';
 import type { OutboundBuilder, OutboundBuilders, OutboundResult } from './outbound.types.js';
 
 /** Preflight verdicts that mean these bytes did not land now (they may later, until expiry). */
-const REJECTED: ReadonlySet<ChainErrorCode> = new Set(['PROGRAM_ERROR', 'INSUFFICIENT_FUNDS', 'ACCOUNT_NOT_FOUND', 'INVALID_TRANSACTION', 'SIGNATURE_VERIFICATION_FAILED']);
+const REJECTED: ReadonlySet<ChainErrorCode> = new Set([
+  'PROGRAM_ERROR',
+  'INSUFFICIENT_FUNDS',
+  'ACCOUNT_NOT_FOUND',
+  'INVALID_TRANSACTION',
+  'SIGNATURE_VERIFICATION_FAILED',
+]);
 
 export interface OutboundSenderOptions {
   confirmTimeoutMs?: number;
@@ -77,7 +90,10 @@ export class OutboundSender {
       return { id, status: 'confirmed', signature: row.signature };
     }
     if (row.attempts >= this.maxAttempts) {
-      await markOutbound(this.db, id, 'failed', { now: now(), lastError: `gave up after ${row.attempts} attempts: ${row.last_error ?? ''}` });
+      await markOutbound(this.db, id, 'failed', {
+        now: now(),
+        lastError: `gave up after ${row.attempts} attempts: ${row.last_error ?? ''}`,
+      });
       return { id, status: 'failed', signature: row.signature };
     }
     await markOutbound(this.db, id, row.status, { now: now(), bumpAttempts: true });
@@ -114,11 +130,19 @@ export class OutboundSender {
     // Stop waiting once the bytes' blockhash expired: they can never land, and the next attempt
     // (after its own landed-or-not check) rebuilds at once instead of a worker idling out the timeout.
     const built = await findOutbound(this.db, id);
-    const outcome = await this.waitForConfirmation(signature, built?.signature === signature ? Number(built.last_valid_block_height ?? 0) || undefined : undefined);
+    const outcome = await this.waitForConfirmation(
+      signature,
+      built?.signature === signature ? Number(built.last_valid_block_height ?? 0) || undefined : undefined,
+    );
     if (outcome === 'ok') return this.confirm({ ...row, signature }, params, builder);
-    const reason = outcome === 'err' ? 'transaction failed on chain'
-      : outcome === 'expired' ? 'blockhash expired before it landed'
-      : this.stopping?.aborted ? 'the daemon stopped before it was confirmed' : 'not confirmed in time';
+    const reason =
+      outcome === 'err'
+        ? 'transaction failed on chain'
+        : outcome === 'expired'
+          ? 'blockhash expired before it landed'
+          : this.stopping?.aborted
+            ? 'the daemon stopped before it was confirmed'
+            : 'not confirmed in time';
     await markOutbound(this.db, id, 'sent', { now: now(), lastError: reason });
     throw new Error(`outbound ${id} (${row.purpose}): ${reason}; will retry`);
   }
@@ -135,7 +159,11 @@ export class OutboundSender {
       const at = Date.now();
       await markAwaitingFunds(this.db, row.id, {
         reason: message,
-        shortfall: JSON.stringify({ asset: error.shortfall.asset, missingRaw: error.shortfall.missingRaw.toString(), wallets: error.shortfall.wallets }),
+        shortfall: JSON.stringify({
+          asset: error.shortfall.asset,
+          missingRaw: error.shortfall.missingRaw.toString(),
+          wallets: error.shortfall.wallets,
+        }),
         nextAttemptAt: new Date(at + this.fundingBackoffMs(checks)).toISOString(),
         now: new Date(at).toISOString(),
       });
@@ -154,10 +182,15 @@ export class OutboundSender {
   private async rebuildAndSend(row: OutboundRow, params: unknown, builder: OutboundBuilder): Promise<string | null> {
     const { blockhash, lastValidBlockHeight } = await this.chain.getLatestBlockhash('confirmed');
     const raw = await builder.build(params, blockhash, { outboundId: row.id, memo: outboundMemoInstruction(row.id) });
-    if (!namesOutbound(raw, row.id)) throw new Error(`outbound builder ${row.purpose} left out the outbound memo or tag (see outbound-memo.ts)`);
+    if (!namesOutbound(raw, row.id))
+      throw new Error(`outbound builder ${row.purpose} left out the outbound memo or tag (see outbound-memo.ts)`);
     const signature = firstSignature(raw);
     const won = await storeBuilt(this.db, row.id, row.signature, {
-      signature, rawTx: Buffer.from(raw).toString('base64'), blockhash, lastValidBlockHeight, now: now(),
+      signature,
+      rawTx: Buffer.from(raw).toString('base64'),
+      blockhash,
+      lastValidBlockHeight,
+      now: now(),
     });
     if (!won) return null;
     this.log.info({ outbound: row.id, purpose: row.purpose, signature, rebuilt: row.signature !== null }, 'outbound transaction built');
@@ -192,7 +225,12 @@ export class OutboundSender {
   }
 
   private async waitForConfirmation(signature: string, lastValidBlockHeight?: number): Promise<'ok' | 'err' | 'timeout' | 'expired'> {
-    return awaitSignature(this.chain, signature, { timeoutMs: this.confirmTimeoutMs, pollMs: this.pollMs, lastValidBlockHeight, signal: this.stopping });
+    return awaitSignature(this.chain, signature, {
+      timeoutMs: this.confirmTimeoutMs,
+      pollMs: this.pollMs,
+      lastValidBlockHeight,
+      signal: this.stopping,
+    });
   }
 
   private async confirm(row: OutboundRow, params: unknown, builder: OutboundBuilders[string]): Promise<OutboundResult> {

@@ -16,9 +16,12 @@ export async function awaitOutbound(db: Kysely<Database>, id: string, timeoutMs:
     const awaitingFunds = row.awaiting_funds_since !== null && (row.status === 'pending' || row.status === 'sent');
     return { id, status: row.status, signature: row.signature, awaitingFunds, reason: row.last_error };
   };
-  const settled = await pollUntil(async () => {
-    const r = await current();
-    return r.status === 'confirmed' || r.status === 'failed' || r.awaitingFunds ? r : undefined;
-  }, { timeoutMs, maxMs: maxPollMs });
+  const settled = await pollUntil(
+    async () => {
+      const r = await current();
+      return r.status === 'confirmed' || r.status === 'failed' || r.awaitingFunds ? r : undefined;
+    },
+    { timeoutMs, maxMs: maxPollMs },
+  );
   return settled ?? current(); // still in flight: its current state
 }

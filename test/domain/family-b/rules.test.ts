@@ -4,7 +4,15 @@ import { createMarketProblem, RESOLUTION_TIME_MAX, RESOLUTION_TIME_MIN } from '.
 import { positionFigures } from '../../../src/domain/family-b/positions.js';
 import { slugFor } from '../../../src/domain/family-b/slug.js';
 
-const valid = { title: 'Will it rain?', description: 'Rain in Lisbon on 1 Dec', yesTicker: 'RAIN', noTicker: 'DRY', resolutionTime: 1_900_000_000, seedAmount: 1_000_000n, tradeFeeBps: 200 };
+const valid = {
+  title: 'Will it rain?',
+  description: 'Rain in Lisbon on 1 Dec',
+  yesTicker: 'RAIN',
+  noTicker: 'DRY',
+  resolutionTime: 1_900_000_000,
+  seedAmount: 1_000_000n,
+  tradeFeeBps: 200,
+};
 
 describe('createMarketProblem', () => {
   it('accepts the spec limits at their edges', () => {

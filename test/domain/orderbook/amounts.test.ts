@@ -18,7 +18,7 @@ describe('buyCommitment', () => {
     expect(buyCommitment(4_294_967_296n, 10_000)).toBe(4_294_967_296n); // 2^32: | 0 would give 0
   });
 
-  it('equals the bigint formula for every remaining and price, across the fast path\'s boundary', () => {
+  it("equals the bigint formula for every remaining and price, across the fast path's boundary", () => {
     const remaining = fc.oneof(
       fc.bigInt({ min: 0n, max: 10n ** 12n }),
       fc.bigInt({ min: 899_999_999_000n, max: 900_000_001_000n }),
@@ -27,6 +27,9 @@ describe('buyCommitment', () => {
       fc.bigInt({ min: 10_737_418_000n, max: 10_737_419_000n }),
       fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
     );
-    fc.assert(fc.property(remaining, fc.integer({ min: 1, max: 10_000 }), (r, p) => buyCommitment(r, p) === reference(r, p)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(remaining, fc.integer({ min: 1, max: 10_000 }), (r, p) => buyCommitment(r, p) === reference(r, p)),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -4,8 +4,20 @@ import { uncoveredOrders, type CommittedOrder, type WalletCover } from '../../..
 
 const U = 1_000_000n;
 const bid = (id: string, committed: bigint, marketId = 'm1'): CommittedOrder => ({ id, marketId, side: 'buy', outcome: 'yes', committed });
-const ask = (id: string, committed: bigint, marketId = 'm1', outcome: 'yes' | 'no' = 'yes'): CommittedOrder => ({ id, marketId, side: 'sell', outcome, committed });
-const wallet = (w: Partial<WalletCover>): WalletCover => ({ usdc: 0n, committedUsdc: 0n, tokens: new Map(), committedTokens: new Map(), ...w });
+const ask = (id: string, committed: bigint, marketId = 'm1', outcome: 'yes' | 'no' = 'yes'): CommittedOrder => ({
+  id,
+  marketId,
+  side: 'sell',
+  outcome,
+  committed,
+});
+const wallet = (w: Partial<WalletCover>): WalletCover => ({
+  usdc: 0n,
+  committedUsdc: 0n,
+  tokens: new Map(),
+  committedTokens: new Map(),
+  ...w,
+});
 const ids = (orders: CommittedOrder[]) => orders.map((o) => o.id);
 
 describe('uncoveredOrders', () => {
@@ -28,13 +40,29 @@ describe('uncoveredOrders', () => {
   });
 
   it('cancels nothing when the wallet covers exactly what it committed', () => {
-    expect(uncoveredOrders(wallet({ usdc: 90n * U, committedUsdc: 90n * U, tokens: new Map([['m1:yes', 5n]]), committedTokens: new Map([['m1:yes', 5n]]) }), [bid('A', 90n * U), ask('S', 5n)])).toEqual([]);
+    expect(
+      uncoveredOrders(
+        wallet({ usdc: 90n * U, committedUsdc: 90n * U, tokens: new Map([['m1:yes', 5n]]), committedTokens: new Map([['m1:yes', 5n]]) }),
+        [bid('A', 90n * U), ask('S', 5n)],
+      ),
+    ).toEqual([]);
   });
 
   it('cancels sells of the market and outcome whose tokens fell short, newest first, and no other', () => {
     // m1 YES: 4 held, asks 3 (old) + 5 (new) → shortfall 4: the new ask (5) covers it. m1 NO is covered: its ask stays.
     const newestFirst = [ask('yes-new', 5n * U), ask('no', 2n * U, 'm1', 'no'), ask('yes-old', 3n * U), bid('A', 1n * U)];
-    const w = wallet({ usdc: 1n * U, committedUsdc: 1n * U, tokens: new Map([['m1:yes', 4n * U], ['m1:no', 2n * U]]), committedTokens: new Map([['m1:yes', 8n * U], ['m1:no', 2n * U]]) });
+    const w = wallet({
+      usdc: 1n * U,
+      committedUsdc: 1n * U,
+      tokens: new Map([
+        ['m1:yes', 4n * U],
+        ['m1:no', 2n * U],
+      ]),
+      committedTokens: new Map([
+        ['m1:yes', 8n * U],
+        ['m1:no', 2n * U],
+      ]),
+    });
     expect(ids(uncoveredOrders(w, newestFirst))).toEqual(['yes-new']);
   });
 });

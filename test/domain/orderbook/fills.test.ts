@@ -17,7 +17,14 @@ describe('direct fills', () => {
     expect(r.order.status).toBe('filled');
     expect(r.fills).toHaveLength(1);
     const f = r.fills[0]!;
-    expect(f).toMatchObject({ fillType: 'direct', outcome: 'yes', priceBps: 6000, quantity: 40_000_000n, makerOwner: 'maker', takerOwner: 'taker' });
+    expect(f).toMatchObject({
+      fillType: 'direct',
+      outcome: 'yes',
+      priceBps: 6000,
+      quantity: 40_000_000n,
+      makerOwner: 'maker',
+      takerOwner: 'taker',
+    });
     // usdc = 40,000,000 × 6000 / 10000 = 24,000,000 (40 tokens at 0.60)
     expect(f.usdcAmount).toBe(24_000_000n);
     expect(f.makerUsdc).toBe(24_000_000n);
@@ -99,7 +106,10 @@ describe('choosing between fill types', () => {
     book.place(order({ owner: 'a', side: 'sell', outcome: 'yes', priceBps: 6100, quantity: 1_000_000n }));
     book.place(order({ owner: 'b', side: 'buy', outcome: 'no', priceBps: 4000, quantity: 1_000_000n })); // YES 6000
     const r = book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 7000, quantity: 2_000_000n }));
-    expect(r.fills.map((f) => [f.fillType, f.priceBps])).toEqual([['complementary', 6000], ['direct', 6100]]);
+    expect(r.fills.map((f) => [f.fillType, f.priceBps])).toEqual([
+      ['complementary', 6000],
+      ['direct', 6100],
+    ]);
   });
 
   it('at equal prices the earlier resting order goes first', () => {
@@ -138,11 +148,17 @@ describe('rounding against the user, nothing created or lost', () => {
     const book = newBook();
     const bid = book.place(order({ owner: 'm', side: 'buy', outcome: 'yes', priceBps: 3333, quantity: 3n }));
     expect(bid.order.committedAmount).toBe(1n); // ceil(3 × 3333 / 10000) = ceil(0.9999)
-    const legs = [1, 2, 3].map(() => book.place(order({ owner: 't', side: 'sell', outcome: 'yes', priceBps: 3333, quantity: 1n })).fills[0]!);
+    const legs = [1, 2, 3].map(
+      () => book.place(order({ owner: 't', side: 'sell', outcome: 'yes', priceBps: 3333, quantity: 1n })).fills[0]!,
+    );
     // maker pays ceil(0.3333) = 1, then ceil(0.6666) − 1 = 0, then ceil(0.9999) − 1 = 0: total 1 = committed
     expect(legs.map((f) => f.makerUsdc)).toEqual([1n, 0n, 0n]);
     // each taker receives floor(0.3333) = 0; the first unit is dust
-    expect(legs.map((f) => [f.usdcAmount, f.roundingDust])).toEqual([[0n, 1n], [0n, 0n], [0n, 0n]]);
+    expect(legs.map((f) => [f.usdcAmount, f.roundingDust])).toEqual([
+      [0n, 1n],
+      [0n, 0n],
+      [0n, 0n],
+    ]);
   });
 
   it('complementary with both cumulative floors short: the taker pays the missing unit (covered by orderNeed)', () => {

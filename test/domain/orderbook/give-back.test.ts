@@ -37,7 +37,8 @@ describe('give-back', () => {
   it('finds the earliest expiry among resting orders without sorting them', () => {
     const book = newBook();
     expect(book.earliestExpiry()).toBe(Infinity);
-    for (const expiry of [2_000_000_300, 2_000_000_100, 2_000_000_200]) book.place(order({ owner: 'b', side: 'buy', outcome: 'yes', priceBps: 4000, quantity: 1_000_000n, expiry }));
+    for (const expiry of [2_000_000_300, 2_000_000_100, 2_000_000_200])
+      book.place(order({ owner: 'b', side: 'buy', outcome: 'yes', priceBps: 4000, quantity: 1_000_000n, expiry }));
     expect(book.earliestExpiry()).toBe(2_000_000_100);
   });
 

@@ -3,7 +3,9 @@ import { OrderBook, type OrderRequest } from '../../../src/domain/orderbook/inde
 let counter = 0;
 
 /** An order request with defaults: gtc limit, far expiry, unique id. */
-export function order(fields: Partial<OrderRequest> & Pick<OrderRequest, 'owner' | 'side' | 'outcome' | 'priceBps' | 'quantity'>): OrderRequest {
+export function order(
+  fields: Partial<OrderRequest> & Pick<OrderRequest, 'owner' | 'side' | 'outcome' | 'priceBps' | 'quantity'>,
+): OrderRequest {
   return { id: `o${++counter}`, expiry: 2_000_000_000, ...fields };
 }
 

@@ -66,11 +66,12 @@ describe('OrderIndex', () => {
     );
   });
 
-  it('keeps a probe run that wraps past the table\'s end whole, whatever order its ids are deleted in', () => {
+  it("keeps a probe run that wraps past the table's end whole, whatever order its ids are deleted in", () => {
     // Six ids whose home is one of the last two of 16 slots: they fill 14, 15, 0, 1, 2, 3.
     const ids: string[] = [];
     for (let n = 0; ids.length < 6; n++) if ((hashOf(`w${n}`) & 15) >= 14) ids.push(`w${n}`);
-    const orders = (xs: string[]): string[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest])));
+    const orders = (xs: string[]): string[][] =>
+      xs.length <= 1 ? [xs] : xs.flatMap((x, i) => orders([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
     for (const deletion of orders(ids)) {
       const index = new OrderIndex<Item>(6); // 16 slots: no growth with six ids
       const model = new Map<string, Item>();
@@ -89,7 +90,10 @@ describe('OrderIndex', () => {
   it('keeps 200,000 uuid-like ids through deletion of every other one', () => {
     const index = new OrderIndex<Item>();
     const model = new Map<string, Item>();
-    const ids = Array.from({ length: 200_000 }, (_, i) => `${i.toString(16).padStart(8, '0')}-0000-4000-8000-${(i * 7919).toString(16).padStart(12, '0')}`);
+    const ids = Array.from(
+      { length: 200_000 },
+      (_, i) => `${i.toString(16).padStart(8, '0')}-0000-4000-8000-${(i * 7919).toString(16).padStart(12, '0')}`,
+    );
     ids.forEach((id, v) => {
       index.set({ id, v });
       model.set(id, index.get(id)!);

@@ -52,7 +52,11 @@ describe('order message codec (92 bytes, little-endian)', () => {
     const hex =
       '0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20' +
       'fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0efeeedecebeae9e8e7e6e5e4e3e2e1e0' +
-      '0101' + '6419' + '00e1f50500000000' + '0807060504030201' + 'feffffffffffffff';
+      '0101' +
+      '6419' +
+      '00e1f50500000000' +
+      '0807060504030201' +
+      'feffffffffffffff';
     expect(text).toBe(`PMX Order:\n${hex}`);
     expect(hex.length).toBe(184);
     expect(new TextDecoder().decode(orderSigningBytes(encodeOrderMessage(message)))).toBe(text);

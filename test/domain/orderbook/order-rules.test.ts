@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkExpiry, checkNotExpiring, checkPrice, effectiveTimeInForce, EXPIRY_MARGIN_SEC, MAX_GTC_LIFETIME_SEC,
+  checkExpiry,
+  checkNotExpiring,
+  checkPrice,
+  effectiveTimeInForce,
+  EXPIRY_MARGIN_SEC,
+  MAX_GTC_LIFETIME_SEC,
 } from '../../../src/domain/orderbook/index.js';
 
 const now = 1_700_000_000;
@@ -59,7 +64,7 @@ describe('effectiveTimeInForce', () => {
 });
 
 describe('checkPrice', () => {
-  it('allows 10000 bps only as a market order\'s worst price', () => {
+  it("allows 10000 bps only as a market order's worst price", () => {
     expect(code(() => checkPrice(9_999, 'limit'))).toBeUndefined();
     expect(code(() => checkPrice(10_000, 'limit'))).toBe('INVALID_ORDER');
     expect(code(() => checkPrice(10_000, 'market'))).toBeUndefined();

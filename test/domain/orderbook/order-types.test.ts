@@ -8,7 +8,13 @@ describe('time in force and order types', () => {
     const book = newBook();
     book.place(order({ owner: 'm', side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 1_000_000n }));
     const ioc = book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 3_000_000n, timeInForce: 'ioc' }));
-    expect(ioc.order).toMatchObject({ status: 'cancelled', filled: 1_000_000n, remaining: 2_000_000n, resting: false, committedAmount: 0n });
+    expect(ioc.order).toMatchObject({
+      status: 'cancelled',
+      filled: 1_000_000n,
+      remaining: 2_000_000n,
+      resting: false,
+      committedAmount: 0n,
+    });
     book.place(order({ owner: 'm', side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 1_000_000n }));
     const gtc = book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 3_000_000n }));
     // the remainder 2,000,000 rests and commits ceil(2,000,000 × 6000 / 10000) = 1,200,000
@@ -22,7 +28,9 @@ describe('time in force and order types', () => {
     book.place(order({ owner: 'm', side: 'sell', outcome: 'yes', priceBps: 6000, quantity: 1_000_000n }));
     book.place(order({ owner: 'n', side: 'buy', outcome: 'no', priceBps: 4000, quantity: 1_000_000n })); // YES 6000
     const before = book.snapshot();
-    const refused = book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 2_000_001n, timeInForce: 'fok' }));
+    const refused = book.place(
+      order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 2_000_001n, timeInForce: 'fok' }),
+    );
     expect(refused).toMatchObject({ order: { status: 'cancelled', filled: 0n }, fills: [], cancelled: [], levels: [] });
     expect({ ...book.snapshot(), nextSeq: 0 }).toEqual({ ...before, nextSeq: 0 });
     const done = book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 2_000_000n, timeInForce: 'fok' }));
@@ -35,12 +43,16 @@ describe('time in force and order types', () => {
     book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9000, quantity: 1_000_000n }));
     book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9500, quantity: 1_000_000n }));
     // Asked to rest (gtc), a market order is refused rather than silently stored as ioc.
-    expect(() => book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 1n, orderType: 'market', timeInForce: 'gtc' }))).toThrow(
-      expect.objectContaining({ code: 'INVALID_ORDER' }),
+    expect(() =>
+      book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 1n, orderType: 'market', timeInForce: 'gtc' })),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ORDER' }));
+    const capped = book.place(
+      order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'ioc' }),
     );
-    const capped = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'ioc' }));
     expect(capped.order).toMatchObject({ status: 'cancelled', filled: 1_000_000n, resting: false });
-    const sweep = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 10_000, quantity: 5_000_000n, orderType: 'market' }));
+    const sweep = book.place(
+      order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 10_000, quantity: 5_000_000n, orderType: 'market' }),
+    );
     expect(sweep.fills.map((f) => f.priceBps)).toEqual([9500]);
     expect(sweep.order.status).toBe('cancelled');
   });
@@ -51,27 +63,29 @@ describe('time in force and order types', () => {
     book.place(order({ owner: 'm', side: 'sell', outcome: 'no', priceBps: 9500, quantity: 1_000_000n }));
     const before = book.snapshot();
     // 2 tokens within a 9200 cap: only 1 there, so nothing trades (ioc would have taken the 1).
-    const refused = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }));
+    const refused = book.place(
+      order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9200, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }),
+    );
     expect(refused).toMatchObject({ order: { status: 'cancelled', filled: 0n, resting: false }, fills: [] });
     expect({ ...book.snapshot(), nextSeq: 0 }).toEqual({ ...before, nextSeq: 0 });
-    const done = book.place(order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9500, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }));
+    const done = book.place(
+      order({ owner: 't', side: 'buy', outcome: 'no', priceBps: 9500, quantity: 2_000_000n, orderType: 'market', timeInForce: 'fok' }),
+    );
     expect(done.fills.map((f) => f.priceBps)).toEqual([9000, 9500]);
     expect(done.order.status).toBe('filled');
   });
 
   it('refuses bad prices and quantities with INVALID_ORDER and a repeated id with DUPLICATE_ORDER', () => {
     const book = newBook();
-    const bad = [
-      { priceBps: 10_000 },
-      { priceBps: 0 },
-      { priceBps: 1.5 },
-      { quantity: 0n },
-      { quantity: 1n << 64n },
-    ];
+    const bad = [{ priceBps: 10_000 }, { priceBps: 0 }, { priceBps: 1.5 }, { quantity: 0n }, { quantity: 1n << 64n }];
     for (const fields of bad) {
-      expect(() => book.place(order({ owner: 'a', side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n, ...fields }))).toThrow(DomainError);
+      expect(() => book.place(order({ owner: 'a', side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n, ...fields }))).toThrow(
+        DomainError,
+      );
     }
-    expect(() => book.place(order({ owner: 'a', side: 'buy', outcome: 'yes', priceBps: 10_001, quantity: 1n, orderType: 'market' }))).toThrow(/1\.\.10000/);
+    expect(() =>
+      book.place(order({ owner: 'a', side: 'buy', outcome: 'yes', priceBps: 10_001, quantity: 1n, orderType: 'market' })),
+    ).toThrow(/1\.\.10000/);
     book.place(order({ id: 'same', owner: 'a', side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n }));
     expect(() => book.place(order({ id: 'same', owner: 'a', side: 'buy', outcome: 'yes', priceBps: 4000, quantity: 1n }))).toThrow(
       expect.objectContaining({ code: 'DUPLICATE_ORDER' }),
@@ -83,7 +97,9 @@ describe('postOnly', () => {
   it('rests when it would not take and is refused with WOULD_TAKE (nothing changes) when it would, complementary included', () => {
     const book = newBook();
     book.place(order({ owner: 'm', side: 'buy', outcome: 'no', priceBps: 4000, quantity: 1_000_000n })); // YES ask-side 6000
-    expect(book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 5999, quantity: 1n, postOnly: true })).order.status).toBe('open');
+    expect(book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 5999, quantity: 1n, postOnly: true })).order.status).toBe(
+      'open',
+    );
     const before = book.snapshot();
     let error: unknown;
     try {
@@ -94,7 +110,9 @@ describe('postOnly', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'WOULD_TAKE', kind: 'invalid' });
     expect(book.snapshot()).toEqual(before);
-    expect(() => book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 100, quantity: 1n, postOnly: true, timeInForce: 'ioc' }))).toThrow(/postOnly/);
+    expect(() =>
+      book.place(order({ owner: 't', side: 'buy', outcome: 'yes', priceBps: 100, quantity: 1n, postOnly: true, timeInForce: 'ioc' })),
+    ).toThrow(/postOnly/);
   });
 });
 
@@ -137,15 +155,26 @@ describe('cancel, expire, cancel-all and market data', () => {
   it('depth aggregates levels per outcome best first; top gives best bid/ask', () => {
     const book = newBook();
     for (const [side, outcome, priceBps, quantity] of [
-      ['buy', 'yes', 4000, 1n], ['buy', 'yes', 4000, 2n], ['buy', 'yes', 3900, 5n], ['buy', 'yes', 100, 7n],
-      ['sell', 'yes', 4500, 3n], ['sell', 'yes', 9999, 4n], ['sell', 'no', 6100, 6n],
+      ['buy', 'yes', 4000, 1n],
+      ['buy', 'yes', 4000, 2n],
+      ['buy', 'yes', 3900, 5n],
+      ['buy', 'yes', 100, 7n],
+      ['sell', 'yes', 4500, 3n],
+      ['sell', 'yes', 9999, 4n],
+      ['sell', 'no', 6100, 6n],
     ] as const) {
       book.place(order({ owner: `o${priceBps}`, side, outcome, priceBps, quantity }));
     }
     expect(book.depth(2)).toEqual({
       yes: {
-        bids: [{ priceBps: 4000, size: 3n, orders: 2 }, { priceBps: 3900, size: 5n, orders: 1 }],
-        asks: [{ priceBps: 4500, size: 3n, orders: 1 }, { priceBps: 9999, size: 4n, orders: 1 }],
+        bids: [
+          { priceBps: 4000, size: 3n, orders: 2 },
+          { priceBps: 3900, size: 5n, orders: 1 },
+        ],
+        asks: [
+          { priceBps: 4500, size: 3n, orders: 1 },
+          { priceBps: 9999, size: 4n, orders: 1 },
+        ],
       },
       no: { bids: [], asks: [{ priceBps: 6100, size: 6n, orders: 1 }] },
     });
@@ -156,9 +185,22 @@ describe('cancel, expire, cancel-all and market data', () => {
 describe('restore', () => {
   it('refuses rows the book could not hold exactly: above the quantity cap, remaining past quantity', () => {
     const row = (quantity: bigint, remaining: bigint): RestingOrder => ({
-      id: 'r1', owner: 'a', side: 'buy', outcome: 'yes', priceBps: 5000, quantity, remaining, expiry: 0, postOnly: false, seq: 1, notional: 0n, usdc: 0n,
+      id: 'r1',
+      owner: 'a',
+      side: 'buy',
+      outcome: 'yes',
+      priceBps: 5000,
+      quantity,
+      remaining,
+      expiry: 0,
+      postOnly: false,
+      seq: 1,
+      notional: 0n,
+      usdc: 0n,
     });
-    expect(OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY, MAX_ORDER_QUANTITY)] }).commitments.usdc('a')).toBe(MAX_ORDER_QUANTITY / 2n);
+    expect(OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY, MAX_ORDER_QUANTITY)] }).commitments.usdc('a')).toBe(
+      MAX_ORDER_QUANTITY / 2n,
+    );
     expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(MAX_ORDER_QUANTITY + 1n, 1n)] })).toThrow(/above the cap/);
     expect(() => OrderBook.restore({ marketId: 'm' }, { orders: [row(5n, 6n)] })).toThrow(/remaining/);
   });

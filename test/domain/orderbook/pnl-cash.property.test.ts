@@ -16,7 +16,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  applyOwnerMove, applyWalletMove, EMPTY_POSITION, fillMoves, unrealizedPnl, walletMoves, type MarketPositions, type Outcome,
+  applyOwnerMove,
+  applyWalletMove,
+  EMPTY_POSITION,
+  fillMoves,
+  unrealizedPnl,
+  walletMoves,
+  type MarketPositions,
+  type Outcome,
 } from '../../../src/domain/orderbook/index.js';
 type Fill = Parameters<typeof fillMoves>[0];
 
@@ -33,7 +40,8 @@ class World {
   winner: Outcome | null = null;
 
   constructor(names: string[]) {
-    for (const n of names) this.traders.set(n, { deposited: 0n, usdc: 0n, tokens: { yes: 0n, no: 0n }, positions: { yes: EMPTY_POSITION, no: EMPTY_POSITION } });
+    for (const n of names)
+      this.traders.set(n, { deposited: 0n, usdc: 0n, tokens: { yes: 0n, no: 0n }, positions: { yes: EMPTY_POSITION, no: EMPTY_POSITION } });
   }
 
   t(name: string): Trader {
@@ -76,7 +84,17 @@ class World {
    * A fill settles: what each side pays or receives, as settlement moves it (a buy pays usdc + fee,
    * a sale receives usdc − fee; the maker's fee is minus its rebate). Skipped when a side cannot pay.
    */
-  trade(taker: string, maker: string, type: 'direct' | 'complementary' | 'sell_complementary', takerSide: 'buy' | 'sell', outcome: Outcome, priceBps: bigint, quantity: bigint, feeBps: bigint, rebateBps: bigint): void {
+  trade(
+    taker: string,
+    maker: string,
+    type: 'direct' | 'complementary' | 'sell_complementary',
+    takerSide: 'buy' | 'sell',
+    outcome: Outcome,
+    priceBps: bigint,
+    quantity: bigint,
+    feeBps: bigint,
+    rebateBps: bigint,
+  ): void {
     if (this.winner || taker === maker) return;
     const other: Outcome = outcome === 'yes' ? 'no' : 'yes';
     const makerSide = type === 'direct' ? (takerSide === 'buy' ? 'sell' : 'buy') : takerSide;
@@ -84,8 +102,17 @@ class World {
     const usdc = (quantity * priceBps) / 10_000n;
     const makerUsdc = type === 'direct' ? usdc : quantity - usdc;
     const fill: Fill = {
-      taker_owner: taker, maker_owner: maker, taker_side: takerSide, outcome, maker_side: makerSide, maker_outcome: makerOutcome,
-      quantity, usdc_amount: usdc, maker_usdc: makerUsdc, taker_fee: (usdc * feeBps) / 10_000n, maker_rebate: (usdc * rebateBps) / 10_000n,
+      taker_owner: taker,
+      maker_owner: maker,
+      taker_side: takerSide,
+      outcome,
+      maker_side: makerSide,
+      maker_outcome: makerOutcome,
+      quantity,
+      usdc_amount: usdc,
+      maker_usdc: makerUsdc,
+      taker_fee: (usdc * feeBps) / 10_000n,
+      maker_rebate: (usdc * rebateBps) / 10_000n,
     };
     const moves = fillMoves(fill);
     for (const m of moves) {
@@ -137,10 +164,16 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('split' as const), who, amount }),
   fc.record({ kind: fc.constant('merge' as const), who, amount }),
   fc.record({
-    kind: fc.constant('trade' as const), taker: who, maker: who,
+    kind: fc.constant('trade' as const),
+    taker: who,
+    maker: who,
     type: fc.constantFrom('direct' as const, 'complementary' as const, 'sell_complementary' as const),
-    side: fc.constantFrom('buy' as const, 'sell' as const), outcome: fc.constantFrom('yes' as const, 'no' as const),
-    price: fc.bigInt({ min: 1n, max: 9_999n }), quantity: amount, fee: fc.bigInt({ min: 0n, max: 200n }), rebate: fc.bigInt({ min: 0n, max: 50n }),
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+    outcome: fc.constantFrom('yes' as const, 'no' as const),
+    price: fc.bigInt({ min: 1n, max: 9_999n }),
+    quantity: amount,
+    fee: fc.bigInt({ min: 0n, max: 200n }),
+    rebate: fc.bigInt({ min: 0n, max: 50n }),
   }),
   fc.record({ kind: fc.constant('job' as const), count: fc.integer({ min: 0, max: 4 }) }),
   fc.record({ kind: fc.constant('check' as const), yes: fc.integer({ min: 0, max: 10_000 }), no: fc.integer({ min: 0, max: 10_000 }) }),
@@ -183,7 +216,9 @@ describe('PnL equals the cash result', () => {
   it('for every trader, at every price, before and after resolution and redemption', () => {
     fc.assert(
       fc.property(
-        fc.array(op, { minLength: 1, maxLength: 60 }), fc.constantFrom('yes' as const, 'no' as const), fc.array(op, { maxLength: 10 }),
+        fc.array(op, { minLength: 1, maxLength: 60 }),
+        fc.constantFrom('yes' as const, 'no' as const),
+        fc.array(op, { maxLength: 10 }),
         fc.array(fc.record({ who, amount }), { maxLength: 6 }),
         (before, winner, after, redemptions) => {
           const world = new World(names);
@@ -197,7 +232,10 @@ describe('PnL equals the cash result', () => {
           for (const name of names) world.redeem(name, 1n << 62n);
           world.job(Number.MAX_SAFE_INTEGER);
           for (const t of world.traders.values()) {
-            const total = (['yes', 'no'] as const).reduce((sum, o) => sum + t.positions[o].realizedPnl + unrealizedPnl(t.positions[o], prices[o])!, 0n);
+            const total = (['yes', 'no'] as const).reduce(
+              (sum, o) => sum + t.positions[o].realizedPnl + unrealizedPnl(t.positions[o], prices[o])!,
+              0n,
+            );
             expect(total).toBe(t.usdc - t.deposited); // everything redeemed: PnL = cash result
           }
         },

@@ -1,7 +1,18 @@
 /** Positions and PnL, worked examples with every number written out (raw units, 6 decimals). */
 import { describe, expect, it } from 'vitest';
 import {
-  applyBuy, applyMerge, applyMove, applyOwnerMove, applyRedemption, applySell, applySplit, avgEntryPrice, currentPrice, EMPTY_POSITION, fillMoves, unrealizedPnl,
+  applyBuy,
+  applyMerge,
+  applyMove,
+  applyOwnerMove,
+  applyRedemption,
+  applySell,
+  applySplit,
+  avgEntryPrice,
+  currentPrice,
+  EMPTY_POSITION,
+  fillMoves,
+  unrealizedPnl,
 } from '../../../src/domain/orderbook/index.js';
 
 describe('positions', () => {
@@ -12,7 +23,13 @@ describe('positions', () => {
     expect(avgEntryPrice(bought)).toBe(6015);
     // Sell 40 at 7000: 28 USDC, fee 0.07; cost of what is sold floor(60.15 × 40 / 100) = 24.06.
     const sold = applySell(bought, 40_000_000n, 28_000_000n, 70_000n);
-    expect(sold).toEqual({ netQuantity: 60_000_000n, totalCost: 36_090_000n, totalProceeds: 28_000_000n, totalFees: 220_000n, realizedPnl: 3_870_000n });
+    expect(sold).toEqual({
+      netQuantity: 60_000_000n,
+      totalCost: 36_090_000n,
+      totalProceeds: 28_000_000n,
+      totalFees: 220_000n,
+      realizedPnl: 3_870_000n,
+    });
     // Mid of 6400 and 6600 = 6500: 60 × 0.65 = 39 − 36.09 = 2.91.
     expect(unrealizedPnl(sold, currentPrice(6400, 6600))).toBe(2_910_000n);
     expect(currentPrice(null, 6600)).toBe(6600);
@@ -30,8 +47,17 @@ describe('positions', () => {
   it('a complementary fill is a buy for both owners; the maker rebate is a negative fee', () => {
     // Taker buys 10 YES at 7000 against a maker's NO bid at 3000: 7 + 3 USDC into the vault.
     const moves = fillMoves({
-      maker_owner: 'm', taker_owner: 't', taker_side: 'buy', outcome: 'yes', maker_side: 'buy', maker_outcome: 'no',
-      quantity: 10_000_000n, usdc_amount: 7_000_000n, maker_usdc: 3_000_000n, taker_fee: 17_500n, maker_rebate: 3_500n,
+      maker_owner: 'm',
+      taker_owner: 't',
+      taker_side: 'buy',
+      outcome: 'yes',
+      maker_side: 'buy',
+      maker_outcome: 'no',
+      quantity: 10_000_000n,
+      usdc_amount: 7_000_000n,
+      maker_usdc: 3_000_000n,
+      taker_fee: 17_500n,
+      maker_rebate: 3_500n,
     });
     expect(moves).toEqual([
       { owner: 't', outcome: 'yes', side: 'buy', quantity: 10_000_000n, usdc: 7_000_000n, fee: 17_500n },

@@ -85,7 +85,8 @@ describe('matching engine properties', () => {
         const restingCommit = new Map<string, bigint>(); // USDC committed when an order first rested
         const makerPaid = new Map<string, bigint>(); // USDC paid by a resting buy over its maker fills
         const tokens = new Map<string, bigint>(); // owner:outcome → net tokens
-        const addTok = (owner: string, outcome: string, q: bigint) => tokens.set(`${owner}:${outcome}`, (tokens.get(`${owner}:${outcome}`) ?? 0n) + q);
+        const addTok = (owner: string, outcome: string, q: bigint) =>
+          tokens.set(`${owner}:${outcome}`, (tokens.get(`${owner}:${outcome}`) ?? 0n) + q);
         const add = (map: Map<string, bigint>, id: string, v: bigint) => map.set(id, (map.get(id) ?? 0n) + v);
         stream.forEach((op, n) => {
           const result = apply(book, op, n);
@@ -138,13 +139,15 @@ describe('matching engine properties', () => {
           }
           for (const owner of ['a', 'b', 'c']) {
             expect(book.commitments.usdc(owner)).toBe(usdc.get(owner) ?? 0n);
-            for (const outcome of ['yes', 'no'] as const) expect(book.commitments.tokens(owner, 'm', outcome)).toBe(tok.get(`${owner}:${outcome}`) ?? 0n);
+            for (const outcome of ['yes', 'no'] as const)
+              expect(book.commitments.tokens(owner, 'm', outcome)).toBe(tok.get(`${owner}:${outcome}`) ?? 0n);
           }
         });
         for (const [id, req] of requests) {
           expect(filled.get(id) ?? 0n).toBeLessThanOrEqual(req.quantity);
           // a buy never spends more than orderNeed held back at acceptance
-          if (req.side === 'buy') expect(paid.get(id) ?? 0n).toBeLessThanOrEqual(orderNeed('buy', req.priceBps, req.quantity, DEFAULT_FEES).usdc);
+          if (req.side === 'buy')
+            expect(paid.get(id) ?? 0n).toBeLessThanOrEqual(orderNeed('buy', req.priceBps, req.quantity, DEFAULT_FEES).usdc);
         }
         // a resting buy's maker legs, over all its fills, never exceed the committedAmount it rested with
         for (const [id, commit] of restingCommit) expect(makerPaid.get(id) ?? 0n).toBeLessThanOrEqual(commit);
@@ -166,9 +169,13 @@ describe('matching engine properties', () => {
       fc.property(ops, ops, (prefix, suffix) => {
         const live = new OrderBook({ marketId: 'm' });
         prefix.forEach((op, n) => apply(live, op, n));
-        const restored = OrderBook.restore({ marketId: 'm' }, JSON.parse(JSON.stringify(live.snapshot(), (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)), (_k, v) =>
-          typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
-        ));
+        const restored = OrderBook.restore(
+          { marketId: 'm' },
+          JSON.parse(
+            JSON.stringify(live.snapshot(), (_k, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+            (_k, v) => (typeof v === 'string' && /^-?\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v),
+          ),
+        );
         expect(restored.snapshot()).toEqual(live.snapshot());
         expect(restored.depth(50)).toEqual(live.depth(50));
         expect(restored.commitments.entries()).toEqual(live.commitments.entries());

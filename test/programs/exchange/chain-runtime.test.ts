@@ -24,10 +24,19 @@ describe('chain runtime registers the exchange program', () => {
       const ledger = runtime.ledger!;
       const operator = runtime.wallets.exchangeOperator;
       await ledger.airdrop(operator.publicKey, 1_000_000_000n);
-      await ledger.sendInstructions([getExchangeInitializeInstruction({
-        operator: operator.publicKey, usdcMint: runtime.usdcMint, feeWallet: runtime.wallets.protocolFee.publicKey,
-        takerFeeBps: 25, makerRebateBps: 5, programId,
-      })], [operator]);
+      await ledger.sendInstructions(
+        [
+          getExchangeInitializeInstruction({
+            operator: operator.publicKey,
+            usdcMint: runtime.usdcMint,
+            feeWallet: runtime.wallets.protocolFee.publicKey,
+            takerFeeBps: 25,
+            makerRebateBps: 5,
+            programId,
+          }),
+        ],
+        [operator],
+      );
       const account = ledger.getAccount(findExchangeConfigPda(programId)[0])!;
       expect(account.owner.equals(programId)).toBe(true);
       const decoded = decodeExchangeConfig(account.data);

@@ -9,7 +9,28 @@ import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTran
 import type { SendResult } from '@pmx/local-cluster';
 import { ExchangeHarness, USDC } from '@pmx/local-cluster/testing';
 import {
-  buildSettlementBatch, createEd25519Instruction, decodeFillReceipt, decodeOrderState, type Ed25519Entry, encodeOrderMessage, type FillReceiptAccount, findClobMarketPda, findFillReceiptPda, findOrderStatePda, getCreateLookupTableInstruction, getDepositInstruction, getExtendLookupTableInstructions, getSettleInstruction, getSplitInstruction, missingLookupTableAddresses, type OrderMessage, orderSigningBytes, type OrderStateAccount, type SettlementBatch, type SettlementFill, type SignedOrder,
+  buildSettlementBatch,
+  createEd25519Instruction,
+  decodeFillReceipt,
+  decodeOrderState,
+  type Ed25519Entry,
+  encodeOrderMessage,
+  type FillReceiptAccount,
+  findClobMarketPda,
+  findFillReceiptPda,
+  findOrderStatePda,
+  getCreateLookupTableInstruction,
+  getDepositInstruction,
+  getExtendLookupTableInstructions,
+  getSettleInstruction,
+  getSplitInstruction,
+  missingLookupTableAddresses,
+  type OrderMessage,
+  orderSigningBytes,
+  type OrderStateAccount,
+  type SettlementBatch,
+  type SettlementFill,
+  type SignedOrder,
 } from '@pmx/programs';
 import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
 import { outboundMemoInstruction, outboundTag } from '../../../src/services/outbound/outbound-memo.js';
@@ -62,21 +83,40 @@ export class SettleHarness {
     return new SettleHarness(await ExchangeHarness.open());
   }
 
-  get ledger() { return this.h.ledger; }
-  close() { return this.h.close(); }
+  get ledger() {
+    return this.h.ledger;
+  }
+  close() {
+    return this.h.close();
+  }
 
   /** A wallet whose smart wallet holds `usdc`, plus `sets` complete sets of `market` (split). */
   async trader(usdc: bigint, market?: string, sets = 0n): Promise<Keypair> {
     const kp = await this.h.wallet(usdc + sets + 10n * USDC);
-    if (usdc + sets > 0n) await this.h.sendOk([getDepositInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, amount: usdc + sets })], [kp]);
-    if (sets > 0n) await this.h.sendOk([getSplitInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, marketUuid: market!, amount: sets })], [kp]);
+    if (usdc + sets > 0n)
+      await this.h.sendOk([getDepositInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, amount: usdc + sets })], [kp]);
+    if (sets > 0n)
+      await this.h.sendOk(
+        [getSplitInstruction({ owner: kp.publicKey, usdcMint: this.h.usdcMint, marketUuid: market!, amount: sets })],
+        [kp],
+      );
     return kp;
   }
 
-  order(owner: Keypair, market: string, t: { side: Side; outcome: Outcome; priceBps: number; quantity: bigint; nonce?: bigint; expiry?: bigint }): TestOrder {
+  order(
+    owner: Keypair,
+    market: string,
+    t: { side: Side; outcome: Outcome; priceBps: number; quantity: bigint; nonce?: bigint; expiry?: bigint },
+  ): TestOrder {
     const terms: OrderMessage = {
-      market: findClobMarketPda(market)[0].toBytes(), owner: owner.publicKey.toBytes(), side: t.side, outcome: t.outcome, priceBps: t.priceBps,
-      quantity: t.quantity, nonce: t.nonce ?? nonceCounter++, expiry: t.expiry ?? BigInt(this.ledger.unixTimestamp + 86_400),
+      market: findClobMarketPda(market)[0].toBytes(),
+      owner: owner.publicKey.toBytes(),
+      side: t.side,
+      outcome: t.outcome,
+      priceBps: t.priceBps,
+      quantity: t.quantity,
+      nonce: t.nonce ?? nonceCounter++,
+      expiry: t.expiry ?? BigInt(this.ledger.unixTimestamp + 86_400),
     };
     const message = encodeOrderMessage(terms);
     return { message, signature: signText(owner, orderSigningBytes(message)), terms, owner };
@@ -116,35 +156,55 @@ export class SettleHarness {
 
   lookupTable(market: string): AddressLookupTableAccount | null {
     const key = this.tables.get(market);
-    return key ? new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(this.ledger.getAccount(key)!.data) }) : null;
+    return key
+      ? new AddressLookupTableAccount({ key, state: AddressLookupTableAccount.deserialize(this.ledger.getAccount(key)!.data) })
+      : null;
   }
 
   /** As the keeper does: the market's table holds every address these fills look up (extended, then one slot waited). */
   async ensureLookupTable(market: string, fills: readonly SettlementFill[]): Promise<AddressLookupTableAccount> {
     const op = this.h.operator;
     if (!this.tables.has(market)) {
-      const [ix, table] = getCreateLookupTableInstruction({ authority: op.publicKey, payer: op.publicKey, recentSlot: BigInt(this.ledger.slot) - 1n });
+      const [ix, table] = getCreateLookupTableInstruction({
+        authority: op.publicKey,
+        payer: op.publicKey,
+        recentSlot: BigInt(this.ledger.slot) - 1n,
+      });
       await this.h.sendOk([ix], [op]);
       this.tables.set(market, table);
     }
     const missing = missingLookupTableAddresses(fills, this.marketRef(market), [this.lookupTable(market)!]);
-    for (const ix of getExtendLookupTableInstructions({ table: this.tables.get(market)!, authority: op.publicKey, payer: op.publicKey, addresses: missing })) {
+    for (const ix of getExtendLookupTableInstructions({
+      table: this.tables.get(market)!,
+      authority: op.publicKey,
+      payer: op.publicKey,
+      addresses: missing,
+    })) {
       await this.h.sendOk([ix], [op]);
     }
     this.ledger.advanceSlots(1);
     return this.lookupTable(market)!;
   }
 
-  batch(market: string, fills: readonly SettlementFill[], opts: { lookupTables?: AddressLookupTableAccount[]; tag?: Uint8Array } = {}): SettlementBatch {
+  batch(
+    market: string,
+    fills: readonly SettlementFill[],
+    opts: { lookupTables?: AddressLookupTableAccount[]; tag?: Uint8Array } = {},
+  ): SettlementBatch {
     this.ledger.advanceSlots(1);
     return buildSettlementBatch(fills, {
       ...this.marketRef(market),
-      recentBlockhash: this.ledger.getLatestBlockhash().blockhash, tag: opts.tag ?? outboundTag(randomUUID()),
-      orderStates: this.orderStates(fills), lookupTables: opts.lookupTables,
+      recentBlockhash: this.ledger.getLatestBlockhash().blockhash,
+      tag: opts.tag ?? outboundTag(randomUUID()),
+      orderStates: this.orderStates(fills),
+      lookupTables: opts.lookupTables,
     });
   }
 
-  async sendBatch(b: Pick<SettlementBatch, 'transaction'>, signers: Keypair[] = [this.h.operator]): Promise<SendResult & { logs: string[] }> {
+  async sendBatch(
+    b: Pick<SettlementBatch, 'transaction'>,
+    signers: Keypair[] = [this.h.operator],
+  ): Promise<SendResult & { logs: string[] }> {
     b.transaction.sign(signers);
     const res = await this.ledger.sendRawTransaction(b.transaction.serialize());
     return { ...res, logs: this.ledger.getTransaction(res.signature)?.logs ?? [] };
@@ -172,7 +232,11 @@ export class SettleHarness {
    * Sends [Ed25519 (proofs), settle, memo] built by hand through the market's lookup table; a
    * proof the caller withholds still names instruction 0 (where a proof would be).
    */
-  async sendManual(market: string, fills: readonly ManualFill[], opts: ManualOptions = {}): Promise<SendResult & { logs: string[]; touched: PublicKey[] }> {
+  async sendManual(
+    market: string,
+    fills: readonly ManualFill[],
+    opts: ManualOptions = {},
+  ): Promise<SendResult & { logs: string[]; touched: PublicKey[] }> {
     const signer = opts.signer ?? this.h.operator;
     const list: TestOrder[] = [];
     const at = (o: TestOrder) => {
@@ -180,23 +244,44 @@ export class SettleHarness {
       if (i < 0) i = list.push(o) - 1;
       return i;
     };
-    const settleFills = fills.map((f) => ({ fillId: f.fillId ?? randomUUID(), taker: at(f.taker), maker: at(f.maker), quantity: f.quantity }));
+    const settleFills = fills.map((f) => ({
+      fillId: f.fillId ?? randomUUID(),
+      taker: at(f.taker),
+      maker: at(f.maker),
+      quantity: f.quantity,
+    }));
     const entries: Ed25519Entry[] = [];
     const orders = list.map((o) => {
       const base = { owner: o.owner.publicKey, nonce: o.terms.nonce, outcome: o.terms.outcome };
       if (this.orderState(o) && !opts.alwaysProve) return base;
-      const entry = (opts.proof ?? ((x: TestOrder) => ({ publicKey: x.owner.publicKey.toBytes(), signature: x.signature, message: orderSigningBytes(x.message) })))(o);
+      const entry = (
+        opts.proof ??
+        ((x: TestOrder) => ({ publicKey: x.owner.publicKey.toBytes(), signature: x.signature, message: orderSigningBytes(x.message) }))
+      )(o);
       if (entry) entries.push(entry);
       return { ...base, proof: { ix: 0, entry: entry ? entries.length - 1 : 0 } };
     });
     const settle = getSettleInstruction({
-      operator: opts.operatorKey ?? signer.publicKey, marketUuid: market, usdcMint: this.h.usdcMint, feeWallet: this.feeWallet, orders, fills: settleFills, tag: outboundTag(randomUUID()),
+      operator: opts.operatorKey ?? signer.publicKey,
+      marketUuid: market,
+      usdcMint: this.h.usdcMint,
+      feeWallet: this.feeWallet,
+      orders,
+      fills: settleFills,
+      tag: outboundTag(randomUUID()),
     });
     // An operator key other than the signer's is named without its signature.
     if (!settle.keys[0]!.pubkey.equals(signer.publicKey)) settle.keys[0] = { ...settle.keys[0]!, isSigner: false };
     const ixs = [...(entries.length ? [createEd25519Instruction(entries)] : []), settle, outboundMemoInstruction(randomUUID())];
-    const table = await this.ensureLookupTable(market, fills.map((f) => this.fill(f.taker, f.maker, f.quantity, 'direct')));
-    const msg = new TransactionMessage({ payerKey: signer.publicKey, recentBlockhash: this.ledger.getLatestBlockhash().blockhash, instructions: ixs }).compileToV0Message([table]);
+    const table = await this.ensureLookupTable(
+      market,
+      fills.map((f) => this.fill(f.taker, f.maker, f.quantity, 'direct')),
+    );
+    const msg = new TransactionMessage({
+      payerKey: signer.publicKey,
+      recentBlockhash: this.ledger.getLatestBlockhash().blockhash,
+      instructions: ixs,
+    }).compileToV0Message([table]);
     const tx = new VersionedTransaction(msg);
     tx.sign([signer]);
     const touched = settle.keys.map((k) => k.pubkey).filter((k) => !k.equals(signer.publicKey));
@@ -211,11 +296,25 @@ export class SettleHarness {
   }
 
   // Balances, in raw units.
-  usdc(o: Keypair | PublicKey): bigint { return this.h.escrowUsdc('publicKey' in o ? o.publicKey : o); }
-  tokens(o: Keypair, market: string, outcome: Outcome): bigint { return this.h.escrowTokens(o.publicKey, market, outcome); }
-  feeUsdc(): bigint { return this.h.usdc(this.feeWallet); }
-  vault(market: string): bigint { return this.h.vault(market); }
-  supply(market: string, outcome: Outcome): bigint { return this.h.supply(market, outcome); }
-  completeSets(market: string): bigint { return this.h.market(market).completeSets; }
-  createMarket(): Promise<string> { return this.h.createMarket(); }
+  usdc(o: Keypair | PublicKey): bigint {
+    return this.h.escrowUsdc('publicKey' in o ? o.publicKey : o);
+  }
+  tokens(o: Keypair, market: string, outcome: Outcome): bigint {
+    return this.h.escrowTokens(o.publicKey, market, outcome);
+  }
+  feeUsdc(): bigint {
+    return this.h.usdc(this.feeWallet);
+  }
+  vault(market: string): bigint {
+    return this.h.vault(market);
+  }
+  supply(market: string, outcome: Outcome): bigint {
+    return this.h.supply(market, outcome);
+  }
+  completeSets(market: string): bigint {
+    return this.h.market(market).completeSets;
+  }
+  createMarket(): Promise<string> {
+    return this.h.createMarket();
+  }
 }

@@ -20,7 +20,9 @@ beforeAll(async () => {
   m = await s.createMarket();
   for (let i = 0; i < PAIRS; i++) pairs.push({ buyer: await s.trader(20n * USDC), seller: await s.trader(0n, m, 20n * USDC) });
 }, 120_000);
-afterAll(async () => { await s.close(); });
+afterAll(async () => {
+  await s.close();
+});
 
 /** One fill per pair, distinct traders; when `existing`, each order has settled once before (its account exists). */
 async function pairFills(existing: boolean): Promise<SettlementFill[]> {
@@ -28,7 +30,11 @@ async function pairFills(existing: boolean): Promise<SettlementFill[]> {
     bid: s.order(buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC }),
     ask: s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC }),
   }));
-  if (existing) await s.settle(m, orders.map((o) => s.fill(o.bid, o.ask, 1n * USDC, 'direct')));
+  if (existing)
+    await s.settle(
+      m,
+      orders.map((o) => s.fill(o.bid, o.ask, 1n * USDC, 'direct')),
+    );
   return orders.map((o) => s.fill(o.bid, o.ask, 1n * USDC, 'direct', randomUUID()));
 }
 
@@ -75,16 +81,30 @@ describe('settlement batches at their maximum size', () => {
     sizes['orders registered per transaction, no table'] = reg.newOrders.length;
     await lands(reg);
     // Re-sending a registration changes nothing and fails nothing.
-    expect((await s.sendBatch(s.batch(m, [fills[0]!].map((f) => ({ ...f, fillId: randomUUID() }))))).err).toBeNull();
+    expect(
+      (
+        await s.sendBatch(
+          s.batch(
+            m,
+            [fills[0]!].map((f) => ({ ...f, fillId: randomUUID() })),
+          ),
+        )
+      ).err,
+    ).toBeNull();
     // Through the lookup table the same fill needs no registration.
     expect(s.batch(m, fills.slice(1), { lookupTables: [await s.ensureLookupTable(m, fills)] }).kind).toBe('settle');
   });
 
   it('a taker sweeping makers whose orders exist, through the lookup table', async () => {
     const { buyer } = pairs[0]!;
-    const asks: TestOrder[] = pairs.map(({ seller }) => s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC }));
+    const asks: TestOrder[] = pairs.map(({ seller }) =>
+      s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 2n * USDC }),
+    );
     const bid = s.order(buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 30n * USDC });
-    await s.settle(m, asks.map((a) => s.fill(s.order(pairs[1]!.buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n }), a, 1n, 'direct')));
+    await s.settle(
+      m,
+      asks.map((a) => s.fill(s.order(pairs[1]!.buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 1n }), a, 1n, 'direct')),
+    );
     await s.settle(m, [s.fill(bid, asks[0]!, 1n, 'direct')]);
     const fills = asks.map((a) => s.fill(bid, a, 1n * USDC, 'direct', randomUUID()));
     const b = s.batch(m, fills, { lookupTables: [await s.ensureLookupTable(m, fills)] });
@@ -92,14 +112,23 @@ describe('settlement batches at their maximum size', () => {
     // The keeper's prediction equals what lands.
     const predicted = predictSettlement(b.fills, s.orderStates(b.fills), { takerFeeBps: 25n, makerRebateBps: 5n });
     await lands(b);
-    for (const p of predicted) expect(s.receipt(p.fillId)).toMatchObject({ takerUsdc: p.money!.takerUsdc, takerFee: p.money!.takerFee, makerRebate: p.money!.makerRebate });
+    for (const p of predicted)
+      expect(s.receipt(p.fillId)).toMatchObject({
+        takerUsdc: p.money!.takerUsdc,
+        takerFee: p.money!.takerFee,
+        makerRebate: p.money!.makerRebate,
+      });
   });
 
   it('a taker whose order exists sweeping makers new on chain (one signature per fill), through the lookup table', async () => {
     const { buyer } = pairs[2]!;
     const bid = s.order(buyer, m, { side: 'buy', outcome: 'yes', priceBps: 5000, quantity: 30n * USDC });
-    await s.settle(m, [s.fill(bid, s.order(pairs[3]!.seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n }), 1n, 'direct')]);
-    const fills = pairs.map(({ seller }) => s.fill(bid, s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n * USDC }), 1n * USDC, 'direct'));
+    await s.settle(m, [
+      s.fill(bid, s.order(pairs[3]!.seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n }), 1n, 'direct'),
+    ]);
+    const fills = pairs.map(({ seller }) =>
+      s.fill(bid, s.order(seller, m, { side: 'sell', outcome: 'yes', priceBps: 5000, quantity: 1n * USDC }), 1n * USDC, 'direct'),
+    );
     const b = s.batch(m, fills, { lookupTables: [await s.ensureLookupTable(m, fills)] });
     sizes['taker sweep, makers new, lookup table'] = b.fills.length;
     await lands(b);

@@ -11,13 +11,25 @@ import type { FillReceiptAccount } from '@pmx/programs';
 import { SettleHarness, USDC, type TestOrder } from './settle-harness.js';
 
 let s: SettleHarness;
-beforeAll(async () => { s = await SettleHarness.open(); });
-afterAll(async () => { await s.close(); });
+beforeAll(async () => {
+  s = await SettleHarness.open();
+});
+afterAll(async () => {
+  await s.close();
+});
 
 /** The engine's fill for maker then taker (both as signed). */
 function engineFill(maker: TestOrder, taker: TestOrder): Fill {
   const book = new OrderBook({ marketId: 'm' });
-  const req = (o: TestOrder, id: string) => ({ id, owner: o.owner.publicKey.toBase58(), side: o.terms.side, outcome: o.terms.outcome, priceBps: o.terms.priceBps, quantity: o.terms.quantity, expiry: 2e9 });
+  const req = (o: TestOrder, id: string) => ({
+    id,
+    owner: o.owner.publicKey.toBase58(),
+    side: o.terms.side,
+    outcome: o.terms.outcome,
+    priceBps: o.terms.priceBps,
+    quantity: o.terms.quantity,
+    expiry: 2e9,
+  });
   book.place(req(maker, 'maker'));
   const fills = book.place(req(taker, 'taker')).fills;
   expect(fills).toHaveLength(1);
@@ -25,8 +37,27 @@ function engineFill(maker: TestOrder, taker: TestOrder): Fill {
 }
 
 function expectEngineAmounts(r: FillReceiptAccount, f: Fill): void {
-  expect({ type: r.fillType, price: r.priceBps, q: r.quantity, t: r.takerUsdc, m: r.makerUsdc, fee: r.takerFee, rebate: r.makerRebate, protocol: r.protocolFee, dust: r.roundingDust })
-    .toEqual({ type: f.fillType, price: f.priceBps, q: f.quantity, t: f.usdcAmount, m: f.makerUsdc, fee: f.takerFee, rebate: f.makerRebate, protocol: f.protocolFee, dust: f.roundingDust });
+  expect({
+    type: r.fillType,
+    price: r.priceBps,
+    q: r.quantity,
+    t: r.takerUsdc,
+    m: r.makerUsdc,
+    fee: r.takerFee,
+    rebate: r.makerRebate,
+    protocol: r.protocolFee,
+    dust: r.roundingDust,
+  }).toEqual({
+    type: f.fillType,
+    price: f.priceBps,
+    q: f.quantity,
+    t: f.usdcAmount,
+    m: f.makerUsdc,
+    fee: f.takerFee,
+    rebate: f.makerRebate,
+    protocol: f.protocolFee,
+    dust: f.roundingDust,
+  });
 }
 
 describe('settle: worked examples', () => {
@@ -45,10 +76,21 @@ describe('settle: worked examples', () => {
     expect(s.usdc(seller)).toBe(24_012_000n);
     expect([s.tokens(seller, m, 'yes'), s.tokens(seller, m, 'no')]).toEqual([10_000_000n, 50_000_000n]);
     expect(s.feeUsdc() - fee0).toBe(48_000n);
-    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([50_000_000n, 50_000_000n, 50_000_000n, 50_000_000n]);
+    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([
+      50_000_000n,
+      50_000_000n,
+      50_000_000n,
+      50_000_000n,
+    ]);
     const r = s.receipt(fill.fillId)!;
     expectEngineAmounts(r, engineFill(ask, bid));
-    expect(s.orderState(bid)).toMatchObject({ filled: 40_000_000n, usdc: 24_000_000n, takerUsdc: 24_000_000n, feesPaid: 60_000n, fills: 1 });
+    expect(s.orderState(bid)).toMatchObject({
+      filled: 40_000_000n,
+      usdc: 24_000_000n,
+      takerUsdc: 24_000_000n,
+      feesPaid: 60_000n,
+      fills: 1,
+    });
     expect(s.orderState(ask)).toMatchObject({ filled: 40_000_000n, usdc: 24_000_000n, takerUsdc: 0n, rebates: 12_000n, fills: 1 });
   });
 
@@ -85,7 +127,12 @@ describe('settle: worked examples', () => {
     expect(s.usdc(noBuyer)).toBe(5_000_000n - 2_996_500n);
     expect([s.tokens(yesBuyer, m, 'yes'), s.tokens(noBuyer, m, 'no')]).toEqual([10_000_000n, 10_000_000n]);
     expect(s.feeUsdc() - fee0).toBe(14_000n);
-    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([10_000_000n, 10_000_000n, 10_000_000n, 10_000_000n]);
+    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([
+      10_000_000n,
+      10_000_000n,
+      10_000_000n,
+      10_000_000n,
+    ]);
     expectEngineAmounts(s.receipt(fill.fillId)!, engineFill(noBid, yesBid));
   });
 
@@ -104,7 +151,12 @@ describe('settle: worked examples', () => {
     expect([s.tokens(yesHolder, m, 'yes'), s.tokens(yesHolder, m, 'no')]).toEqual([0n, 5_000_000n]);
     expect([s.tokens(noHolder, m, 'yes'), s.tokens(noHolder, m, 'no')]).toEqual([5_000_000n, 0n]);
     expect(s.feeUsdc() - fee0).toBe(6_000n);
-    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([5_000_000n, 5_000_000n, 5_000_000n, 5_000_000n]);
+    expect([s.vault(m), s.supply(m, 'yes'), s.supply(m, 'no'), s.completeSets(m)]).toEqual([
+      5_000_000n,
+      5_000_000n,
+      5_000_000n,
+      5_000_000n,
+    ]);
     expectEngineAmounts(s.receipt(fill.fillId)!, engineFill(noAsk, yesAsk));
   });
 
@@ -120,7 +172,14 @@ describe('settle: worked examples', () => {
     expect(s.usdc(buyer)).toBe(8n);
     expect(s.usdc(seller)).toBe(0n);
     expect(s.feeUsdc() - fee0).toBe(2n);
-    expect(s.receipt(fill.fillId)).toMatchObject({ takerUsdc: 1n, makerUsdc: 0n, takerFee: 1n, makerRebate: 0n, protocolFee: 1n, roundingDust: 1n });
+    expect(s.receipt(fill.fillId)).toMatchObject({
+      takerUsdc: 1n,
+      makerUsdc: 0n,
+      takerFee: 1n,
+      makerRebate: 0n,
+      protocolFee: 1n,
+      roundingDust: 1n,
+    });
   });
 
   it('an order settles across transactions: its signature travels once, its rounding stays cumulative', async () => {

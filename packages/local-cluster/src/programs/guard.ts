@@ -10,7 +10,8 @@ export type ErrorTable<N extends string> = Readonly<Record<N, { readonly code: n
 /** Throws the program error `name` (its message, then `detail`). */
 export type Fail<N extends string> = (name: N, detail?: string) => never;
 /** The errors both programs define for malformed instructions and accounts. */
-export type CommonError = 'InstructionFallbackNotFound' | 'InstructionDidNotDeserialize' | 'InvalidAccount' | 'MissingSigner' | 'AccountNotWritable';
+export type CommonError =
+  'InstructionFallbackNotFound' | 'InstructionDidNotDeserialize' | 'InvalidAccount' | 'MissingSigner' | 'AccountNotWritable';
 
 export function failWith<N extends string>(errors: ErrorTable<N>): Fail<N> {
   return (name, detail) => {

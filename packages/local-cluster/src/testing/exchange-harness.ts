@@ -5,13 +5,23 @@
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import { randomUUID } from 'node:crypto';
 import {
-  type ClobMarketAccount, decodeClobMarket, exchangeErrorFromTransactionError, findClobMarketPda, findClobOutcomeMintPda, findEscrowTokenAddress, getClobCreateMarketInstruction, getExchangeInitializeInstruction,
+  type ClobMarketAccount,
+  decodeClobMarket,
+  exchangeErrorFromTransactionError,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findEscrowTokenAddress,
+  getClobCreateMarketInstruction,
+  getExchangeInitializeInstruction,
 } from '@pmx/programs';
 import { createExchangeProgramHandler } from '../programs/exchange/exchange.handler.js';
 import { openLedger, ProgramHarness, USDC } from './program-harness.js';
 
 export class ExchangeHarness extends ProgramHarness {
-  private constructor(base: Awaited<ReturnType<typeof openLedger>>, readonly operator: Keypair) {
+  private constructor(
+    base: Awaited<ReturnType<typeof openLedger>>,
+    readonly operator: Keypair,
+  ) {
     super(base.ledger, base.usdcMint, (err) => exchangeErrorFromTransactionError(err)?.name);
   }
 
@@ -20,9 +30,18 @@ export class ExchangeHarness extends ProgramHarness {
     const { exchangeOperator, protocolFee } = base.ledger.platformKeypairs();
     const h = new ExchangeHarness(base, exchangeOperator);
     await base.ledger.airdrop(exchangeOperator.publicKey, 10_000_000_000n);
-    await h.sendOk([getExchangeInitializeInstruction({
-      operator: exchangeOperator.publicKey, usdcMint: h.usdcMint, feeWallet: protocolFee.publicKey, takerFeeBps: 25, makerRebateBps: 5,
-    })], [exchangeOperator]);
+    await h.sendOk(
+      [
+        getExchangeInitializeInstruction({
+          operator: exchangeOperator.publicKey,
+          usdcMint: h.usdcMint,
+          feeWallet: protocolFee.publicKey,
+          takerFeeBps: 25,
+          makerRebateBps: 5,
+        }),
+      ],
+      [exchangeOperator],
+    );
     return h;
   }
 
@@ -33,7 +52,10 @@ export class ExchangeHarness extends ProgramHarness {
 
   async createMarket(): Promise<string> {
     const uuid = randomUUID();
-    await this.sendOk([getClobCreateMarketInstruction({ operator: this.operator.publicKey, marketUuid: uuid, usdcMint: this.usdcMint })], [this.operator]);
+    await this.sendOk(
+      [getClobCreateMarketInstruction({ operator: this.operator.publicKey, marketUuid: uuid, usdcMint: this.usdcMint })],
+      [this.operator],
+    );
     return uuid;
   }
 

@@ -39,7 +39,11 @@ export class ProbeHandler implements ProgramHandler {
 }
 
 export function probeInstruction(keys: AccountMeta[], data: Buffer = Buffer.from('probe')): TransactionInstruction {
-  return new TransactionInstruction({ programId: PROBE_ID, keys: [...keys, { pubkey: PROBE_STATE, isSigner: false, isWritable: true }], data });
+  return new TransactionInstruction({
+    programId: PROBE_ID,
+    keys: [...keys, { pubkey: PROBE_STATE, isSigner: false, isWritable: true }],
+    data,
+  });
 }
 
 export function readProbe(getAccount: (k: PublicKey) => { data: Uint8Array } | null): ProbeView | null {

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Keypair} from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import { TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 
 export function tempDir(prefix = 'chain-test-'): { path: string; remove(): void } {
@@ -22,4 +22,3 @@ export function signedTx(
   tx.sign([payer, ...extraSigners]);
   return tx.serialize();
 }
-

@@ -8,14 +8,24 @@
 import { PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  findClobMarketPda, getClobMarketStatusInstruction, getClobRedeemInstruction, getDepositInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
+  findClobMarketPda,
+  getClobMarketStatusInstruction,
+  getClobRedeemInstruction,
+  getDepositInstruction,
+  getMergeInstruction,
+  getSplitInstruction,
+  getWithdrawInstruction,
 } from '@pmx/programs';
 import { ExchangeHarness } from '../../src/testing/exchange-harness.js';
 import { USDC } from '../../src/testing/program-harness.js';
 
 let h: ExchangeHarness;
-beforeAll(async () => { h = await ExchangeHarness.open(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await ExchangeHarness.open();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe('exchange program: smart wallet flow', () => {
   it('creates a market with 6-decimal mints whose authority is the market PDA', async () => {
@@ -45,17 +55,33 @@ describe('exchange program: smart wallet flow', () => {
 
     const op = { ...base, marketUuid: uuid };
     await h.sendOk([getSplitInstruction({ ...op, amount: 30n * USDC })], [t]);
-    expect([h.escrowUsdc(t.publicKey), h.escrowTokens(t.publicKey, uuid, 'yes'), h.escrowTokens(t.publicKey, uuid, 'no'), h.vault(uuid)])
-      .toEqual([45n * USDC, 30n * USDC, 30n * USDC, 30n * USDC]);
+    expect([
+      h.escrowUsdc(t.publicKey),
+      h.escrowTokens(t.publicKey, uuid, 'yes'),
+      h.escrowTokens(t.publicKey, uuid, 'no'),
+      h.vault(uuid),
+    ]).toEqual([45n * USDC, 30n * USDC, 30n * USDC, 30n * USDC]);
     await h.sendOk([getMergeInstruction({ ...op, amount: 10n * USDC })], [t]);
-    expect([h.escrowUsdc(t.publicKey), h.supply(uuid, 'yes'), h.supply(uuid, 'no'), h.vault(uuid), h.market(uuid).completeSets])
-      .toEqual([55n * USDC, 20n * USDC, 20n * USDC, 20n * USDC, 20n * USDC]);
+    expect([h.escrowUsdc(t.publicKey), h.supply(uuid, 'yes'), h.supply(uuid, 'no'), h.vault(uuid), h.market(uuid).completeSets]).toEqual([
+      55n * USDC,
+      20n * USDC,
+      20n * USDC,
+      20n * USDC,
+      20n * USDC,
+    ]);
 
-    await h.sendOk([getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resolve', outcome: 0 })], [h.operator]);
+    await h.sendOk(
+      [getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resolve', outcome: 0 })],
+      [h.operator],
+    );
     expect(h.market(uuid).outcome).toBe('yes');
     await h.sendOk([getClobRedeemInstruction({ ...op, outcome: 0, amount: 20n * USDC })], [t]);
-    expect([h.escrowUsdc(t.publicKey), h.vault(uuid), h.escrowTokens(t.publicKey, uuid, 'yes'), h.escrowTokens(t.publicKey, uuid, 'no')])
-      .toEqual([75n * USDC, 0n, 0n, 20n * USDC]);
+    expect([
+      h.escrowUsdc(t.publicKey),
+      h.vault(uuid),
+      h.escrowTokens(t.publicKey, uuid, 'yes'),
+      h.escrowTokens(t.publicKey, uuid, 'no'),
+    ]).toEqual([75n * USDC, 0n, 0n, 20n * USDC]);
     expect(h.usdc(t.publicKey) + h.escrowUsdc(t.publicKey)).toBe(200n * USDC);
   });
 

@@ -4,11 +4,22 @@
  * compares the snapshot.
  */
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
-import type { Keypair} from '@solana/web3.js';
+import type { Keypair } from '@solana/web3.js';
 import { type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  findClobMarketPda, findClobOutcomeMintPda, findEscrowTokenAddress, findUserEscrowPda, getClobCreateMarketInstruction, getClobMarketStatusInstruction, getClobRedeemInstruction, getDepositInstruction, getExchangeSetFeesInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findEscrowTokenAddress,
+  findUserEscrowPda,
+  getClobCreateMarketInstruction,
+  getClobMarketStatusInstruction,
+  getClobRedeemInstruction,
+  getDepositInstruction,
+  getExchangeSetFeesInstruction,
+  getMergeInstruction,
+  getSplitInstruction,
+  getWithdrawInstruction,
 } from '@pmx/programs';
 import { ExchangeHarness } from '../../src/testing/exchange-harness.js';
 import { USDC } from '../../src/testing/program-harness.js';
@@ -26,15 +37,24 @@ beforeAll(async () => {
   await h.sendOk([getDepositInstruction({ owner: alice.publicKey, usdcMint: h.usdcMint, amount: 50n * USDC })], [alice]);
   await h.sendOk([getSplitInstruction({ owner: alice.publicKey, usdcMint: h.usdcMint, marketUuid: uuid, amount: 10n * USDC })], [alice]);
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 function watched(owner: PublicKey, market: string): PublicKey[] {
   const yes = findClobOutcomeMintPda(market, 'yes')[0];
   const no = findClobOutcomeMintPda(market, 'no')[0];
   return [
-    findUserEscrowPda(owner)[0], findEscrowTokenAddress(owner, h.usdcMint), findEscrowTokenAddress(owner, yes), findEscrowTokenAddress(owner, no),
-    getAssociatedTokenAddressSync(h.usdcMint, owner), getAssociatedTokenAddressSync(h.usdcMint, mallory.publicKey),
-    findClobMarketPda(market)[0], h.market(market).vault, yes, no,
+    findUserEscrowPda(owner)[0],
+    findEscrowTokenAddress(owner, h.usdcMint),
+    findEscrowTokenAddress(owner, yes),
+    findEscrowTokenAddress(owner, no),
+    getAssociatedTokenAddressSync(h.usdcMint, owner),
+    getAssociatedTokenAddressSync(h.usdcMint, mallory.publicKey),
+    findClobMarketPda(market)[0],
+    h.market(market).vault,
+    yes,
+    no,
   ];
 }
 
@@ -52,20 +72,38 @@ const unsigned = (ix: TransactionInstruction): TransactionInstruction => {
 describe('exchange program refusals change nothing', () => {
   it('operator instructions refuse any other signer', async () => {
     const m = mallory.publicKey;
-    await refused([getClobCreateMarketInstruction({ operator: m, marketUuid: crypto.randomUUID(), usdcMint: h.usdcMint })], [mallory], 'Unauthorized');
+    await refused(
+      [getClobCreateMarketInstruction({ operator: m, marketUuid: crypto.randomUUID(), usdcMint: h.usdcMint })],
+      [mallory],
+      'Unauthorized',
+    );
     for (const action of ['pause', 'resume'] as const) {
       await refused([getClobMarketStatusInstruction({ operator: m, marketUuid: uuid, action })], [mallory], 'Unauthorized');
     }
-    await refused([getClobMarketStatusInstruction({ operator: m, marketUuid: uuid, action: 'resolve', outcome: 1 })], [mallory], 'Unauthorized');
+    await refused(
+      [getClobMarketStatusInstruction({ operator: m, marketUuid: uuid, action: 'resolve', outcome: 1 })],
+      [mallory],
+      'Unauthorized',
+    );
     await refused([getExchangeSetFeesInstruction({ operator: m, takerFeeBps: 0, makerRebateBps: 0 })], [mallory], 'Unauthorized');
-    await refused([getExchangeSetFeesInstruction({ operator: h.operator.publicKey, takerFeeBps: 25, makerRebateBps: 30 })], [h.operator], 'InvalidFeeRates');
-    await refused([getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resume' })], [h.operator], 'InvalidStatusTransition');
+    await refused(
+      [getExchangeSetFeesInstruction({ operator: h.operator.publicKey, takerFeeBps: 25, makerRebateBps: 30 })],
+      [h.operator],
+      'InvalidFeeRates',
+    );
+    await refused(
+      [getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resume' })],
+      [h.operator],
+      'InvalidStatusTransition',
+    );
   });
 
-  it('nobody but the owner moves a smart wallet\'s funds (wrong signer, wrong escrow)', async () => {
+  it("nobody but the owner moves a smart wallet's funds (wrong signer, wrong escrow)", async () => {
     const a = { owner: alice.publicKey, usdcMint: h.usdcMint };
     // The owner's key is in the instruction but did not sign: the fee payer signs alone.
-    const withdraw = unsigned(getWithdrawInstruction({ ...a, amount: 1n, ownerUsdc: getAssociatedTokenAddressSync(h.usdcMint, mallory.publicKey) }));
+    const withdraw = unsigned(
+      getWithdrawInstruction({ ...a, amount: 1n, ownerUsdc: getAssociatedTokenAddressSync(h.usdcMint, mallory.publicKey) }),
+    );
     await refused([withdraw], [mallory], 'MissingSigner');
     // Mallory signs but names Alice's escrow and escrow USDC account.
     const steal = getWithdrawInstruction({ owner: mallory.publicKey, usdcMint: h.usdcMint, amount: 1n });

@@ -9,14 +9,23 @@ import fc from 'fast-check';
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  getClobMarketStatusInstruction, getClobRedeemInstruction, getDepositInstruction, getMergeInstruction, getSplitInstruction, getWithdrawInstruction,
+  getClobMarketStatusInstruction,
+  getClobRedeemInstruction,
+  getDepositInstruction,
+  getMergeInstruction,
+  getSplitInstruction,
+  getWithdrawInstruction,
 } from '@pmx/programs';
 import { ExchangeHarness } from '../../src/testing/exchange-harness.js';
 import { USDC } from '../../src/testing/program-harness.js';
 
 let h: ExchangeHarness;
-beforeAll(async () => { h = await ExchangeHarness.open(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await ExchangeHarness.open();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const step = fc.record({
   op: fc.constantFrom('deposit', 'withdraw', 'split', 'merge'),
@@ -38,21 +47,34 @@ describe('exchange vault invariant', () => {
         const uuid = await h.createMarket();
         const traders: Keypair[] = [await h.wallet(100n * USDC), await h.wallet(100n * USDC)];
         // Both smart wallets exist from the start, so most random steps reach the program's checks.
-        for (const t of traders) await h.sendOk([getDepositInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, amount: 30n * USDC })], [t]);
+        for (const t of traders)
+          await h.sendOk([getDepositInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, amount: 30n * USDC })], [t]);
         const total = () => traders.reduce((s, t) => s + h.usdc(t.publicKey) + h.escrowUsdc(t.publicKey), 0n) + h.vault(uuid);
         for (const s of steps) {
           const t = traders[s.trader]!;
           const p = { owner: t.publicKey, usdcMint: h.usdcMint, amount: s.amount, marketUuid: uuid };
-          const ix = { deposit: getDepositInstruction, withdraw: getWithdrawInstruction, split: getSplitInstruction, merge: getMergeInstruction }[s.op](p);
+          const ix = {
+            deposit: getDepositInstruction,
+            withdraw: getWithdrawInstruction,
+            split: getSplitInstruction,
+            merge: getMergeInstruction,
+          }[s.op](p);
           await h.send([ix], [t]); // may fail for lack of funds: then nothing changes
           checkInvariant(uuid);
           expect(total()).toBe(200n * USDC);
         }
-        await h.sendOk([getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resolve', outcome: winner })], [h.operator]);
+        await h.sendOk(
+          [getClobMarketStatusInstruction({ operator: h.operator.publicKey, marketUuid: uuid, action: 'resolve', outcome: winner })],
+          [h.operator],
+        );
         const side = winner === 0 ? 'yes' : 'no';
         for (const t of traders) {
           const held = h.escrowTokens(t.publicKey, uuid, side);
-          if (held > 0n) await h.sendOk([getClobRedeemInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, marketUuid: uuid, outcome: winner, amount: held })], [t]);
+          if (held > 0n)
+            await h.sendOk(
+              [getClobRedeemInstruction({ owner: t.publicKey, usdcMint: h.usdcMint, marketUuid: uuid, outcome: winner, amount: held })],
+              [t],
+            );
         }
         expect(h.vault(uuid)).toBe(0n);
         expect(total()).toBe(200n * USDC);

@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
 import {
-  findMarketPda, getClaimFeesInstruction, MARKET_ACCOUNT_SIZE, getClaimProtocolFeesInstruction, getRedeemInstruction, getResolveInstruction, getSellInstruction, quoteBuy, quoteSell, toMarketState, vaultLiabilities,
+  findMarketPda,
+  getClaimFeesInstruction,
+  MARKET_ACCOUNT_SIZE,
+  getClaimProtocolFeesInstruction,
+  getRedeemInstruction,
+  getResolveInstruction,
+  getSellInstruction,
+  quoteBuy,
+  quoteSell,
+  toMarketState,
+  vaultLiabilities,
 } from '@pmx/programs';
 import { MarketHarness, USDC } from './harness.js';
 
@@ -56,9 +66,7 @@ describe('AMM market on the embedded ledger', () => {
   it('refuses a buy whose limit the price has moved past, moving no token', async () => {
     const before = h.usdc(alice.publicKey);
     const quote = quoteBuy(toMarketState(h.market(id)), 'YES', 10n * USDC);
-    expect(await h.sendErr(h.buyIxs(id, alice.publicKey, 'YES', 10n * USDC, quote.outputAmount + 1n), [alice])).toBe(
-      'SlippageExceeded',
-    );
+    expect(await h.sendErr(h.buyIxs(id, alice.publicKey, 'YES', 10n * USDC, quote.outputAmount + 1n), [alice])).toBe('SlippageExceeded');
     expect(h.usdc(alice.publicKey)).toBe(before);
   });
 
@@ -77,7 +85,8 @@ describe('AMM market on the embedded ledger', () => {
   });
 
   it('refuses resolution before its time and by a stranger', async () => {
-    const resolve = (by: Keypair) => getResolveInstruction({ marketId: id, creator: by.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' });
+    const resolve = (by: Keypair) =>
+      getResolveInstruction({ marketId: id, creator: by.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' });
     expect(await h.sendErr([resolve(creator)], [creator])).toBe('ResolutionTooEarly');
     h.ledger.warpTime(3601);
     expect(await h.sendErr([resolve(bob)], [bob])).toBe('Unauthorized');
@@ -86,7 +95,10 @@ describe('AMM market on the embedded ledger', () => {
   it('resolves YES: the creator takes the surplus above the winning supply and unclaimed fees', async () => {
     const m = h.market(id);
     const before = h.usdc(creator.publicKey);
-    await h.sendOk([getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })], [creator]);
+    await h.sendOk(
+      [getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })],
+      [creator],
+    );
     expect(h.usdc(creator.publicKey) - before).toBe(m.collateral - m.yesSupply);
     const after = h.market(id);
     expect(after).toMatchObject({ status: 'resolved', winningSide: 'YES' });
@@ -96,7 +108,8 @@ describe('AMM market on the embedded ledger', () => {
   it('redeems winners 1:1 and losers for nothing, then claims fees; the vault ends empty', async () => {
     const yes = h.tokens(alice.publicKey, id, 'YES');
     const aliceBefore = h.usdc(alice.publicKey);
-    const redeem = (who: Keypair, side: 'YES' | 'NO') => getRedeemInstruction({ marketId: id, side, owner: who.publicKey, usdcMint: h.usdcMint });
+    const redeem = (who: Keypair, side: 'YES' | 'NO') =>
+      getRedeemInstruction({ marketId: id, side, owner: who.publicKey, usdcMint: h.usdcMint });
     await h.sendOk([redeem(alice, 'YES')], [alice]);
     expect(h.usdc(alice.publicKey) - aliceBefore).toBe(yes);
     expect(h.tokens(alice.publicKey, id, 'YES')).toBe(0n);
@@ -110,9 +123,21 @@ describe('AMM market on the embedded ledger', () => {
     const creatorBefore = h.usdc(creator.publicKey);
     await h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]);
     expect(h.usdc(creator.publicKey) - creatorBefore).toBe(fees);
-    expect(await h.sendErr([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator])).toBe('NoFeesToClaim');
+    expect(await h.sendErr([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator])).toBe(
+      'NoFeesToClaim',
+    );
 
-    await h.sendOk([getClaimProtocolFeesInstruction({ marketId: id, caller: bob.publicKey, usdcMint: h.usdcMint, protocolFeeWallet: h.protocolFeeWallet })], [bob]);
+    await h.sendOk(
+      [
+        getClaimProtocolFeesInstruction({
+          marketId: id,
+          caller: bob.publicKey,
+          usdcMint: h.usdcMint,
+          protocolFeeWallet: h.protocolFeeWallet,
+        }),
+      ],
+      [bob],
+    );
     expect(h.usdc(vaultOf(id))).toBe(0n);
     expect(h.totalUsdc(everyone())).toBe(totalBefore);
   });

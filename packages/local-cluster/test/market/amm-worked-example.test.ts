@@ -10,7 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair, PublicKey } from '@solana/web3.js';
 import {
-  findMarketPda, getClaimFeesInstruction, getClaimProtocolFeesInstruction, getRedeemInstruction, getResolveInstruction, getSellInstruction, type MarketAccount, type OutcomeSide,
+  findMarketPda,
+  getClaimFeesInstruction,
+  getClaimProtocolFeesInstruction,
+  getRedeemInstruction,
+  getResolveInstruction,
+  getSellInstruction,
+  type MarketAccount,
+  type OutcomeSide,
 } from '@pmx/programs';
 import { MarketHarness, USDC } from './harness.js';
 
@@ -28,18 +35,32 @@ afterAll(async () => h?.close());
 
 const vault = () => h.usdc(findMarketPda(id)[0]);
 const numbers = (m: MarketAccount) => ({
-  yesReserve: m.yesReserve, noReserve: m.noReserve, yesSupply: m.yesSupply, noSupply: m.noSupply, collateral: m.collateral,
-  creatorFeesAccrued: m.creatorFeesAccrued, protocolFeesAccrued: m.protocolFeesAccrued, totalVolume: m.totalVolume,
+  yesReserve: m.yesReserve,
+  noReserve: m.noReserve,
+  yesSupply: m.yesSupply,
+  noSupply: m.noSupply,
+  collateral: m.collateral,
+  creatorFeesAccrued: m.creatorFeesAccrued,
+  protocolFeesAccrued: m.protocolFeesAccrued,
+  totalVolume: m.totalVolume,
 });
-const buy = (who: Keypair, side: OutcomeSide, amount: bigint, minOut: bigint) => h.sendOk(h.buyIxs(id, who.publicKey, side, amount, minOut), [who]);
-const redeem = (who: Keypair, side: OutcomeSide) => h.sendOk([getRedeemInstruction({ marketId: id, side, owner: who.publicKey, usdcMint: h.usdcMint })], [who]);
+const buy = (who: Keypair, side: OutcomeSide, amount: bigint, minOut: bigint) =>
+  h.sendOk(h.buyIxs(id, who.publicKey, side, amount, minOut), [who]);
+const redeem = (who: Keypair, side: OutcomeSide) =>
+  h.sendOk([getRedeemInstruction({ marketId: id, side, owner: who.publicKey, usdcMint: h.usdcMint })], [who]);
 const usdcDelta = (who: PublicKey) => h.usdc(who) - START;
 
 describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
   it('opens with 1 000 USDC of complete sets in both reserves', () => {
     expect(numbers(h.market(id))).toEqual({
-      yesReserve: 1_000_000_000n, noReserve: 1_000_000_000n, yesSupply: 0n, noSupply: 0n, collateral: 1_000_000_000n,
-      creatorFeesAccrued: 0n, protocolFeesAccrued: 0n, totalVolume: 0n,
+      yesReserve: 1_000_000_000n,
+      noReserve: 1_000_000_000n,
+      yesSupply: 0n,
+      noSupply: 0n,
+      collateral: 1_000_000_000n,
+      creatorFeesAccrued: 0n,
+      protocolFeesAccrued: 0n,
+      totalVolume: 0n,
     });
     expect(vault()).toBe(1_000_000_000n);
     expect(usdcDelta(creator.publicKey)).toBe(-1_000_000_000n);
@@ -60,8 +81,14 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
     expect(h.tokens(alice.publicKey, id, 'YES')).toBe(184_507_295n);
     expect(usdcDelta(alice.publicKey)).toBe(-100_000_000n);
     expect(numbers(h.market(id))).toEqual({
-      yesReserve: 913_492_705n, noReserve: 1_098_000_000n, yesSupply: 184_507_295n, noSupply: 0n, collateral: 1_098_000_000n,
-      creatorFeesAccrued: 1_000_000n, protocolFeesAccrued: 1_000_000n, totalVolume: 100_000_000n,
+      yesReserve: 913_492_705n,
+      noReserve: 1_098_000_000n,
+      yesSupply: 184_507_295n,
+      noSupply: 0n,
+      collateral: 1_098_000_000n,
+      creatorFeesAccrued: 1_000_000n,
+      protocolFeesAccrued: 1_000_000n,
+      totalVolume: 100_000_000n,
     });
     expect(vault()).toBe(1_100_000_000n); // collateral 1 098 000 000 + fees 2 000 000
   });
@@ -75,14 +102,21 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
     // Alice receives 96 493 639 − 1 929 873 − 1 447 405 = 93 116 361
     // reserves: 1 098 000 000 − 96 493 639 + 1 447 405 = 1 002 953 766 on both sides
     // collateral: 1 098 000 000 − 96 493 639 + 1 447 405 = 1 002 953 766
-    const sell = (minOut: bigint) => getSellInstruction({ marketId: id, side: 'YES', owner: alice.publicKey, usdcMint: h.usdcMint, amount: 184_507_295n, minOut });
+    const sell = (minOut: bigint) =>
+      getSellInstruction({ marketId: id, side: 'YES', owner: alice.publicKey, usdcMint: h.usdcMint, amount: 184_507_295n, minOut });
     expect(await h.sendErr([sell(93_116_362n)], [alice])).toBe('SlippageExceeded');
     await h.sendOk([sell(93_116_361n)], [alice]);
     expect(h.tokens(alice.publicKey, id, 'YES')).toBe(0n);
     expect(usdcDelta(alice.publicKey)).toBe(-100_000_000n + 93_116_361n); // the round trip cost her 6 883 639
     expect(numbers(h.market(id))).toEqual({
-      yesReserve: 1_002_953_766n, noReserve: 1_002_953_766n, yesSupply: 0n, noSupply: 0n, collateral: 1_002_953_766n,
-      creatorFeesAccrued: 1_964_936n, protocolFeesAccrued: 1_964_937n, totalVolume: 196_493_639n, // 100 000 000 in + 96 493 639 gross out
+      yesReserve: 1_002_953_766n,
+      noReserve: 1_002_953_766n,
+      yesSupply: 0n,
+      noSupply: 0n,
+      collateral: 1_002_953_766n,
+      creatorFeesAccrued: 1_964_936n,
+      protocolFeesAccrued: 1_964_937n,
+      totalVolume: 196_493_639n, // 100 000 000 in + 96 493 639 gross out
     });
     expect(vault()).toBe(1_006_883_639n); // 1 100 000 000 − 93 116 361
   });
@@ -95,8 +129,14 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
     await buy(bob, 'NO', 50_000_000n, 94_285_336n);
     expect(h.tokens(bob.publicKey, id, 'NO')).toBe(94_285_336n);
     expect(numbers(h.market(id))).toEqual({
-      yesReserve: 1_051_953_766n, noReserve: 957_668_430n, yesSupply: 0n, noSupply: 94_285_336n, collateral: 1_051_953_766n,
-      creatorFeesAccrued: 2_464_936n, protocolFeesAccrued: 2_464_937n, totalVolume: 246_493_639n,
+      yesReserve: 1_051_953_766n,
+      noReserve: 957_668_430n,
+      yesSupply: 0n,
+      noSupply: 94_285_336n,
+      collateral: 1_051_953_766n,
+      creatorFeesAccrued: 2_464_936n,
+      protocolFeesAccrued: 2_464_937n,
+      totalVolume: 246_493_639n,
     });
   });
 
@@ -109,8 +149,14 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
     await buy(carol, 'YES', 20_000_000n, 40_081_334n);
     expect(h.tokens(carol.publicKey, id, 'YES')).toBe(40_081_334n);
     expect(numbers(h.market(id))).toEqual({
-      yesReserve: 1_031_472_432n, noReserve: 977_268_430n, yesSupply: 40_081_334n, noSupply: 94_285_336n, collateral: 1_071_553_766n,
-      creatorFeesAccrued: 2_664_936n, protocolFeesAccrued: 2_664_937n, totalVolume: 266_493_639n,
+      yesReserve: 1_031_472_432n,
+      noReserve: 977_268_430n,
+      yesSupply: 40_081_334n,
+      noSupply: 94_285_336n,
+      collateral: 1_071_553_766n,
+      creatorFeesAccrued: 2_664_936n,
+      protocolFeesAccrued: 2_664_937n,
+      totalVolume: 266_493_639n,
     });
     expect(vault()).toBe(1_076_883_639n); // 1 006 883 639 + 50 000 000 + 20 000 000
   });
@@ -118,7 +164,10 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
   it('5. resolves YES: the creator takes the surplus 1 031 472 432 (the YES reserve)', async () => {
     // winners are owed their supply 40 081 334; surplus = 1 071 553 766 − 40 081 334 = 1 031 472 432
     h.ledger.warpTime(3601);
-    await h.sendOk([getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })], [creator]);
+    await h.sendOk(
+      [getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })],
+      [creator],
+    );
     expect(usdcDelta(creator.publicKey)).toBe(-1_000_000_000n + 1_031_472_432n);
     expect(h.market(id)).toMatchObject({ status: 'resolved', winningSide: 'YES', collateral: 40_081_334n });
     expect(vault()).toBe(45_411_207n); // Carol's 40 081 334 + unclaimed fees 2 664 936 + 2 664 937
@@ -135,7 +184,17 @@ describe('AMM worked example (seed 1 000 USDC, 200 bps)', () => {
     await h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]);
     expect(usdcDelta(creator.publicKey)).toBe(31_472_432n + 2_664_936n); // surplus − seed + creator fees
     const protocolBefore = h.usdc(h.protocolFeeWallet);
-    await h.sendOk([getClaimProtocolFeesInstruction({ marketId: id, caller: keeper.publicKey, usdcMint: h.usdcMint, protocolFeeWallet: h.protocolFeeWallet })], [keeper]);
+    await h.sendOk(
+      [
+        getClaimProtocolFeesInstruction({
+          marketId: id,
+          caller: keeper.publicKey,
+          usdcMint: h.usdcMint,
+          protocolFeeWallet: h.protocolFeeWallet,
+        }),
+      ],
+      [keeper],
+    );
     expect(h.usdc(h.protocolFeeWallet) - protocolBefore).toBe(2_664_937n);
     expect(vault()).toBe(0n);
     // Nothing was created or lost: the four traders' and the creator's deltas plus the protocol's sum to 0.

@@ -7,7 +7,19 @@ import { Keypair, type TransactionInstruction } from '@solana/web3.js';
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import bs58 from 'bs58';
 import {
-  type AccountFilter, configAccountFilters, type CreateMarketInput, findMarketPda, getBuyInstruction, getClaimProtocolFeesInstruction, getCreateMarketInstruction, getInitializeInstruction, getInitMintsInstruction, getRedeemInstruction, getResolveInstruction, MARKET_PROGRAM_ID, marketAccountFilters,
+  type AccountFilter,
+  configAccountFilters,
+  type CreateMarketInput,
+  findMarketPda,
+  getBuyInstruction,
+  getClaimProtocolFeesInstruction,
+  getCreateMarketInstruction,
+  getInitializeInstruction,
+  getInitMintsInstruction,
+  getRedeemInstruction,
+  getResolveInstruction,
+  MARKET_PROGRAM_ID,
+  marketAccountFilters,
 } from '@pmx/programs';
 import { MarketHarness, USDC } from './harness.js';
 
@@ -49,7 +61,18 @@ describe('market program guards', () => {
 
   it('fits the longest ASCII title, description and tickers in one transaction', async () => {
     const id = h.marketCounter() + 1n;
-    await h.sendOk([createIx({ marketId: id, title: 'T'.repeat(80), description: 'D'.repeat(120), yesTicker: 'Y'.repeat(10), noTicker: 'N'.repeat(10) })], [creator]);
+    await h.sendOk(
+      [
+        createIx({
+          marketId: id,
+          title: 'T'.repeat(80),
+          description: 'D'.repeat(120),
+          yesTicker: 'Y'.repeat(10),
+          noTicker: 'N'.repeat(10),
+        }),
+      ],
+      [creator],
+    );
     expect(h.market(id).description).toBe('D'.repeat(120));
   });
 
@@ -59,7 +82,9 @@ describe('market program guards', () => {
     expect(await h.sendErr(h.buyIxs(id, alice.publicKey, 'YES', USDC).slice(1), [alice])).toBe('MintsNotInitialized');
     expect(await h.sendErr([getInitMintsInstruction({ marketId: id, creator: alice.publicKey })], [alice])).toBe('Unauthorized');
     await h.sendOk([getInitMintsInstruction({ marketId: id, creator: creator.publicKey })], [creator]);
-    expect(await h.sendErr([getInitMintsInstruction({ marketId: id, creator: creator.publicKey })], [creator])).toBe('MintsAlreadyInitialized');
+    expect(await h.sendErr([getInitMintsInstruction({ marketId: id, creator: creator.publicKey })], [creator])).toBe(
+      'MintsAlreadyInitialized',
+    );
     expect(await h.sendErr([createIx({ marketId: id })], [creator])).toBe('AlreadyInitialized');
     // the indexer's getProgramAccounts filters select exactly this creator's markets
     const matches = (data: Buffer, f: AccountFilter) => {
@@ -91,9 +116,15 @@ describe('market program guards', () => {
     await h.sendOk(h.buyIxs(id, alice.publicKey, 'YES', USDC), [alice]);
     await h.sendOk(h.buyIxs(id, creator.publicKey, 'NO', USDC), [creator]);
     h.ledger.warpTime(3601);
-    await h.sendOk([getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })], [creator]);
+    await h.sendOk(
+      [getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })],
+      [creator],
+    );
     const thief = getRedeemInstruction({
-      marketId: id, side: 'YES', owner: creator.publicKey, usdcMint: h.usdcMint,
+      marketId: id,
+      side: 'YES',
+      owner: creator.publicKey,
+      usdcMint: h.usdcMint,
       ownerOutcome: getRedeemInstruction({ marketId: id, side: 'YES', owner: alice.publicKey, usdcMint: h.usdcMint }).keys[5]!.pubkey,
     });
     expect(await h.sendErr([thief], [creator])).toBe('InvalidAccount');
@@ -118,7 +149,10 @@ describe('market program guards', () => {
     expect(err).toBe(JSON.stringify({ InstructionError: [1, { Custom: 1 }] })); // SPL Token InsufficientFunds
     await h.sendOk(h.buyIxs(id, poor.publicKey, 'YES', USDC / 2n), [poor]);
     const claim = getClaimProtocolFeesInstruction({
-      marketId: id, caller: alice.publicKey, usdcMint: h.usdcMint, protocolFeeWallet: h.protocolFeeWallet,
+      marketId: id,
+      caller: alice.publicKey,
+      usdcMint: h.usdcMint,
+      protocolFeeWallet: h.protocolFeeWallet,
       protocolFeeUsdc: getAssociatedTokenAddressSync(h.usdcMint, alice.publicKey),
     });
     expect(await h.sendErr([claim], [alice])).toBe('InvalidAccount');

@@ -6,7 +6,18 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import type { Keypair, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { createMarketProgramHandler } from '../../src/programs/market/market.handler.js';
 import {
-  decodeConfigAccount, decodeMarketAccount, findConfigPda, findMarketPda, findOutcomeMintPda, getBuyInstructions, getCreateMarketInstruction, getInitializeInstruction, getInitMintsInstruction, type MarketAccount, marketErrorFromTransactionError, type OutcomeSide,
+  decodeConfigAccount,
+  decodeMarketAccount,
+  findConfigPda,
+  findMarketPda,
+  findOutcomeMintPda,
+  getBuyInstructions,
+  getCreateMarketInstruction,
+  getInitializeInstruction,
+  getInitMintsInstruction,
+  type MarketAccount,
+  marketErrorFromTransactionError,
+  type OutcomeSide,
 } from '@pmx/programs';
 import { openLedger, ProgramHarness, USDC } from '../../src/testing/program-harness.js';
 

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import {
-  findMarketPda, getCancelMarketInstruction, getCreateMarketInstruction, getInitMintsInstruction, getRedeemInstruction, getResolveInstruction, getSellInstruction, quoteBuy, toMarketState,
+  findMarketPda,
+  getCancelMarketInstruction,
+  getCreateMarketInstruction,
+  getInitMintsInstruction,
+  getRedeemInstruction,
+  getResolveInstruction,
+  getSellInstruction,
+  quoteBuy,
+  toMarketState,
 } from '@pmx/programs';
 import { MarketHarness, USDC } from './harness.js';
 
@@ -70,10 +78,23 @@ describe('a Pool creator without a USDC account', () => {
     const poor = Keypair.generate();
     await h.ledger.airdrop(poor.publicKey, 1_000_000_000n);
     const id = h.marketCounter() + 1n;
-    await h.sendOk([getCreateMarketInstruction({
-      marketId: id, creator: poor.publicKey, usdcMint: h.usdcMint, title: 'No USDC', description: '', yesTicker: 'Y',
-      noTicker: 'N', resolutionTime: BigInt(h.ledger.unixTimestamp + 60), seedAmount: 0n, tradeFeeBps: 400,
-    })], [poor]);
+    await h.sendOk(
+      [
+        getCreateMarketInstruction({
+          marketId: id,
+          creator: poor.publicKey,
+          usdcMint: h.usdcMint,
+          title: 'No USDC',
+          description: '',
+          yesTicker: 'Y',
+          noTicker: 'N',
+          resolutionTime: BigInt(h.ledger.unixTimestamp + 60),
+          seedAmount: 0n,
+          tradeFeeBps: 400,
+        }),
+      ],
+      [poor],
+    );
     await h.sendOk([getInitMintsInstruction({ marketId: id, creator: poor.publicKey })], [poor]);
     await h.sendOk(h.buyIxs(id, alice.publicKey, 'YES', USDC), [alice]);
     await h.sendOk(h.buyIxs(id, bob.publicKey, 'NO', USDC), [bob]);
@@ -87,10 +108,23 @@ describe('cancellation', () => {
   it('refunds the whole seed when the mints were never initialised', async () => {
     const id = h.marketCounter() + 1n;
     const before = h.usdc(creator.publicKey);
-    await h.sendOk([getCreateMarketInstruction({
-      marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, title: 'Broken', description: '', yesTicker: 'Y',
-      noTicker: 'N', resolutionTime: BigInt(h.ledger.unixTimestamp + 86_400), seedAmount: 25n * USDC, tradeFeeBps: 200,
-    })], [creator]);
+    await h.sendOk(
+      [
+        getCreateMarketInstruction({
+          marketId: id,
+          creator: creator.publicKey,
+          usdcMint: h.usdcMint,
+          title: 'Broken',
+          description: '',
+          yesTicker: 'Y',
+          noTicker: 'N',
+          resolutionTime: BigInt(h.ledger.unixTimestamp + 86_400),
+          seedAmount: 25n * USDC,
+          tradeFeeBps: 200,
+        }),
+      ],
+      [creator],
+    );
     expect(h.usdc(creator.publicKey)).toBe(before - 25n * USDC);
     await h.sendOk([getCancelMarketInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]);
     expect(h.usdc(creator.publicKey)).toBe(before);
@@ -104,7 +138,9 @@ describe('cancellation', () => {
     const cancel = getCancelMarketInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint });
     expect(await h.sendErr([cancel], [creator])).toBe('CannotCancel');
     h.ledger.warpTime(3601);
-    expect(await h.sendErr([getCancelMarketInstruction({ marketId: id, creator: bob.publicKey, usdcMint: h.usdcMint })], [bob])).toBe('Unauthorized');
+    expect(await h.sendErr([getCancelMarketInstruction({ marketId: id, creator: bob.publicKey, usdcMint: h.usdcMint })], [bob])).toBe(
+      'Unauthorized',
+    );
 
     const m = h.market(id);
     const creatorBefore = h.usdc(creator.publicKey);

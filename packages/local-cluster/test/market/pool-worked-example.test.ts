@@ -6,7 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Keypair } from '@solana/web3.js';
 import {
-  findMarketPda, getCancelMarketInstruction, getClaimFeesInstruction, getRedeemInstruction, getResolveInstruction, type OutcomeSide,
+  findMarketPda,
+  getCancelMarketInstruction,
+  getClaimFeesInstruction,
+  getRedeemInstruction,
+  getResolveInstruction,
+  type OutcomeSide,
 } from '@pmx/programs';
 import { MarketHarness } from './harness.js';
 
@@ -29,7 +34,8 @@ async function gain(who: Keypair, act: () => Promise<unknown>): Promise<bigint> 
 
 describe('Pool worked example (seed 0, 200 bps): price 0.5, the winners split the pot', () => {
   let id: bigint;
-  const buy = (who: Keypair, side: OutcomeSide, amount: bigint) => gain(who, () => h.sendOk(h.buyIxs(id, who.publicKey, side, amount), [who]));
+  const buy = (who: Keypair, side: OutcomeSide, amount: bigint) =>
+    gain(who, () => h.sendOk(h.buyIxs(id, who.publicKey, side, amount), [who]));
   const redeem = (who: Keypair, side: OutcomeSide) =>
     gain(who, () => h.sendOk([getRedeemInstruction({ marketId: id, side, owner: who.publicKey, usdcMint: h.usdcMint })], [who]));
 
@@ -51,7 +57,9 @@ describe('Pool worked example (seed 0, 200 bps): price 0.5, the winners split th
     expect(h.tokens(carol.publicKey, id, 'NO')).toBe(57_900_000n);
 
     expect(h.market(id)).toMatchObject({
-      mode: 'pool', yesReserve: 0n, noReserve: 0n,
+      mode: 'pool',
+      yesReserve: 0n,
+      noReserve: 0n,
       yesSupply: 272_344_440n, // 193 000 000 + 64 333 332 + 15 011 108
       noSupply: 57_900_000n,
       collateral: 167_688_887n, // 98 000 000 + 32 666 666 + 7 622 221 + 29 400 000
@@ -63,7 +71,10 @@ describe('Pool worked example (seed 0, 200 bps): price 0.5, the winners split th
 
   it('pays each winner floor(pot × tokens / winning supply) of what remains; the last takes the rest', async () => {
     h.ledger.warpTime(3601);
-    await h.sendOk([getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })], [creator]);
+    await h.sendOk(
+      [getResolveInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint, winningSide: 'YES' })],
+      [creator],
+    );
     expect(vault(id)).toBe(171_111_110n); // Pool mode pays nothing at resolution
     // Alice: floor(167 688 887 × 193 000 000 / 272 344 440) = floor(118 834 646.27) = 118 834 646
     expect(await redeem(alice, 'YES')).toBe(118_834_646n);
@@ -77,7 +88,11 @@ describe('Pool worked example (seed 0, 200 bps): price 0.5, the winners split th
     expect(await redeem(dan, 'YES')).toBe(9_242_693n);
     expect(h.market(id)).toMatchObject({ collateral: 0n, yesSupply: 0n, noSupply: 0n });
     expect(vault(id)).toBe(3_422_223n); // only the fees remain: 1 711 111 + 1 711 112
-    expect(await gain(creator, () => h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]))).toBe(1_711_111n);
+    expect(
+      await gain(creator, () =>
+        h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]),
+      ),
+    ).toBe(1_711_111n);
   });
 });
 
@@ -104,6 +119,10 @@ describe('cancellation worked example (AMM seed 10 USDC, 100 bps, one-sided afte
     expect(await gain(alice, () => h.sendOk([redeem], [alice]))).toBe(931_691n);
     // Fees stay claimable after cancellation: only they remain in the vault.
     expect(vault(id)).toBe(10_000n);
-    expect(await gain(creator, () => h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]))).toBe(5_000n);
+    expect(
+      await gain(creator, () =>
+        h.sendOk([getClaimFeesInstruction({ marketId: id, creator: creator.publicKey, usdcMint: h.usdcMint })], [creator]),
+      ),
+    ).toBe(5_000n);
   });
 });

@@ -38,9 +38,5 @@ export function otherSide(side: OutcomeSide): OutcomeSide {
 
 /** Everything the vault must be able to pay: backing collateral plus every unclaimed fee. */
 export function vaultLiabilities(m: MarketState): bigint {
-  return (
-    m.collateral +
-    (m.creatorFeesAccrued - m.creatorFeesClaimed) +
-    (m.protocolFeesAccrued - m.protocolFeesClaimed)
-  );
+  return m.collateral + (m.creatorFeesAccrued - m.creatorFeesClaimed) + (m.protocolFeesAccrued - m.protocolFeesClaimed);
 }

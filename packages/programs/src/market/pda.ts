@@ -28,11 +28,7 @@ export function findNoMintPda(marketId: bigint, programId: PublicKey = MARKET_PR
   return findProgramAddressCached([Buffer.from('no_mint'), marketIdSeed(marketId)], programId);
 }
 
-export function findOutcomeMintPda(
-  marketId: bigint,
-  side: 'YES' | 'NO',
-  programId: PublicKey = MARKET_PROGRAM_ID,
-): [PublicKey, number] {
+export function findOutcomeMintPda(marketId: bigint, side: 'YES' | 'NO', programId: PublicKey = MARKET_PROGRAM_ID): [PublicKey, number] {
   return side === 'YES' ? findYesMintPda(marketId, programId) : findNoMintPda(marketId, programId);
 }
 

@@ -21,7 +21,6 @@ import type { Outcome, Side } from './order-types.js';
 export const ORDER_MESSAGE_LENGTH = 92;
 export const ORDER_TEXT_PREFIX = 'PMX Order:\n';
 
-
 export interface OrderMessage {
   market: Uint8Array;
   owner: Uint8Array;

@@ -98,7 +98,9 @@ export interface InstructionLayout<F extends Fields<AnyCodec>> {
 
 /** Instruction data: 8-byte discriminator, then the Borsh-encoded arguments in order. */
 export function instructionLayout<const F extends Fields<AnyCodec>>(discriminator: Buffer, fields: F): InstructionLayout<F> {
-  const codec = getHiddenPrefixCodec(getStructCodec(fields as unknown as Fields<Codec<unknown>>), [getConstantCodec(discriminator)]) as Codec<unknown>;
+  const codec = getHiddenPrefixCodec(getStructCodec(fields as unknown as Fields<Codec<unknown>>), [
+    getConstantCodec(discriminator),
+  ]) as Codec<unknown>;
   return {
     discriminator,
     encode: (args) => Buffer.from(rangeErrors(() => codec.encode(args))),

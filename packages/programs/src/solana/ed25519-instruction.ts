@@ -64,7 +64,10 @@ export function ed25519DataSize(entries: number, messageBytes: number): number {
  */
 export function createEd25519Instruction(entries: readonly Ed25519Entry[]): TransactionInstruction {
   if (entries.length === 0 || entries.length > 255) throw new RangeError('an Ed25519 instruction holds 1 to 255 signatures');
-  const size = ed25519DataSize(entries.length, entries.reduce((n, e) => n + e.message.length, 0));
+  const size = ed25519DataSize(
+    entries.length,
+    entries.reduce((n, e) => n + e.message.length, 0),
+  );
   if (size > 0xffff) throw new RangeError('Ed25519 instruction data exceeds u16 offsets');
   const data = Buffer.alloc(size);
   data[0] = entries.length;

@@ -60,7 +60,11 @@ export interface CompiledLegacyMessage {
   numRequiredSignatures: number;
 }
 
-export function compileLegacyMessage(payer: PublicKey, instructions: readonly TransactionInstruction[], blockhash: string): CompiledLegacyMessage {
+export function compileLegacyMessage(
+  payer: PublicKey,
+  instructions: readonly TransactionInstruction[],
+  blockhash: string,
+): CompiledLegacyMessage {
   const metas = new Map<string, KeyMeta>();
   const meta = (key: PublicKey): KeyMeta => {
     const bytes = bytesOf(key);
@@ -98,12 +102,24 @@ export function compileLegacyMessage(payer: PublicKey, instructions: readonly Tr
     Buffer.from(shortvec(instructions.length)),
   ];
   for (const ix of instructions) {
-    parts.push(Buffer.from([indexOf(ix.programId), ...shortvec(ix.keys.length), ...ix.keys.map((k) => indexOf(k.pubkey)), ...shortvec(ix.data.length)]), ix.data);
+    parts.push(
+      Buffer.from([
+        indexOf(ix.programId),
+        ...shortvec(ix.keys.length),
+        ...ix.keys.map((k) => indexOf(k.pubkey)),
+        ...shortvec(ix.data.length),
+      ]),
+      ix.data,
+    );
   }
   return { message: Buffer.concat(parts), numRequiredSignatures };
 }
 
 /** The wire bytes of an unsigned transaction: its signature slots zeroed, then the message. */
 export function unsignedWireBytes(compiled: CompiledLegacyMessage): Buffer {
-  return Buffer.concat([Buffer.from(shortvec(compiled.numRequiredSignatures)), Buffer.alloc(64 * compiled.numRequiredSignatures), compiled.message]);
+  return Buffer.concat([
+    Buffer.from(shortvec(compiled.numRequiredSignatures)),
+    Buffer.alloc(64 * compiled.numRequiredSignatures),
+    compiled.message,
+  ]);
 }

@@ -90,7 +90,10 @@ export function associatedTokenAddress(mint: PublicKey, owner: PublicKey): Publi
   const ownerBytes = bytesOf(owner);
   const mintBytes = bytesOf(mint);
   const key = ownerBytes.toString('latin1') + mintBytes.toString('latin1');
-  return atas.get(key) ?? remember(atas, key, deriveProgramAddress([ownerBytes, bytesOf(TOKEN_PROGRAM_ID), mintBytes], ASSOCIATED_TOKEN_PROGRAM_ID)[0]);
+  return (
+    atas.get(key) ??
+    remember(atas, key, deriveProgramAddress([ownerBytes, bytesOf(TOKEN_PROGRAM_ID), mintBytes], ASSOCIATED_TOKEN_PROGRAM_ID)[0])
+  );
 }
 
 const texts = new WeakMap<PublicKey, string>();

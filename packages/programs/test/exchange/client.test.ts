@@ -59,7 +59,9 @@ describe('exchange program client', () => {
     const owner = Keypair.generate().publicKey;
     const usdc = Keypair.generate().publicKey;
     const [escrow] = findUserEscrowPda(owner);
-    expect(escrow.equals(PublicKey.findProgramAddressSync([Buffer.from('user_escrow'), owner.toBuffer()], EXCHANGE_PROGRAM_ID)[0])).toBe(true);
+    expect(escrow.equals(PublicKey.findProgramAddressSync([Buffer.from('user_escrow'), owner.toBuffer()], EXCHANGE_PROGRAM_ID)[0])).toBe(
+      true,
+    );
     expect(PublicKey.isOnCurve(escrow.toBytes())).toBe(false);
     expect(findEscrowTokenAddress(owner, usdc).equals(getAssociatedTokenAddressSync(usdc, escrow, true))).toBe(true);
   });
@@ -69,9 +71,16 @@ describe('exchange program client', () => {
     const config = { operator: k(), usdcMint: k(), feeWallet: k(), takerFeeBps: 25, makerRebateBps: 5, bump: 254 };
     expect(decodeExchangeConfig(encodeExchangeConfig(config))).toEqual(config);
     const market = {
-      marketUuid: marketUuidSeed(UUID), yesMint: k(), noMint: k(), vault: k(),
-      completeSets: 18_446_744_073_709_551_615n, createdAt: 1_700_000_000n, resolvedAt: 0n,
-      status: 'paused' as const, outcome: null, bump: 251,
+      marketUuid: marketUuidSeed(UUID),
+      yesMint: k(),
+      noMint: k(),
+      vault: k(),
+      completeSets: 18_446_744_073_709_551_615n,
+      createdAt: 1_700_000_000n,
+      resolvedAt: 0n,
+      status: 'paused' as const,
+      outcome: null,
+      bump: 251,
     };
     const bytes = encodeClobMarket(market);
     expect(bytes.length).toBe(CLOB_MARKET_SIZE);

@@ -39,7 +39,8 @@ const hexKey = (byte: number) => byte.toString(16).padStart(2, '0').repeat(32);
 // Wallets must be on the curve (their token accounts are ATAs of an ordinary owner).
 const operator = Keypair.fromSeed(Buffer.alloc(32, 1)).publicKey;
 const owner = Keypair.fromSeed(Buffer.alloc(32, 2)).publicKey;
-const usdcMint = key(3), feeWallet = key(4);
+const usdcMint = key(3),
+  feeWallet = key(4);
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const uuidBytes = Buffer.from('0f8fad5bd9cb469fa16570867728950e', 'hex'); // RFC 4122 order
 const pda = (...seeds: Buffer[]) => PublicKey.findProgramAddressSync(seeds, EXCHANGE_PROGRAM_ID)[0];
@@ -66,28 +67,50 @@ describe('exchange instruction data (hex from docs/programs.md)', () => {
   it('uses the discriminators and error codes of the document’s tables', () => {
     const x = EXCHANGE_IX;
     const code = {
-      initialize: x.initialize, set_fees: x.setFees, create_market: x.createMarket, pause_market: x.pauseMarket, resume_market: x.resumeMarket,
-      resolve_market: x.resolveMarket, deposit: x.deposit, withdraw: x.withdraw, split: x.split, merge: x.merge, redeem: x.redeem, settle: x.settle,
-      ExchangeConfig: EXCHANGE_ACCOUNT.config, OrderbookMarket: EXCHANGE_ACCOUNT.market, UserEscrow: EXCHANGE_ACCOUNT.escrow, FillReceipt: EXCHANGE_ACCOUNT.fillReceipt,
+      initialize: x.initialize,
+      set_fees: x.setFees,
+      create_market: x.createMarket,
+      pause_market: x.pauseMarket,
+      resume_market: x.resumeMarket,
+      resolve_market: x.resolveMarket,
+      deposit: x.deposit,
+      withdraw: x.withdraw,
+      split: x.split,
+      merge: x.merge,
+      redeem: x.redeem,
+      settle: x.settle,
+      ExchangeConfig: EXCHANGE_ACCOUNT.config,
+      OrderbookMarket: EXCHANGE_ACCOUNT.market,
+      UserEscrow: EXCHANGE_ACCOUNT.escrow,
+      FillReceipt: EXCHANGE_ACCOUNT.fillReceipt,
     };
     // Every discriminator of the code as documented (the document may list more: reserved ones).
-    expect(docDiscriminators('Exchange program')).toMatchObject(Object.fromEntries(Object.entries(code).map(([n, d]) => [n, d.toString('hex')])));
+    expect(docDiscriminators('Exchange program')).toMatchObject(
+      Object.fromEntries(Object.entries(code).map(([n, d]) => [n, d.toString('hex')])),
+    );
     // Codes 6040–6059 are reserved for settle (a range row, not a name).
     expect(docErrorCodes('Exchange program')).toEqual(Object.fromEntries(Object.entries(EXCHANGE_ERRORS).map(([n, e]) => [n, e.code])));
   });
 
   it('initialize / set_fees: taker_fee_bps u16 | maker_rebate_bps u16', () => {
-    expect(hex(getExchangeInitializeInstruction({ operator, usdcMint, feeWallet, takerFeeBps: 25, makerRebateBps: 5 }))).toBe('afaf6d1f0d989bed' + '1900' + '0500');
-    expect(hex(getExchangeSetFeesInstruction({ operator, takerFeeBps: 1000, makerRebateBps: 7 }))).toBe('89b2313a00f5f2be' + 'e803' + '0700');
+    expect(hex(getExchangeInitializeInstruction({ operator, usdcMint, feeWallet, takerFeeBps: 25, makerRebateBps: 5 }))).toBe(
+      'afaf6d1f0d989bed' + '1900' + '0500',
+    );
+    expect(hex(getExchangeSetFeesInstruction({ operator, takerFeeBps: 1000, makerRebateBps: 7 }))).toBe(
+      '89b2313a00f5f2be' + 'e803' + '0700',
+    );
     expect(EXCHANGE_DATA.setFees.decode(Buffer.from('89b2313a00f5f2bee8030700', 'hex'))).toEqual({ takerFeeBps: 1000, makerRebateBps: 7 });
   });
 
   it('create_market: market_uuid [u8; 16]', () => {
-    expect(hex(getClobCreateMarketInstruction({ operator, marketUuid: UUID, usdcMint }))).toBe('67e261ebc8bcfbfe' + '0f8fad5bd9cb469fa16570867728950e');
+    expect(hex(getClobCreateMarketInstruction({ operator, marketUuid: UUID, usdcMint }))).toBe(
+      '67e261ebc8bcfbfe' + '0f8fad5bd9cb469fa16570867728950e',
+    );
   });
 
   it('pause_market / resume_market: none; resolve_market: outcome u8', () => {
-    const status = (action: 'pause' | 'resume' | 'resolve', outcome?: 0 | 1) => hex(getClobMarketStatusInstruction({ operator, marketUuid: UUID, action, outcome }));
+    const status = (action: 'pause' | 'resume' | 'resolve', outcome?: 0 | 1) =>
+      hex(getClobMarketStatusInstruction({ operator, marketUuid: UUID, action, outcome }));
     expect(status('pause')).toBe('d8ee04a4410ba25b');
     expect(status('resume')).toBe('c67868572c676c8f');
     expect(status('resolve', 1)).toBe('9b1750ad2e4a17ef' + '01');
@@ -112,39 +135,72 @@ describe('exchange instruction accounts (order and flags from docs/programs.md)'
     expect(accounts(getExchangeInitializeInstruction({ operator, usdcMint, feeWallet, takerFeeBps: 25, makerRebateBps: 5 }))).toEqual(
       list([operator, 'sw'], [config, 'w'], [usdcMint, ''], [feeWallet, ''], [SystemProgram.programId, '']),
     );
-    expect(accounts(getExchangeSetFeesInstruction({ operator, takerFeeBps: 25, makerRebateBps: 5 }))).toEqual(list([operator, 'sw'], [config, 'w']));
+    expect(accounts(getExchangeSetFeesInstruction({ operator, takerFeeBps: 25, makerRebateBps: 5 }))).toEqual(
+      list([operator, 'sw'], [config, 'w']),
+    );
   });
 
   it('create_market: operator (s,w), config, market (w), yes_mint (w), no_mint (w), usdc_mint, vault (w), token, ATA, system programs', () => {
-    expect(accounts(getClobCreateMarketInstruction({ operator, marketUuid: UUID, usdcMint }))).toEqual(list(
-      [operator, 'sw'], [config, ''], [market, 'w'], [yesMint, 'w'], [noMint, 'w'], [usdcMint, ''], [vault, 'w'],
-      [TOKEN_PROGRAM_ID, ''], [ASSOCIATED_TOKEN_PROGRAM_ID, ''], [SystemProgram.programId, ''],
-    ));
+    expect(accounts(getClobCreateMarketInstruction({ operator, marketUuid: UUID, usdcMint }))).toEqual(
+      list(
+        [operator, 'sw'],
+        [config, ''],
+        [market, 'w'],
+        [yesMint, 'w'],
+        [noMint, 'w'],
+        [usdcMint, ''],
+        [vault, 'w'],
+        [TOKEN_PROGRAM_ID, ''],
+        [ASSOCIATED_TOKEN_PROGRAM_ID, ''],
+        [SystemProgram.programId, ''],
+      ),
+    );
   });
 
   it('pause / resume / resolve: operator (s), config, market (w)', () => {
     for (const action of ['pause', 'resume', 'resolve'] as const) {
-      expect(accounts(getClobMarketStatusInstruction({ operator, marketUuid: UUID, action, outcome: 0 }))).toEqual(list([operator, 's'], [config, ''], [market, 'w']));
+      expect(accounts(getClobMarketStatusInstruction({ operator, marketUuid: UUID, action, outcome: 0 }))).toEqual(
+        list([operator, 's'], [config, ''], [market, 'w']),
+      );
     }
   });
 
   it('deposit: owner (s,w), config, escrow (w), usdc_mint, owner_usdc (w), escrow_usdc (w), token, ATA, system programs', () => {
-    expect(accounts(getDepositInstruction({ owner, usdcMint, amount: 1n }))).toEqual(list(
-      [owner, 'sw'], [config, ''], [escrow, 'w'], [usdcMint, ''], [ata(usdcMint, owner), 'w'], [ata(usdcMint, escrow), 'w'],
-      [TOKEN_PROGRAM_ID, ''], [ASSOCIATED_TOKEN_PROGRAM_ID, ''], [SystemProgram.programId, ''],
-    ));
+    expect(accounts(getDepositInstruction({ owner, usdcMint, amount: 1n }))).toEqual(
+      list(
+        [owner, 'sw'],
+        [config, ''],
+        [escrow, 'w'],
+        [usdcMint, ''],
+        [ata(usdcMint, owner), 'w'],
+        [ata(usdcMint, escrow), 'w'],
+        [TOKEN_PROGRAM_ID, ''],
+        [ASSOCIATED_TOKEN_PROGRAM_ID, ''],
+        [SystemProgram.programId, ''],
+      ),
+    );
   });
 
   it('withdraw: owner (s), config, escrow, escrow_usdc (w), owner_usdc (w), token_program', () => {
-    expect(accounts(getWithdrawInstruction({ owner, usdcMint, amount: 1n }))).toEqual(list(
-      [owner, 's'], [config, ''], [escrow, ''], [ata(usdcMint, escrow), 'w'], [ata(usdcMint, owner), 'w'], [TOKEN_PROGRAM_ID, ''],
-    ));
+    expect(accounts(getWithdrawInstruction({ owner, usdcMint, amount: 1n }))).toEqual(
+      list([owner, 's'], [config, ''], [escrow, ''], [ata(usdcMint, escrow), 'w'], [ata(usdcMint, owner), 'w'], [TOKEN_PROGRAM_ID, '']),
+    );
   });
 
   it('split / merge / redeem: owner (s,w), escrow, market (w), vault (w), escrow_usdc (w), yes_mint (w), no_mint (w), escrow_yes (w), escrow_no (w), token, ATA, system programs', () => {
     const expected = list(
-      [owner, 'sw'], [escrow, ''], [market, 'w'], [vault, 'w'], [ata(usdcMint, escrow), 'w'], [yesMint, 'w'], [noMint, 'w'],
-      [ata(yesMint, escrow), 'w'], [ata(noMint, escrow), 'w'], [TOKEN_PROGRAM_ID, ''], [ASSOCIATED_TOKEN_PROGRAM_ID, ''], [SystemProgram.programId, ''],
+      [owner, 'sw'],
+      [escrow, ''],
+      [market, 'w'],
+      [vault, 'w'],
+      [ata(usdcMint, escrow), 'w'],
+      [yesMint, 'w'],
+      [noMint, 'w'],
+      [ata(yesMint, escrow), 'w'],
+      [ata(noMint, escrow), 'w'],
+      [TOKEN_PROGRAM_ID, ''],
+      [ASSOCIATED_TOKEN_PROGRAM_ID, ''],
+      [SystemProgram.programId, ''],
     );
     const p = { owner, usdcMint, marketUuid: UUID, amount: 1n };
     expect(accounts(getSplitInstruction(p))).toEqual(expected);
@@ -158,8 +214,11 @@ describe('exchange accounts (bytes from docs/programs.md)', () => {
     const account = { operator: key(0x11), usdcMint: key(0x22), feeWallet: key(0x33), takerFeeBps: 25, makerRebateBps: 5, bump: 255 };
     const bytes = fixture(128, [
       [0, '5ff5f63a62e26983'], // sha256("account:ExchangeConfig")[0..8]
-      [8, hexKey(0x11)], [40, hexKey(0x22)], [72, hexKey(0x33)], // operator, usdc_mint, fee_wallet
-      [104, '1900'], [106, '0500'], // taker_fee_bps 25, maker_rebate_bps 5
+      [8, hexKey(0x11)],
+      [40, hexKey(0x22)],
+      [72, hexKey(0x33)], // operator, usdc_mint, fee_wallet
+      [104, '1900'],
+      [106, '0500'], // taker_fee_bps 25, maker_rebate_bps 5
       [108, 'ff'], // bump; 109..128 reserved
     ]);
     expect(encodeExchangeConfig(account).toString('hex')).toBe(bytes.toString('hex'));
@@ -169,16 +228,29 @@ describe('exchange accounts (bytes from docs/programs.md)', () => {
 
   it('OrderbookMarket (160 bytes)', () => {
     const account = {
-      marketUuid: uuidBytes, yesMint: key(0x44), noMint: key(0x55), vault: key(0x66), completeSets: 1_000_000n,
-      createdAt: 1_800_000_000n, resolvedAt: 1_900_000_000n, status: 'resolved' as const, outcome: 'no' as const, bump: 252,
+      marketUuid: uuidBytes,
+      yesMint: key(0x44),
+      noMint: key(0x55),
+      vault: key(0x66),
+      completeSets: 1_000_000n,
+      createdAt: 1_800_000_000n,
+      resolvedAt: 1_900_000_000n,
+      status: 'resolved' as const,
+      outcome: 'no' as const,
+      bump: 252,
     };
     const bytes = fixture(160, [
       [0, 'e76fb575abf32c48'], // sha256("account:OrderbookMarket")[0..8]
       [8, '0f8fad5bd9cb469fa16570867728950e'], // market_uuid
-      [24, hexKey(0x44)], [56, hexKey(0x55)], [88, hexKey(0x66)], // yes_mint, no_mint, vault
+      [24, hexKey(0x44)],
+      [56, hexKey(0x55)],
+      [88, hexKey(0x66)], // yes_mint, no_mint, vault
       [120, '40420f0000000000'], // complete_sets 1 000 000
-      [128, '00d2496b00000000'], [136, '00b33f7100000000'], // created_at 1 800 000 000, resolved_at 1 900 000 000
-      [144, '02'], [145, '02'], [146, 'fc'], // status 2 resolved, outcome 2 NO, bump 252; 147..160 reserved
+      [128, '00d2496b00000000'],
+      [136, '00b33f7100000000'], // created_at 1 800 000 000, resolved_at 1 900 000 000
+      [144, '02'],
+      [145, '02'],
+      [146, 'fc'], // status 2 resolved, outcome 2 NO, bump 252; 147..160 reserved
     ]);
     expect(encodeClobMarket(account).toString('hex')).toBe(bytes.toString('hex'));
     expect(decodeClobMarket(bytes)).toEqual(account);
@@ -189,7 +261,9 @@ describe('exchange accounts (bytes from docs/programs.md)', () => {
     const account = { owner: key(0x77), createdAt: 1_800_000_000n, bump: 250 };
     const bytes = fixture(80, [
       [0, 'f2e955261a058e6d'], // sha256("account:UserEscrow")[0..8]
-      [8, hexKey(0x77)], [40, '00d2496b00000000'], [48, 'fa'], // owner, created_at, bump; 49..80 reserved
+      [8, hexKey(0x77)],
+      [40, '00d2496b00000000'],
+      [48, 'fa'], // owner, created_at, bump; 49..80 reserved
     ]);
     expect(encodeUserEscrow(account).toString('hex')).toBe(bytes.toString('hex'));
     expect(decodeUserEscrow(bytes)).toEqual(account);

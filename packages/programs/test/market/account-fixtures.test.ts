@@ -29,7 +29,13 @@ function fixture(size: number, parts: [number, string][]): Buffer {
 }
 
 describe('Config account (128 bytes)', () => {
-  const config: ConfigAccount = { admin: key(0x11), usdcMint: key(0x22), protocolFeeWallet: key(0x33), marketCounter: 1_000_000_000n, bump: 254 };
+  const config: ConfigAccount = {
+    admin: key(0x11),
+    usdcMint: key(0x22),
+    protocolFeeWallet: key(0x33),
+    marketCounter: 1_000_000_000n,
+    bump: 254,
+  };
   const bytes = fixture(128, [
     [0, '9b0caae01efacc82'], // sha256("account:Config")[0..8]
     [8, hexKey(0x11)], // admin
@@ -51,13 +57,33 @@ describe('Config account (128 bytes)', () => {
 
 describe('Market account (1096 bytes)', () => {
   const market: MarketAccount = {
-    marketId: 42n, creator: key(0x44), vault: key(0x55),
-    resolutionTime: 1_900_000_000n, createdAt: 1_800_000_000n, resolvedAt: -1n, tradeFeeBps: 200,
-    mode: 'pool', status: 'cancelled', winningSide: 'NO', mintsInitialized: true, bump: 253,
-    seedAmount: 1_000_000_000n, yesReserve: 913_492_705n, noReserve: 1_098_000_000n, yesSupply: 184_507_295n, noSupply: 0n,
-    collateral: 1_098_000_000n, creatorFeesAccrued: 1_000_000n, creatorFeesClaimed: 2n, protocolFeesAccrued: 3n,
-    protocolFeesClaimed: 4n, totalVolume: 100_000_000n,
-    title: 'Ünï 🚀', description: '', yesTicker: 'UP', noTicker: 'DOWN',
+    marketId: 42n,
+    creator: key(0x44),
+    vault: key(0x55),
+    resolutionTime: 1_900_000_000n,
+    createdAt: 1_800_000_000n,
+    resolvedAt: -1n,
+    tradeFeeBps: 200,
+    mode: 'pool',
+    status: 'cancelled',
+    winningSide: 'NO',
+    mintsInitialized: true,
+    bump: 253,
+    seedAmount: 1_000_000_000n,
+    yesReserve: 913_492_705n,
+    noReserve: 1_098_000_000n,
+    yesSupply: 184_507_295n,
+    noSupply: 0n,
+    collateral: 1_098_000_000n,
+    creatorFeesAccrued: 1_000_000n,
+    creatorFeesClaimed: 2n,
+    protocolFeesAccrued: 3n,
+    protocolFeesClaimed: 4n,
+    totalVolume: 100_000_000n,
+    title: 'Ünï 🚀',
+    description: '',
+    yesTicker: 'UP',
+    noTicker: 'DOWN',
   };
   const bytes = fixture(1096, [
     [0, 'dbbed53700e3c69a'], // sha256("account:Market")[0..8]

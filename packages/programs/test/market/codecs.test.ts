@@ -18,12 +18,33 @@ import {
 } from '../../src/market/index.js';
 
 const sample: MarketAccount = {
-  marketId: 42n, creator: Keypair.generate().publicKey, vault: Keypair.generate().publicKey,
-  resolutionTime: 1_900_000_000n, createdAt: 1_800_000_000n, resolvedAt: 0n, tradeFeeBps: 200,
-  mode: 'amm', status: 'resolved', winningSide: 'NO', mintsInitialized: true, bump: 254,
-  seedAmount: 1n, yesReserve: 2n, noReserve: 3n, yesSupply: 4n, noSupply: 5n, collateral: 6n,
-  creatorFeesAccrued: 7n, creatorFeesClaimed: 8n, protocolFeesAccrued: 9n, protocolFeesClaimed: 10n,
-  totalVolume: (1n << 64n) - 1n, title: 'Ünïcödé title 🚀', description: 'd', yesTicker: 'UP', noTicker: 'DOWN',
+  marketId: 42n,
+  creator: Keypair.generate().publicKey,
+  vault: Keypair.generate().publicKey,
+  resolutionTime: 1_900_000_000n,
+  createdAt: 1_800_000_000n,
+  resolvedAt: 0n,
+  tradeFeeBps: 200,
+  mode: 'amm',
+  status: 'resolved',
+  winningSide: 'NO',
+  mintsInitialized: true,
+  bump: 254,
+  seedAmount: 1n,
+  yesReserve: 2n,
+  noReserve: 3n,
+  yesSupply: 4n,
+  noSupply: 5n,
+  collateral: 6n,
+  creatorFeesAccrued: 7n,
+  creatorFeesClaimed: 8n,
+  protocolFeesAccrued: 9n,
+  protocolFeesClaimed: 10n,
+  totalVolume: (1n << 64n) - 1n,
+  title: 'Ünïcödé title 🚀',
+  description: 'd',
+  yesTicker: 'UP',
+  noTicker: 'DOWN',
 };
 
 describe('codecs', () => {
@@ -31,7 +52,9 @@ describe('codecs', () => {
     const data = encodeMarketAccount(sample);
     expect(data.length).toBe(MARKET_ACCOUNT_SIZE);
     expect(decodeMarketAccount(data)).toEqual(sample);
-    expect(new PublicKey(data.subarray(MARKET_ACCOUNT_OFFSETS.creator, MARKET_ACCOUNT_OFFSETS.creator + 32)).equals(sample.creator)).toBe(true);
+    expect(new PublicKey(data.subarray(MARKET_ACCOUNT_OFFSETS.creator, MARKET_ACCOUNT_OFFSETS.creator + 32)).equals(sample.creator)).toBe(
+      true,
+    );
     expect(data.readBigUInt64LE(MARKET_ACCOUNT_OFFSETS.marketId)).toBe(42n);
     expect(data[MARKET_ACCOUNT_OFFSETS.status]).toBe(1);
     expect(() => decodeMarketAccount(data.subarray(0, 100))).toThrow(/not a Market/);
@@ -39,7 +62,16 @@ describe('codecs', () => {
 
   it('uses Anchor discriminators and round-trips instruction data', () => {
     expect(BUY_DISCRIMINATOR.equals(createHash('sha256').update('global:buy').digest().subarray(0, 8))).toBe(true);
-    const args = { marketId: 7n, title: 't', description: 'd', yesTicker: 'Y', noTicker: 'N', resolutionTime: 2_000_000_000n, seedAmount: 0n, tradeFeeBps: 100 };
+    const args = {
+      marketId: 7n,
+      title: 't',
+      description: 'd',
+      yesTicker: 'Y',
+      noTicker: 'N',
+      resolutionTime: 2_000_000_000n,
+      seedAmount: 0n,
+      tradeFeeBps: 100,
+    };
     expect(CREATE_MARKET_DATA.decode(CREATE_MARKET_DATA.encode(args))).toEqual(args);
     expect(BUY_DATA.decode(BUY_DATA.encode({ side: 'NO', amount: 5n, minOut: 4n }))).toEqual({ side: 'NO', amount: 5n, minOut: 4n });
   });

@@ -41,7 +41,11 @@ import {
 import { docDiscriminators, docErrorCodes } from '../doc-tables.js';
 
 const key = (byte: number) => new PublicKey(Buffer.alloc(32, byte));
-const admin = key(1), usdcMint = key(2), feeWallet = key(3), creator = key(4), trader = key(5);
+const admin = key(1),
+  usdcMint = key(2),
+  feeWallet = key(3),
+  creator = key(4),
+  trader = key(5);
 const ID = 7n;
 const idSeed = Buffer.from('0700000000000000', 'hex'); // market_id 7 as u64 LE
 const pda = (...seeds: Buffer[]) => PublicKey.findProgramAddressSync(seeds, MARKET_PROGRAM_ID)[0];
@@ -61,10 +65,18 @@ const list = (...rows: [PublicKey, string][]) => rows.map(([k, f]) => [k.toBase5
 describe('market instruction data (hex from docs/programs.md)', () => {
   it('uses the discriminators and error codes of the document’s tables', () => {
     const code = {
-      initialize: INITIALIZE_DISCRIMINATOR, create_market: CREATE_MARKET_DISCRIMINATOR, init_mints: INIT_MINTS_DISCRIMINATOR,
-      buy: BUY_DISCRIMINATOR, sell: SELL_DISCRIMINATOR, resolve: RESOLVE_DISCRIMINATOR, redeem: REDEEM_DISCRIMINATOR,
-      claim_fees: CLAIM_FEES_DISCRIMINATOR, claim_protocol_fees: CLAIM_PROTOCOL_FEES_DISCRIMINATOR, cancel_market: CANCEL_MARKET_DISCRIMINATOR,
-      Config: CONFIG_ACCOUNT_DISCRIMINATOR, Market: MARKET_ACCOUNT_DISCRIMINATOR,
+      initialize: INITIALIZE_DISCRIMINATOR,
+      create_market: CREATE_MARKET_DISCRIMINATOR,
+      init_mints: INIT_MINTS_DISCRIMINATOR,
+      buy: BUY_DISCRIMINATOR,
+      sell: SELL_DISCRIMINATOR,
+      resolve: RESOLVE_DISCRIMINATOR,
+      redeem: REDEEM_DISCRIMINATOR,
+      claim_fees: CLAIM_FEES_DISCRIMINATOR,
+      claim_protocol_fees: CLAIM_PROTOCOL_FEES_DISCRIMINATOR,
+      cancel_market: CANCEL_MARKET_DISCRIMINATOR,
+      Config: CONFIG_ACCOUNT_DISCRIMINATOR,
+      Market: MARKET_ACCOUNT_DISCRIMINATOR,
     };
     expect(docDiscriminators('Market program')).toEqual(Object.fromEntries(Object.entries(code).map(([n, d]) => [n, d.toString('hex')])));
     expect(docErrorCodes('Market program')).toEqual(Object.fromEntries(Object.entries(MARKET_ERRORS).map(([n, e]) => [n, e.code])));
@@ -74,19 +86,33 @@ describe('market instruction data (hex from docs/programs.md)', () => {
     expect(getInitializeInstruction({ admin, usdcMint, protocolFeeWallet: feeWallet }).data.toString('hex')).toBe('afaf6d1f0d989bed');
     expect(getInitMintsInstruction({ marketId: ID, creator }).data.toString('hex')).toBe('310ad006d277593b');
     expect(getClaimFeesInstruction({ marketId: ID, creator, usdcMint }).data.toString('hex')).toBe('52fbe99c0c34b8ca');
-    expect(getClaimProtocolFeesInstruction({ marketId: ID, caller: trader, usdcMint, protocolFeeWallet: feeWallet }).data.toString('hex')).toBe('228edb706d368517');
+    expect(
+      getClaimProtocolFeesInstruction({ marketId: ID, caller: trader, usdcMint, protocolFeeWallet: feeWallet }).data.toString('hex'),
+    ).toBe('228edb706d368517');
     expect(getCancelMarketInstruction({ marketId: ID, creator, usdcMint }).data.toString('hex')).toBe('cd7954d2de47960b');
   });
 
   it('create_market: market_id u64 | title | description | yes_ticker | no_ticker (u32 length + UTF-8) | resolution_time i64 | seed_amount u64 | trade_fee_bps u16', () => {
-    const args = { marketId: ID, title: 'Rain?', description: '', yesTicker: 'Y', noTicker: 'N', resolutionTime: 2_000_000_000n, seedAmount: 5_000_000n, tradeFeeBps: 200 };
+    const args = {
+      marketId: ID,
+      title: 'Rain?',
+      description: '',
+      yesTicker: 'Y',
+      noTicker: 'N',
+      resolutionTime: 2_000_000_000n,
+      seedAmount: 5_000_000n,
+      tradeFeeBps: 200,
+    };
     const hex = [
       '67e261ebc8bcfbfe', // discriminator
       '0700000000000000', // market_id 7
-      '05000000', '5261696e3f', // "Rain?"
+      '05000000',
+      '5261696e3f', // "Rain?"
       '00000000', // ""
-      '01000000', '59', // "Y"
-      '01000000', '4e', // "N"
+      '01000000',
+      '59', // "Y"
+      '01000000',
+      '4e', // "N"
       '0094357700000000', // resolution_time 2 000 000 000
       '404b4c0000000000', // seed_amount 5 000 000
       'c800', // trade_fee_bps 200
@@ -99,8 +125,16 @@ describe('market instruction data (hex from docs/programs.md)', () => {
   it('buy / sell: side u8 (0 YES, 1 NO) | amount u64 | min_out u64', () => {
     const buy = '66063d1201daebea' + '00' + '00e1f50500000000' + '9f5bff0a00000000'; // YES, 100 000 000 in, ≥ 184 507 295 out
     const sell = '33e685a4017f83ad' + '01' + '9f5bff0a00000000' + 'c9d78c0500000000'; // NO, 184 507 295 in, ≥ 93 116 361 out
-    expect(getBuyInstruction({ marketId: ID, side: 'YES', owner: trader, usdcMint, amount: 100_000_000n, minOut: 184_507_295n }).data.toString('hex')).toBe(buy);
-    expect(getSellInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint, amount: 184_507_295n, minOut: 93_116_361n }).data.toString('hex')).toBe(sell);
+    expect(
+      getBuyInstruction({ marketId: ID, side: 'YES', owner: trader, usdcMint, amount: 100_000_000n, minOut: 184_507_295n }).data.toString(
+        'hex',
+      ),
+    ).toBe(buy);
+    expect(
+      getSellInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint, amount: 184_507_295n, minOut: 93_116_361n }).data.toString(
+        'hex',
+      ),
+    ).toBe(sell);
     expect(BUY_DATA.decode(Buffer.from(buy, 'hex'))).toEqual({ side: 'YES', amount: 100_000_000n, minOut: 184_507_295n });
     expect(SELL_DATA.decode(Buffer.from(sell, 'hex'))).toEqual({ side: 'NO', amount: 184_507_295n, minOut: 93_116_361n });
     // Any other side byte decodes (the program then answers InvalidSide); short data does not.
@@ -109,8 +143,12 @@ describe('market instruction data (hex from docs/programs.md)', () => {
   });
 
   it('redeem: side u8; resolve: winning_side u8', () => {
-    expect(getRedeemInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint }).data.toString('hex')).toBe('b80c569546c461e1' + '01');
-    expect(getResolveInstruction({ marketId: ID, creator, usdcMint, winningSide: 'YES' }).data.toString('hex')).toBe('f696ecce6c3f3a0a' + '00');
+    expect(getRedeemInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint }).data.toString('hex')).toBe(
+      'b80c569546c461e1' + '01',
+    );
+    expect(getResolveInstruction({ marketId: ID, creator, usdcMint, winningSide: 'YES' }).data.toString('hex')).toBe(
+      'f696ecce6c3f3a0a' + '00',
+    );
     expect(REDEEM_DATA.decode(Buffer.from('b80c569546c461e100', 'hex'))).toEqual({ side: 'YES' });
     expect(RESOLVE_DATA.decode(Buffer.from('f696ecce6c3f3a0a01', 'hex'))).toEqual({ winningSide: 'NO' });
   });
@@ -125,12 +163,30 @@ describe('market instruction accounts (order and flags from docs/programs.md)', 
 
   it('create_market: creator (s,w), config (w), market (w), usdc_mint, vault (w), creator_usdc (w), token, ATA, system programs', () => {
     const ix = getCreateMarketInstruction({
-      marketId: ID, creator, usdcMint, title: 't', description: '', yesTicker: 'Y', noTicker: 'N', resolutionTime: 2_000_000_000n, seedAmount: 0n, tradeFeeBps: 100,
+      marketId: ID,
+      creator,
+      usdcMint,
+      title: 't',
+      description: '',
+      yesTicker: 'Y',
+      noTicker: 'N',
+      resolutionTime: 2_000_000_000n,
+      seedAmount: 0n,
+      tradeFeeBps: 100,
     });
-    expect(accounts(ix)).toEqual(list(
-      [creator, 'sw'], [config, 'w'], [market, 'w'], [usdcMint, ''], [vault, 'w'], [ata(usdcMint, creator), 'w'],
-      [TOKEN_PROGRAM_ID, ''], [ASSOCIATED_TOKEN_PROGRAM_ID, ''], [SystemProgram.programId, ''],
-    ));
+    expect(accounts(ix)).toEqual(
+      list(
+        [creator, 'sw'],
+        [config, 'w'],
+        [market, 'w'],
+        [usdcMint, ''],
+        [vault, 'w'],
+        [ata(usdcMint, creator), 'w'],
+        [TOKEN_PROGRAM_ID, ''],
+        [ASSOCIATED_TOKEN_PROGRAM_ID, ''],
+        [SystemProgram.programId, ''],
+      ),
+    );
   });
 
   it('init_mints: creator (s,w), market (w), yes_mint (w), no_mint (w), token_program, system_program', () => {
@@ -140,11 +196,22 @@ describe('market instruction accounts (order and flags from docs/programs.md)', 
   });
 
   it('buy / sell / redeem: owner (s,w), market (w), vault (w), owner_usdc (w), outcome_mint (w), owner_outcome (w), token_program', () => {
-    const expected = (mint: PublicKey) => list(
-      [trader, 'sw'], [market, 'w'], [vault, 'w'], [ata(usdcMint, trader), 'w'], [mint, 'w'], [ata(mint, trader), 'w'], [TOKEN_PROGRAM_ID, ''],
+    const expected = (mint: PublicKey) =>
+      list(
+        [trader, 'sw'],
+        [market, 'w'],
+        [vault, 'w'],
+        [ata(usdcMint, trader), 'w'],
+        [mint, 'w'],
+        [ata(mint, trader), 'w'],
+        [TOKEN_PROGRAM_ID, ''],
+      );
+    expect(accounts(getBuyInstruction({ marketId: ID, side: 'YES', owner: trader, usdcMint, amount: 1n, minOut: 0n }))).toEqual(
+      expected(yesMint),
     );
-    expect(accounts(getBuyInstruction({ marketId: ID, side: 'YES', owner: trader, usdcMint, amount: 1n, minOut: 0n }))).toEqual(expected(yesMint));
-    expect(accounts(getSellInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint, amount: 1n, minOut: 0n }))).toEqual(expected(noMint));
+    expect(accounts(getSellInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint, amount: 1n, minOut: 0n }))).toEqual(
+      expected(noMint),
+    );
     expect(accounts(getRedeemInstruction({ marketId: ID, side: 'NO', owner: trader, usdcMint }))).toEqual(expected(noMint));
   });
 

@@ -19,7 +19,12 @@ import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { listCatalog, marketDetails, marketSummary } from '../../../services/family-a/market-catalog.service.js';
 
-export type FamilyBMarketHandler = (id: number, request: FastifyRequest, reply: FastifyReply, view: 'market' | 'details') => Promise<{ success: true; data: unknown }>;
+export type FamilyBMarketHandler = (
+  id: number,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: 'market' | 'details',
+) => Promise<{ success: true; data: unknown }>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,10 +37,14 @@ const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown()
 const Page = {
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 }),
-  cursor: Type.Optional(Type.String({
-    minLength: 1, maxLength: 200,
-    description: 'nextCursor of the previous page: the next page starts after its last market (cheaper than a large offset; not combined with offset)',
-  })),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'nextCursor of the previous page: the next page starts after its last market (cheaper than a large offset; not combined with offset)',
+    }),
+  ),
 };
 
 /**
@@ -51,13 +60,25 @@ function finitePage<T extends { limit: number; offset: number }>(q: T): T {
 }
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 
-
-async function delegate(request: FastifyRequest, reply: FastifyReply, slug: string, view: 'market' | 'details'): Promise<{ success: true; data: unknown }> {
+async function delegate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  slug: string,
+  view: 'market' | 'details',
+): Promise<{ success: true; data: unknown }> {
   if (!/^[1-9][0-9]{0,15}$/.test(slug)) {
-    throw new DomainError('invalid', 'INVALID_MARKET_ID', `market id must be a canonical decimal integer from 1 to ${Number.MAX_SAFE_INTEGER}, got "${slug}"`);
+    throw new DomainError(
+      'invalid',
+      'INVALID_MARKET_ID',
+      `market id must be a canonical decimal integer from 1 to ${Number.MAX_SAFE_INTEGER}, got "${slug}"`,
+    );
   }
   if (view === 'details') {
-    throw new DomainError('not_found', 'NOT_FOUND', `Family B markets have no /details view: GET /v2/markets/${slug} carries reserves, odds, fees and mint status`);
+    throw new DomainError(
+      'not_found',
+      'NOT_FOUND',
+      `Family B markets have no /details view: GET /v2/markets/${slug} carries reserves, odds, fees and mint status`,
+    );
   }
   const handler = request.server.familyBMarketById;
   if (handler) return handler(Number(slug), request, reply, view);
@@ -67,47 +88,72 @@ async function delegate(request: FastifyRequest, reply: FastifyReply, slug: stri
 export function marketRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/v2/markets', {
-      schema: {
-        tags: ['A'], summary: 'List markets (Family A summaries), newest first',
-        querystring: Type.Object({
-          status: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('active'), Type.Literal('resolved'), Type.Literal('pending')])),
-          q: Type.Optional(Type.String({ maxLength: 200 })),
-          creator: Type.Optional(Type.String({ pattern: PUBKEY_PATTERN, description: 'a wallet address (base58 public key)' })),
-          published: Type.Optional(Type.Boolean()),
-          ...Page,
-        }),
-        response: { 200: Envelope },
+    app.get(
+      '/v2/markets',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'List markets (Family A summaries), newest first',
+          querystring: Type.Object({
+            status: Type.Optional(
+              Type.Union([Type.Literal('live'), Type.Literal('active'), Type.Literal('resolved'), Type.Literal('pending')]),
+            ),
+            q: Type.Optional(Type.String({ maxLength: 200 })),
+            creator: Type.Optional(Type.String({ pattern: PUBKEY_PATTERN, description: 'a wallet address (base58 public key)' })),
+            published: Type.Optional(Type.Boolean()),
+            ...Page,
+          }),
+          response: { 200: Envelope },
+        },
       },
-    }, async ({ query }) => ok(await listCatalog(deps, finitePage(query))));
+      async ({ query }) => ok(await listCatalog(deps, finitePage(query))),
+    );
 
-    app.get('/v2/markets/search', {
-      schema: {
-        tags: ['A'], summary: 'Full-text search over market names and descriptions (case-insensitive, word prefixes)',
-        querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), ...Page }),
-        response: { 200: Envelope },
+    app.get(
+      '/v2/markets/search',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Full-text search over market names and descriptions (case-insensitive, word prefixes)',
+          querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), ...Page }),
+          response: { 200: Envelope },
+        },
       },
-    }, async ({ query }) => ok(await listCatalog(deps, finitePage(query))));
+      async ({ query }) => ok(await listCatalog(deps, finitePage(query))),
+    );
 
-    app.get('/v2/markets/:slug', {
-      schema: {
-        tags: ['A', 'B'],
-        summary: 'One market: by slug (Family A summary) or by integer id (Family B details: reserves, odds, fees, mint status)',
-        params: SlugParams,
-        response: { 200: Envelope },
+    app.get(
+      '/v2/markets/:slug',
+      {
+        schema: {
+          tags: ['A', 'B'],
+          summary: 'One market: by slug (Family A summary) or by integer id (Family B details: reserves, odds, fees, mint status)',
+          params: SlugParams,
+          response: { 200: Envelope },
+        },
       },
-    }, async (request, reply) => {
-      const { slug } = request.params;
-      if (isNumberLike(slug)) return delegate(request, reply, slug, 'market');
-      return ok(await marketSummary(deps, slug));
-    });
+      async (request, reply) => {
+        const { slug } = request.params;
+        if (isNumberLike(slug)) return delegate(request, reply, slug, 'market');
+        return ok(await marketSummary(deps, slug));
+      },
+    );
 
-    app.get('/v2/markets/:slug/details', {
-      schema: { tags: ['A'], summary: 'Market details: mints (cas), option wallets, target price', params: SlugParams, response: { 200: Envelope } },
-    }, async (request, reply) => {
-      const { slug } = request.params;
-      if (isNumberLike(slug)) return delegate(request, reply, slug, 'details');
-      return ok(await marketDetails(deps, slug));
-    });
+    app.get(
+      '/v2/markets/:slug/details',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Market details: mints (cas), option wallets, target price',
+          params: SlugParams,
+          response: { 200: Envelope },
+        },
+      },
+      async (request, reply) => {
+        const { slug } = request.params;
+        if (isNumberLike(slug)) return delegate(request, reply, slug, 'details');
+        return ok(await marketDetails(deps, slug));
+      },
+    );
   };
 }

@@ -13,16 +13,43 @@ import { moneyOverview } from '../../../services/family-a/money-admin.service.js
 type Overview = Awaited<ReturnType<typeof moneyOverview>>;
 
 export function moneyPage(o: Overview): string {
-  const waiting = o.awaitingFunds.map((r) => [r.purpose, r.awaitingFundsSince, r.shortfall ? `${r.shortfall.missingRaw} raw ${r.shortfall.asset}` : '', r.lastError, r.id]);
-  const open = o.openTransfers.map((t) => [t.state, `${t.amount ?? t.amountRaw} ${t.asset}`, t.slug, t.sender, t.reason, t.refundAfter, t.txHash]);
-  const refunds = o.recentRefunds.map((t) => [t.refund?.status, `${t.refund?.amount ?? ''} ${t.asset}`, t.sender, t.reason, t.refund?.signature, t.txHash]);
+  const waiting = o.awaitingFunds.map((r) => [
+    r.purpose,
+    r.awaitingFundsSince,
+    r.shortfall ? `${r.shortfall.missingRaw} raw ${r.shortfall.asset}` : '',
+    r.lastError,
+    r.id,
+  ]);
+  const open = o.openTransfers.map((t) => [
+    t.state,
+    `${t.amount ?? t.amountRaw} ${t.asset}`,
+    t.slug,
+    t.sender,
+    t.reason,
+    t.refundAfter,
+    t.txHash,
+  ]);
+  const refunds = o.recentRefunds.map((t) => [
+    t.refund?.status,
+    `${t.refund?.amount ?? ''} ${t.asset}`,
+    t.sender,
+    t.reason,
+    t.refund?.signature,
+    t.txHash,
+  ]);
   const counts = o.counts.transfers.map((c) => `${esc(c.state)}: ${c.count}`).join(' · ') || 'none yet';
-  const alert = o.awaitingFunds.length > 0 ? `<p class="alert" role="alert">${o.awaitingFunds.length} platform transaction(s) wait for funds: fund the wallets named below; they are paid automatically.</p>` : '';
-  return page('Platform money', `${alert}
+  const alert =
+    o.awaitingFunds.length > 0
+      ? `<p class="alert" role="alert">${o.awaitingFunds.length} platform transaction(s) wait for funds: fund the wallets named below; they are paid automatically.</p>`
+      : '';
+  return page(
+    'Platform money',
+    `${alert}
 <h2>Waiting for funds</h2>${table(['purpose', 'since', 'missing', 'reason', 'outbound id'], waiting, 'No payout or refund waits for funds.')}
 <h2>Transfers needing attention (held, credited, manual)</h2>${table(['state', 'amount', 'market', 'sender', 'reason', 'refund after', 'transaction'], open, 'Nothing held, credited or awaiting an operator.')}
 <h2>Recent refunds</h2>${table(['status', 'amount', 'to', 'reason', 'refund signature', 'transaction'], refunds, 'No refunds yet.')}
-<p>Family A transfers by state: ${counts}</p>`);
+<p>Family A transfers by state: ${counts}</p>`,
+  );
 }
 
 export function moneyPageRoute(deps: FamilyADeps, adminToken: string) {

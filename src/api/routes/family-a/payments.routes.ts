@@ -20,12 +20,27 @@ const PaymentStatus = Type.Object({
   slug: Nullable(Type.String()),
   wallet: Nullable(Type.String({ description: 'the paying wallet' })),
   side: Nullable(Type.String({ description: 'YES or NO; null for a creation' })),
-  paidAmount: Nullable(Type.Number({ description: 'buy/create: USDC paid; sell/claim: outcome tokens transferred (a claim counts its credited transfers too); null when unhonoured' })),
-  deliverAmount: Nullable(Type.Number({ description: 'buy: tokens delivered; sell/claim: USDC paid out; create: 0; null when unhonoured' })),
-  status: Nullable(Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed'), Type.Literal('awaiting_funds')], {
-    description: 'of the platform transaction the payment led to; awaiting_funds: a payout the platform wallets cannot cover yet (paid once funded); null when unhonoured',
-  })),
-  platformSignatures: Type.Array(Type.String(), { description: 'signatures of the platform transactions (delivery, payout, market setup, or refunds when unhonoured); empty until built' }),
+  paidAmount: Nullable(
+    Type.Number({
+      description:
+        'buy/create: USDC paid; sell/claim: outcome tokens transferred (a claim counts its credited transfers too); null when unhonoured',
+    }),
+  ),
+  deliverAmount: Nullable(
+    Type.Number({ description: 'buy: tokens delivered; sell/claim: USDC paid out; create: 0; null when unhonoured' }),
+  ),
+  status: Nullable(
+    Type.Union(
+      [Type.Literal('pending'), Type.Literal('sent'), Type.Literal('confirmed'), Type.Literal('failed'), Type.Literal('awaiting_funds')],
+      {
+        description:
+          'of the platform transaction the payment led to; awaiting_funds: a payout the platform wallets cannot cover yet (paid once funded); null when unhonoured',
+      },
+    ),
+  ),
+  platformSignatures: Type.Array(Type.String(), {
+    description: 'signatures of the platform transactions (delivery, payout, market setup, or refunds when unhonoured); empty until built',
+  }),
   error: Nullable(Type.String({ description: 'why the platform transaction failed or waits for funds' })),
   recordedAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -34,15 +49,21 @@ const PaymentStatus = Type.Object({
 
 export function paymentRoutes(deps: FamilyADeps) {
   return async function (app: FastifyInstance): Promise<void> {
-    app.get('/v2/payments/:txHash', {
-      schema: {
-        tags: ['A'], summary: 'What a payment led to (buy, sell, claim, creation, or nothing) and what became of each of its transfers (refunds, credits)',
-        params: Type.Object({ txHash: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 200: Type.Object({ success: Type.Literal(true), data: PaymentStatus }) },
+    app.get(
+      '/v2/payments/:txHash',
+      {
+        schema: {
+          tags: ['A'],
+          summary:
+            'What a payment led to (buy, sell, claim, creation, or nothing) and what became of each of its transfers (refunds, credits)',
+          params: Type.Object({ txHash: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 200: Type.Object({ success: Type.Literal(true), data: PaymentStatus }) },
+        },
       },
-    }, async (request) => {
-      const { txHash } = request.params as { txHash: string };
-      return ok(await paymentStatus(deps, txHash));
-    });
+      async (request) => {
+        const { txHash } = request.params as { txHash: string };
+        return ok(await paymentStatus(deps, txHash));
+      },
+    );
   };
 }

@@ -20,51 +20,84 @@ const Errors = { 400: ErrorA, 404: ErrorA, 409: ErrorA };
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 const Wallet = Type.String({ minLength: 32, maxLength: 44 });
 const Side = Type.String({ minLength: 1, maxLength: 10, description: 'YES or NO, or the market ticker' });
-const BUY_PAYMENT = 'Step 2 only: base64 of the JSON payment payload {x402Version: 1, network, networkId, txHash (your USDC transfer\'s signature), amount (USDC, human), payer (= wallet), payTo (payment.payTo), asset (the USDC mint), quoteIssuedAt (quote.issuedAt)}';
-const SELL_PAYMENT = 'Step 2 only: base64 of the JSON payload {x402Version: 1, network, txHash (your token transfer\'s signature), amount (tokenAmount, human), payer (= wallet), payTo (payment.sendTo), asset (payment.tokenMint), quoteIssuedAt (quote.issuedAt)}';
+const BUY_PAYMENT =
+  "Step 2 only: base64 of the JSON payment payload {x402Version: 1, network, networkId, txHash (your USDC transfer's signature), amount (USDC, human), payer (= wallet), payTo (payment.payTo), asset (the USDC mint), quoteIssuedAt (quote.issuedAt)}";
+const SELL_PAYMENT =
+  "Step 2 only: base64 of the JSON payload {x402Version: 1, network, txHash (your token transfer's signature), amount (tokenAmount, human), payer (= wallet), payTo (payment.sendTo), asset (payment.tokenMint), quoteIssuedAt (quote.issuedAt)}";
 const PaymentHeader = (description: string) => Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description })) });
 
 export function tradeRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    app.post('/v2/markets/:slug/trade/buy', {
-      schema: {
-        tags: ['A'], summary: 'Buy outcome tokens with an x402 USDC payment (402 → pay → repeat with X-PAYMENT)',
-        params: SlugParams, headers: PaymentHeader(BUY_PAYMENT),
-        body: Type.Object({ wallet: Wallet, amount: Type.Number({ minimum: 0.01, maximum: 1_000_000 }), side: Side }),
-        response: { 200: Success(BuyResult), 402: BuyPaymentRequired, ...Errors },
+    app.post(
+      '/v2/markets/:slug/trade/buy',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Buy outcome tokens with an x402 USDC payment (402 → pay → repeat with X-PAYMENT)',
+          params: SlugParams,
+          headers: PaymentHeader(BUY_PAYMENT),
+          body: Type.Object({ wallet: Wallet, amount: Type.Number({ minimum: 0.01, maximum: 1_000_000 }), side: Side }),
+          response: { 200: Success(BuyResult), 402: BuyPaymentRequired, ...Errors },
+        },
       },
-    }, async ({ params: { slug }, headers, body }) => {
-      const header = headers['x-payment'];
-      if (typeof header !== 'string') return buyStep1(deps, slug, body);
-      return ok(await buyStep2(deps, slug, body, header));
-    });
-
-    app.post('/v2/markets/:slug/trade/sell', {
-      schema: {
-        tags: ['A'], summary: 'Sell outcome tokens back at the target price (402 → transfer tokens → repeat with X-PAYMENT)',
-        params: SlugParams, headers: PaymentHeader(SELL_PAYMENT),
-        body: Type.Object({ wallet: Wallet, tokenAmount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), side: Side }),
-        response: { 200: Success(SellResult), 402: SellPaymentRequired, ...Errors },
+      async ({ params: { slug }, headers, body }) => {
+        const header = headers['x-payment'];
+        if (typeof header !== 'string') return buyStep1(deps, slug, body);
+        return ok(await buyStep2(deps, slug, body, header));
       },
-    }, async ({ params: { slug }, headers, body }) => {
-      const header = headers['x-payment'];
-      if (typeof header !== 'string') return sellStep1(deps, slug, body);
-      return ok(await sellStep2(deps, slug, body, header));
-    });
+    );
 
-    app.post('/v2/markets/:slug/claim', {
-      schema: { tags: ['A'], summary: 'Claim eligibility and transfer instructions (resolved markets)', params: SlugParams, body: Type.Object({ wallet: Wallet }), response: { 200: Success(ClaimEligibility), ...Errors } },
-    }, async ({ params, body }) => ok(await claimEligibility(deps, params.slug, body.wallet)));
-
-    app.post('/v2/markets/:slug/claim/confirm', {
-      schema: {
-        tags: ['A'], summary: 'Confirm the transfer of ALL winning tokens and receive the USDC payout',
-        params: SlugParams, body: Type.Object({ wallet: Wallet, transferTxHash: Type.String({ pattern: SIGNATURE_PATTERN, description: 'the token transfer\'s signature (base58, 64 bytes)' }) }),
-        response: { 200: Success(ClaimConfirmation), 402: ErrorA, ...Errors },
+    app.post(
+      '/v2/markets/:slug/trade/sell',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Sell outcome tokens back at the target price (402 → transfer tokens → repeat with X-PAYMENT)',
+          params: SlugParams,
+          headers: PaymentHeader(SELL_PAYMENT),
+          body: Type.Object({ wallet: Wallet, tokenAmount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }), side: Side }),
+          response: { 200: Success(SellResult), 402: SellPaymentRequired, ...Errors },
+        },
       },
-    }, async ({ params, body }) => {
-      return ok(await confirmClaim(deps, params.slug, body.wallet, body.transferTxHash));
-    });
+      async ({ params: { slug }, headers, body }) => {
+        const header = headers['x-payment'];
+        if (typeof header !== 'string') return sellStep1(deps, slug, body);
+        return ok(await sellStep2(deps, slug, body, header));
+      },
+    );
+
+    app.post(
+      '/v2/markets/:slug/claim',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Claim eligibility and transfer instructions (resolved markets)',
+          params: SlugParams,
+          body: Type.Object({ wallet: Wallet }),
+          response: { 200: Success(ClaimEligibility), ...Errors },
+        },
+      },
+      async ({ params, body }) => ok(await claimEligibility(deps, params.slug, body.wallet)),
+    );
+
+    app.post(
+      '/v2/markets/:slug/claim/confirm',
+      {
+        schema: {
+          tags: ['A'],
+          summary: 'Confirm the transfer of ALL winning tokens and receive the USDC payout',
+          params: SlugParams,
+          body: Type.Object({
+            wallet: Wallet,
+            transferTxHash: Type.String({ pattern: SIGNATURE_PATTERN, description: "the token transfer's signature (base58, 64 bytes)" }),
+          }),
+          response: { 200: Success(ClaimConfirmation), 402: ErrorA, ...Errors },
+        },
+      },
+      async ({ params, body }) => {
+        return ok(await confirmClaim(deps, params.slug, body.wallet, body.transferTxHash));
+      },
+    );
   };
 }

@@ -49,12 +49,20 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
         response: { 200: Envelope(Quote), ...errorResponses },
       },
     },
-    async ({ params, query }) => ok(await quoteMarket(ctx, { marketId: params.id, side: query.side, amount: String(query.amount), action: query.action ?? 'buy' })),
+    async ({ params, query }) =>
+      ok(await quoteMarket(ctx, { marketId: params.id, side: query.side, amount: String(query.amount), action: query.action ?? 'buy' })),
   );
 
   app.get(
     '/v2/positions/:wallet',
-    { schema: { tags: ['B'], summary: "The wallet's positions (markets where it holds tokens)", params: Type.Object({ wallet: Wallet }), response: { 200: Envelope(Type.Array(Any)), ...errorResponses } } },
+    {
+      schema: {
+        tags: ['B'],
+        summary: "The wallet's positions (markets where it holds tokens)",
+        params: Type.Object({ wallet: Wallet }),
+        response: { 200: Envelope(Type.Array(Any)), ...errorResponses },
+      },
+    },
     async ({ params }) => ok(await walletPositions(ctx, params.wallet)),
   );
 
@@ -84,7 +92,11 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
           marketId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
           wallet: Wallet,
           timestamp: Type.Integer({ description: 'unix seconds; within 60 s of the server clock' }),
-          signature: Type.String({ minLength: 64, maxLength: 88, description: 'Ed25519 signature by `wallet` of "PMX Confirm:<marketId>:<timestamp>" (base58 or padded base64)' }),
+          signature: Type.String({
+            minLength: 64,
+            maxLength: 88,
+            description: 'Ed25519 signature by `wallet` of "PMX Confirm:<marketId>:<timestamp>" (base58 or padded base64)',
+          }),
           title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           category: Type.Optional(Type.String({ maxLength: 60 })),

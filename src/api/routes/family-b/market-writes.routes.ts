@@ -19,9 +19,12 @@ const writeOnMarket = <B extends TObject>(summary: string, body: B) => ({
   schema: { tags: ['B'], summary, body, params: MarketIdParams, response: { 200: TxResponse, ...errorResponses } },
 });
 
-const Slippage = Type.Optional(Type.Integer({ minimum: 0, maximum: 5000, description: 'tolerated shortfall below the quote in bps (default 0)' }));
+const Slippage = Type.Optional(
+  Type.Integer({ minimum: 0, maximum: 5000, description: 'tolerated shortfall below the quote in bps (default 0)' }),
+);
 const WalletBody = Type.Object({ wallet: Wallet });
-const TradeBody = (what: string) => Type.Object({ wallet: Wallet, side: SideInput, amount: RawAmount(100_000, what), slippageBps: Slippage });
+const TradeBody = (what: string) =>
+  Type.Object({ wallet: Wallet, side: SideInput, amount: RawAmount(100_000, what), slippageBps: Slippage });
 
 export async function familyBWriteRoutes(root: FastifyInstance, opts: { txBuild: TxBuildPort }): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -46,8 +49,10 @@ export async function familyBWriteRoutes(root: FastifyInstance, opts: { txBuild:
     async ({ body }) => answer(txBuild.request('market.create', { ...body, seedAmount: String(body.seedAmount) })),
   );
 
-  app.post('/v2/markets/:id/init-mints', writeOnMarket('Initialise the YES/NO mints (creator only; required after create)', WalletBody), async ({ params, body }) =>
-    answer(txBuild.request('market.initMints', { marketId: String(params.id), wallet: body.wallet })),
+  app.post(
+    '/v2/markets/:id/init-mints',
+    writeOnMarket('Initialise the YES/NO mints (creator only; required after create)', WalletBody),
+    async ({ params, body }) => answer(txBuild.request('market.initMints', { marketId: String(params.id), wallet: body.wallet })),
   );
 
   for (const action of ['buy', 'sell'] as const) {
@@ -55,39 +60,58 @@ export async function familyBWriteRoutes(root: FastifyInstance, opts: { txBuild:
       action === 'buy'
         ? 'Buy outcome tokens with USDC (raw units, minimum 100000); 409 on a non-active market'
         : 'Sell outcome tokens for USDC (AMM markets only; raw tokens, minimum 100000)';
-    app.post(`/v2/markets/:id/${action}`, writeOnMarket(summary, TradeBody(action === 'buy' ? 'raw USDC to spend' : 'raw tokens to sell')), async ({ params, body }) =>
-      answer(
-        txBuild.request(`market.${action}`, {
-          marketId: String(params.id),
-          wallet: body.wallet,
-          side: body.side,
-          amount: String(body.amount),
-          slippageBps: body.slippageBps ?? 0,
-        }),
-      ),
+    app.post(
+      `/v2/markets/:id/${action}`,
+      writeOnMarket(summary, TradeBody(action === 'buy' ? 'raw USDC to spend' : 'raw tokens to sell')),
+      async ({ params, body }) =>
+        answer(
+          txBuild.request(`market.${action}`, {
+            marketId: String(params.id),
+            wallet: body.wallet,
+            side: body.side,
+            amount: String(body.amount),
+            slippageBps: body.slippageBps ?? 0,
+          }),
+        ),
     );
   }
 
   app.post(
     '/v2/markets/:id/resolve',
-    writeOnMarket('Resolve the market (creator only, after resolutionTime); alreadyResolved when repeated', Type.Object({ wallet: Wallet, winningSide: SideInput })),
-    async ({ params, body }) => answer(txBuild.request('market.resolve', { marketId: String(params.id), wallet: body.wallet, winningSide: body.winningSide })),
+    writeOnMarket(
+      'Resolve the market (creator only, after resolutionTime); alreadyResolved when repeated',
+      Type.Object({ wallet: Wallet, winningSide: SideInput }),
+    ),
+    async ({ params, body }) =>
+      answer(txBuild.request('market.resolve', { marketId: String(params.id), wallet: body.wallet, winningSide: body.winningSide })),
   );
   app.post(
     '/v2/markets/:id/redeem',
-    writeOnMarket('Redeem one side after resolution or cancellation; alreadyRedeemed when nothing is held', Type.Object({ wallet: Wallet, side: SideInput })),
-    async ({ params, body }) => answer(txBuild.request('market.redeem', { marketId: String(params.id), wallet: body.wallet, side: body.side })),
+    writeOnMarket(
+      'Redeem one side after resolution or cancellation; alreadyRedeemed when nothing is held',
+      Type.Object({ wallet: Wallet, side: SideInput }),
+    ),
+    async ({ params, body }) =>
+      answer(txBuild.request('market.redeem', { marketId: String(params.id), wallet: body.wallet, side: body.side })),
   );
-  app.post('/v2/markets/:id/claim-fees', writeOnMarket('Claim the creator fees due (creator only); noFees when nothing is due', WalletBody), async ({ params, body }) =>
-    answer(txBuild.request('market.claimFees', { marketId: String(params.id), wallet: body.wallet })),
+  app.post(
+    '/v2/markets/:id/claim-fees',
+    writeOnMarket('Claim the creator fees due (creator only); noFees when nothing is due', WalletBody),
+    async ({ params, body }) => answer(txBuild.request('market.claimFees', { marketId: String(params.id), wallet: body.wallet })),
   );
-  app.post('/v2/markets/:id/cancel', writeOnMarket('Cancel a market that can never resolve (creator only)', WalletBody), async ({ params, body }) =>
-    answer(txBuild.request('market.cancel', { marketId: String(params.id), wallet: body.wallet })),
+  app.post(
+    '/v2/markets/:id/cancel',
+    writeOnMarket('Cancel a market that can never resolve (creator only)', WalletBody),
+    async ({ params, body }) => answer(txBuild.request('market.cancel', { marketId: String(params.id), wallet: body.wallet })),
   );
-  app.post('/v2/redeem-all', write('One redemption transaction per resolved market where the wallet holds winning tokens', WalletBody, BatchResponse), async ({ body }) =>
-    answer(txBuild.request('market.redeemAll', { wallet: body.wallet })),
+  app.post(
+    '/v2/redeem-all',
+    write('One redemption transaction per resolved market where the wallet holds winning tokens', WalletBody, BatchResponse),
+    async ({ body }) => answer(txBuild.request('market.redeemAll', { wallet: body.wallet })),
   );
-  app.post('/v2/claim-all-fees', write('One fee claim transaction per market of the creator with fees due', WalletBody, BatchResponse), async ({ body }) =>
-    answer(txBuild.request('market.claimAllFees', { wallet: body.wallet })),
+  app.post(
+    '/v2/claim-all-fees',
+    write('One fee claim transaction per market of the creator with fees due', WalletBody, BatchResponse),
+    async ({ body }) => answer(txBuild.request('market.claimAllFees', { wallet: body.wallet })),
   );
 }

@@ -25,7 +25,9 @@ export const ErrorB = Type.Object(
 export const TxResponse = Type.Object(
   {
     success: Type.Literal(true),
-    data: Type.Optional(Type.Object({ transaction: Type.String({ description: 'base64 unsigned transaction' }) }, { additionalProperties: true })),
+    data: Type.Optional(
+      Type.Object({ transaction: Type.String({ description: 'base64 unsigned transaction' }) }, { additionalProperties: true }),
+    ),
     note: Type.Optional(Type.String()),
   },
   { additionalProperties: true },

@@ -29,8 +29,12 @@ export interface ClobAdminOptions {
 const Ticker = Type.String({ minLength: 1, maxLength: 10 });
 
 const KeeperStatus = Type.Object({
-  fillsByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'number of fills per status (matched, settling, settled, retrying, failed…)' }),
-  oldestUnsettledAgeSeconds: Type.Union([Type.Integer(), Type.Null()], { description: 'age of the oldest fill not settled yet; null when every fill settled' }),
+  fillsByStatus: Type.Record(Type.String(), Type.Integer(), {
+    description: 'number of fills per status (matched, settling, settled, retrying, failed…)',
+  }),
+  oldestUnsettledAgeSeconds: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'age of the oldest fill not settled yet; null when every fill settled',
+  }),
   failedFills: Type.Array(Fill, { description: 'up to 50 failed fills, the last updated first, with their failureReason' }),
 });
 
@@ -39,71 +43,103 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAdmin(opts.adminToken));
 
-    app.post('/v2/admin/clob/markets', {
-      schema: {
-        tags: ['admin'], summary: 'Create an orderbook market (exchange program market, YES/NO mints, vault); 202 while its account is still landing',
-        body: Type.Object({
-          title: Type.String({ minLength: 3, maxLength: 200 }),
-          description: Type.String({ maxLength: 2000 }),
-          resolutionRules: Type.String({ maxLength: 4000 }),
-          category: Type.String({ minLength: 1, maxLength: 64 }),
-          endDate: Type.String({ minLength: 10, maxLength: 40, description: 'ISO 8601, in the future' }),
-          imageUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'http(s) URL' })),
-          yesTicker: Ticker,
-          noTicker: Ticker,
-          slug: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
-          minOrderSize: Type.Optional(Type.String({
-            pattern: '^[0-9]{1,20}$', description: 'Smallest order quantity in outcome-token raw units (default 1000000, one token); orders below it are refused',
-          })),
-        }),
-        response: { 200: MarketView, 202: MarketView, ...errorResponses },
+    app.post(
+      '/v2/admin/clob/markets',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Create an orderbook market (exchange program market, YES/NO mints, vault); 202 while its account is still landing',
+          body: Type.Object({
+            title: Type.String({ minLength: 3, maxLength: 200 }),
+            description: Type.String({ maxLength: 2000 }),
+            resolutionRules: Type.String({ maxLength: 4000 }),
+            category: Type.String({ minLength: 1, maxLength: 64 }),
+            endDate: Type.String({ minLength: 10, maxLength: 40, description: 'ISO 8601, in the future' }),
+            imageUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'http(s) URL' })),
+            yesTicker: Ticker,
+            noTicker: Ticker,
+            slug: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+            minOrderSize: Type.Optional(
+              Type.String({
+                pattern: '^[0-9]{1,20}$',
+                description: 'Smallest order quantity in outcome-token raw units (default 1000000, one token); orders below it are refused',
+              }),
+            ),
+          }),
+          response: { 200: MarketView, 202: MarketView, ...errorResponses },
+        },
       },
-    }, async (request, reply) => {
-      const row = await createClobMarket(ctx, request.body, opts.createWaitMs);
-      if (row.status === 'creating') reply.status(202);
-      return presentMarket(row, await tops.top(row.id));
-    });
+      async (request, reply) => {
+        const row = await createClobMarket(ctx, request.body, opts.createWaitMs);
+        if (row.status === 'creating') reply.status(202);
+        return presentMarket(row, await tops.top(row.id));
+      },
+    );
 
     for (const action of ['pause', 'resume'] as const) {
-      app.post(`/v2/admin/clob/markets/:id/${action}`, {
-        schema: { tags: ['admin'], summary: `${action === 'pause' ? 'Pause' : 'Resume'} an orderbook market (idempotent)`, params: MarketParams, response: { 200: MarketView, ...errorResponses } },
-      }, async ({ params }) => {
-        const { market, change } = await changeClobMarketStatus(ctx, params.id, action);
-        if (change) await opts.onStatusChanged?.(market.id, change.status);
-        return presentMarket(market, await tops.top(market.id));
-      });
+      app.post(
+        `/v2/admin/clob/markets/:id/${action}`,
+        {
+          schema: {
+            tags: ['admin'],
+            summary: `${action === 'pause' ? 'Pause' : 'Resume'} an orderbook market (idempotent)`,
+            params: MarketParams,
+            response: { 200: MarketView, ...errorResponses },
+          },
+        },
+        async ({ params }) => {
+          const { market, change } = await changeClobMarketStatus(ctx, params.id, action);
+          if (change) await opts.onStatusChanged?.(market.id, change.status);
+          return presentMarket(market, await tops.top(market.id));
+        },
+      );
     }
 
-    app.post('/v2/admin/clob/markets/:id/resolve', {
-      schema: {
-        tags: ['admin'], summary: 'Resolve an orderbook market (idempotent for the same outcome; 409 for the other)',
-        params: MarketParams,
-        body: Type.Object({ outcome: Type.Union([Type.Literal('yes'), Type.Literal('no')]) }),
-        response: { 200: MarketView, ...errorResponses },
+    app.post(
+      '/v2/admin/clob/markets/:id/resolve',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Resolve an orderbook market (idempotent for the same outcome; 409 for the other)',
+          params: MarketParams,
+          body: Type.Object({ outcome: Type.Union([Type.Literal('yes'), Type.Literal('no')]) }),
+          response: { 200: MarketView, ...errorResponses },
+        },
       },
-    }, async ({ params, body }) => {
-      const { market, change } = await changeClobMarketStatus(ctx, params.id, 'resolve', body.outcome);
-      if (change) await opts.onStatusChanged?.(market.id, change.status);
-      return presentMarket(market, await tops.top(market.id));
-    });
+      async ({ params, body }) => {
+        const { market, change } = await changeClobMarketStatus(ctx, params.id, 'resolve', body.outcome);
+        if (change) await opts.onStatusChanged?.(market.id, change.status);
+        return presentMarket(market, await tops.top(market.id));
+      },
+    );
 
-    app.get('/v2/admin/clob/keeper', {
-      schema: {
-        tags: ['admin'], summary: 'The settlement keeper: fills per status, the oldest unsettled fill\'s age, failed fills with their reasons',
-        response: { 200: KeeperStatus, ...errorResponses },
+    app.get(
+      '/v2/admin/clob/keeper',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: "The settlement keeper: fills per status, the oldest unsettled fill's age, failed fills with their reasons",
+          response: { 200: KeeperStatus, ...errorResponses },
+        },
       },
-    }, async () => keeperStatus(ctx));
+      async () => keeperStatus(ctx),
+    );
 
-    app.post('/v2/admin/clob/fills/:id/retry', {
-      schema: {
-        tags: ['admin'], summary: 'Re-drive a failed fill (back to matched; batched again; its receipt still prevents a double settlement)',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ id: Type.String(), status: Type.Literal('matched') }), ...errorResponses },
+    app.post(
+      '/v2/admin/clob/fills/:id/retry',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Re-drive a failed fill (back to matched; batched again; its receipt still prevents a double settlement)',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          response: { 200: Type.Object({ id: Type.String(), status: Type.Literal('matched') }), ...errorResponses },
+        },
       },
-    }, async ({ params }) => {
-      const { marketId } = await redriveFailedFill(ctx, params.id);
-      await opts.onRedrive?.(marketId);
-      return { id: params.id.toLowerCase(), status: 'matched' as const };
-    });
+      async ({ params }) => {
+        const { marketId } = await redriveFailedFill(ctx, params.id);
+        await opts.onRedrive?.(marketId);
+        return { id: params.id.toLowerCase(), status: 'matched' as const };
+      },
+    );
   };
 }

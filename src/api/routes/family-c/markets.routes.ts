@@ -15,57 +15,104 @@ export function clobMarketRoutes(ctx: FamilyCContext, tops: ClobBookReads) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/v2/clob/markets', {
-      schema: {
-        tags: ['C'], summary: 'Orderbook markets, newest first (keyset pagination: pass nextCursor as cursor)',
-        querystring: Type.Object({
-          status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('resolved')])),
-          category: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-          limit: Limit,
-          cursor: Type.Optional(Cursor),
-        }),
-        response: { 200: Type.Object({ markets: Type.Array(MarketView), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses },
+    app.get(
+      '/v2/clob/markets',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'Orderbook markets, newest first (keyset pagination: pass nextCursor as cursor)',
+          querystring: Type.Object({
+            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('resolved')])),
+            category: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            limit: Limit,
+            cursor: Type.Optional(Cursor),
+          }),
+          response: {
+            200: Type.Object({ markets: Type.Array(MarketView), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+            ...errorResponses,
+          },
+        },
       },
-    }, async ({ query }) => {
-      const page = await listMarketsPage(ctx, query);
-      const views = await Promise.all(page.markets.map(async (m) => presentMarket(m, await tops.top(m.id))));
-      return { markets: views, nextCursor: page.nextCursor };
-    });
+      async ({ query }) => {
+        const page = await listMarketsPage(ctx, query);
+        const views = await Promise.all(page.markets.map(async (m) => presentMarket(m, await tops.top(m.id))));
+        return { markets: views, nextCursor: page.nextCursor };
+      },
+    );
 
-    app.get('/v2/clob/markets/:id', {
-      schema: { tags: ['C'], summary: 'One orderbook market by UUID or slug, with best bid/ask and last price per outcome', params: MarketParams, response: { 200: MarketView, ...errorResponses } },
-    }, async ({ params }) => {
-      const market = await requireClobMarket(ctx, params.id);
-      return presentMarket(market, await tops.top(market.id));
-    });
+    app.get(
+      '/v2/clob/markets/:id',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'One orderbook market by UUID or slug, with best bid/ask and last price per outcome',
+          params: MarketParams,
+          response: { 200: MarketView, ...errorResponses },
+        },
+      },
+      async ({ params }) => {
+        const market = await requireClobMarket(ctx, params.id);
+        return presentMarket(market, await tops.top(market.id));
+      },
+    );
 
     const Level = Type.Object({ price: Type.Integer(), size: Type.String() });
     const Side = Type.Object({ bids: Type.Array(Level), asks: Type.Array(Level) });
     const Prices = Type.Object({ yes: Type.Union([Type.Integer(), Type.Null()]), no: Type.Union([Type.Integer(), Type.Null()]) });
-    app.get('/v2/clob/markets/:id/orderbook', {
-      schema: {
-        tags: ['C'], summary: 'Aggregated levels per outcome, best first (bids high to low, asks low to high); size in raw tokens',
-        params: MarketParams,
-        querystring: Type.Object({ depth: Type.Integer({ minimum: 1, maximum: 10_000, default: 100, description: 'levels per side' }) }),
-        response: {
-          200: Type.Object({ marketId: Type.String(), yes: Side, no: Side, bestBid: Prices, bestAsk: Prices, lastPrice: Prices, seq: Type.Union([Type.Integer(), Type.Null()]), timestamp: Type.Integer() }),
-          ...errorResponses,
+    app.get(
+      '/v2/clob/markets/:id/orderbook',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'Aggregated levels per outcome, best first (bids high to low, asks low to high); size in raw tokens',
+          params: MarketParams,
+          querystring: Type.Object({ depth: Type.Integer({ minimum: 1, maximum: 10_000, default: 100, description: 'levels per side' }) }),
+          response: {
+            200: Type.Object({
+              marketId: Type.String(),
+              yes: Side,
+              no: Side,
+              bestBid: Prices,
+              bestAsk: Prices,
+              lastPrice: Prices,
+              seq: Type.Union([Type.Integer(), Type.Null()]),
+              timestamp: Type.Integer(),
+            }),
+            ...errorResponses,
+          },
         },
       },
-    }, async ({ params, query }) => {
-      const market = await requireClobMarket(ctx, params.id);
-      const view = await tops.view(market.id, query.depth);
-      if (!view) return { marketId: market.id, yes: { bids: [], asks: [] }, no: { bids: [], asks: [] }, ...EMPTY_TOP, seq: null, timestamp: Date.now() };
-      return { ...limitDepth(view, query.depth), marketId: market.id, seq: view.seq ?? null };
-    });
-
-    app.get('/v2/clob/markets/:id/trades', {
-      schema: {
-        tags: ['C'], summary: 'The market\'s fills, newest first (status matched until settled)',
-        params: MarketParams,
-        querystring: Type.Object({ limit: Limit, cursor: Type.Optional(Cursor) }),
-        response: { 200: Type.Object({ trades: Type.Array(Fill), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses },
+      async ({ params, query }) => {
+        const market = await requireClobMarket(ctx, params.id);
+        const view = await tops.view(market.id, query.depth);
+        if (!view)
+          return {
+            marketId: market.id,
+            yes: { bids: [], asks: [] },
+            no: { bids: [], asks: [] },
+            ...EMPTY_TOP,
+            seq: null,
+            timestamp: Date.now(),
+          };
+        return { ...limitDepth(view, query.depth), marketId: market.id, seq: view.seq ?? null };
       },
-    }, async ({ params, query }) => listTrades(ctx, params.id, query.limit, query.cursor));
+    );
+
+    app.get(
+      '/v2/clob/markets/:id/trades',
+      {
+        schema: {
+          tags: ['C'],
+          summary: "The market's fills, newest first (status matched until settled)",
+          params: MarketParams,
+          querystring: Type.Object({ limit: Limit, cursor: Type.Optional(Cursor) }),
+          response: {
+            200: Type.Object({ trades: Type.Array(Fill), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+            ...errorResponses,
+          },
+        },
+      },
+      async ({ params, query }) => listTrades(ctx, params.id, query.limit, query.cursor),
+    );
   };
 }

@@ -17,18 +17,32 @@ type Status = Awaited<ReturnType<typeof keeperStatus>>;
 type Markets = Awaited<ReturnType<typeof listAllMarketsForOperators>>;
 
 export function orderbookPage(k: Status, markets: Markets, notice?: string): string {
-  const counts = Object.entries(k.fillsByStatus).map(([s, n]) => `${esc(s)}: ${n}`).join(' · ') || 'no fills yet';
+  const counts =
+    Object.entries(k.fillsByStatus)
+      .map(([s, n]) => `${esc(s)}: ${n}`)
+      .join(' · ') || 'no fills yet';
   const age = k.oldestUnsettledAgeSeconds;
-  const alert = age !== null && age > 60 ? `<p class="alert" role="alert">The oldest unsettled fill is ${age} s old: check the keeper (platform queue) and the cluster.</p>` : '';
+  const alert =
+    age !== null && age > 60
+      ? `<p class="alert" role="alert">The oldest unsettled fill is ${age} s old: check the keeper (platform queue) and the cluster.</p>`
+      : '';
   const failed = k.failedFills.map((f) => [
-    f.status, f.failureReason, f.fillType, `${f.quantity} @ ${f.priceBps}`, f.marketId, f.matchedAt,
+    f.status,
+    f.failureReason,
+    f.fillType,
+    `${f.quantity} @ ${f.priceBps}`,
+    f.marketId,
+    f.matchedAt,
     { html: `<form method="post" action="/admin/orderbook/fills/${esc(f.id)}/retry"><button>Re-drive</button></form>` },
   ]);
   const rows = markets.map((m) => [m.slug, m.status, m.outcome ?? '', m.id, m.created_at]);
-  return page('Orderbook', `${notice ? `<p>${esc(notice)}</p>` : ''}${alert}
+  return page(
+    'Orderbook',
+    `${notice ? `<p>${esc(notice)}</p>` : ''}${alert}
 <h2>Settlement keeper</h2><p>Fills by status: ${counts}. Oldest fill not settled: ${age === null ? 'none' : `${age} s`}.</p>
 <h3>Failed fills</h3>${table(['status', 'reason', 'type', 'quantity @ price', 'market', 'matched', ''], failed, 'No failed fills.')}
-<h2>Markets</h2>${table(['slug', 'status', 'outcome', 'id', 'created'], rows, 'No orderbook markets yet.')}`);
+<h2>Markets</h2>${table(['slug', 'status', 'outcome', 'id', 'created'], rows, 'No orderbook markets yet.')}`,
+  );
 }
 
 export function orderbookPageRoutes(ctx: FamilyCContext, adminToken: string, redriven: (marketId: string) => Promise<void>) {

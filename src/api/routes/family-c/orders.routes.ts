@@ -26,19 +26,46 @@ const OrderMessage = Type.Object({
 });
 
 const PlacedFill = Type.Object({
-  id: Type.String(), priceBps: Type.Integer(), quantity: Type.String(), usdcAmount: Type.String(), takerFee: Type.String(),
-  makerRebate: Type.String(), protocolFee: Type.String(), fillType: Type.String(), outcome: Type.String(), makerOrderId: Type.String(), matchedAt: Type.String(),
+  id: Type.String(),
+  priceBps: Type.Integer(),
+  quantity: Type.String(),
+  usdcAmount: Type.String(),
+  takerFee: Type.String(),
+  makerRebate: Type.String(),
+  protocolFee: Type.String(),
+  fillType: Type.String(),
+  outcome: Type.String(),
+  makerOrderId: Type.String(),
+  matchedAt: Type.String(),
 });
 const Placement = Type.Object({
-  orderId: Type.String(), status: Type.String(), filledQuantity: Type.String(), remainingQuantity: Type.String(),
-  fills: Type.Array(PlacedFill), committedAmount: Type.String(),
+  orderId: Type.String(),
+  status: Type.String(),
+  filledQuantity: Type.String(),
+  remainingQuantity: Type.String(),
+  fills: Type.Array(PlacedFill),
+  committedAmount: Type.String(),
 });
 const Order = Type.Object({
-  id: Type.String(), marketId: Type.String(), ownerPubkey: Type.String(), side: Type.String(), outcome: Type.String(), priceBps: Type.Integer(),
-  originalQuantity: Type.String(), remainingQuantity: Type.String(), filledQuantity: Type.String(), committedAmount: Type.String(),
-  status: Type.String({ description: 'open, partially_filled, settling, filled or cancelled' }), orderType: Type.String(), timeInForce: Type.String(),
-  postOnly: Type.Boolean(), nonce: Type.String(), expiry: Type.Integer(), cancelReason: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(), updatedAt: Type.String(),
+  id: Type.String(),
+  marketId: Type.String(),
+  ownerPubkey: Type.String(),
+  side: Type.String(),
+  outcome: Type.String(),
+  priceBps: Type.Integer(),
+  originalQuantity: Type.String(),
+  remainingQuantity: Type.String(),
+  filledQuantity: Type.String(),
+  committedAmount: Type.String(),
+  status: Type.String({ description: 'open, partially_filled, settling, filled or cancelled' }),
+  orderType: Type.String(),
+  timeInForce: Type.String(),
+  postOnly: Type.Boolean(),
+  nonce: Type.String(),
+  expiry: Type.Integer(),
+  cancelReason: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
 });
 
 export function clobOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) {
@@ -46,54 +73,94 @@ export function clobOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.post('/v2/clob/orders', {
-      schema: {
-        tags: ['C'],
-        summary: 'Place a signed order: the wallet signs the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte order message',
-        body: Type.Object({
-          orderMessage: OrderMessage,
-          signature: Signature,
-          orderType: Type.Optional(Type.Union([Type.Literal('limit'), Type.Literal('market')])),
-          timeInForce: Type.Optional(Type.Union([Type.Literal('gtc'), Type.Literal('ioc'), Type.Literal('fok')])),
-          postOnly: Type.Optional(Type.Boolean({ description: 'refused with WOULD_TAKE if any part would match on arrival' })),
-        }),
-        response: { 200: Placement, ...errorResponses },
+    app.post(
+      '/v2/clob/orders',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'Place a signed order: the wallet signs the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte order message',
+          body: Type.Object({
+            orderMessage: OrderMessage,
+            signature: Signature,
+            orderType: Type.Optional(Type.Union([Type.Literal('limit'), Type.Literal('market')])),
+            timeInForce: Type.Optional(Type.Union([Type.Literal('gtc'), Type.Literal('ioc'), Type.Literal('fok')])),
+            postOnly: Type.Optional(Type.Boolean({ description: 'refused with WOULD_TAKE if any part would match on arrival' })),
+          }),
+          response: { 200: Placement, ...errorResponses },
+        },
       },
-    }, async ({ body }) => placeOrder(markets, matcher, body));
+      async ({ body }) => placeOrder(markets, matcher, body),
+    );
 
-    app.get('/v2/clob/orders', {
-      schema: {
-        tags: ['C'], summary: "The owner's orders, newest first",
-        querystring: Type.Object({
-          pubkey: Pubkey,
-          marketId: Type.Optional(MarketRef),
-          status: Type.Optional(Type.Union(['open', 'partially_filled', 'settling', 'filled', 'cancelled'].map((s) => Type.Literal(s)))),
-          limit: Limit,
-          cursor: Type.Optional(Cursor),
-        }),
-        response: { 200: Type.Object({ orders: Type.Array(Order), nextCursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses },
+    app.get(
+      '/v2/clob/orders',
+      {
+        schema: {
+          tags: ['C'],
+          summary: "The owner's orders, newest first",
+          querystring: Type.Object({
+            pubkey: Pubkey,
+            marketId: Type.Optional(MarketRef),
+            status: Type.Optional(Type.Union(['open', 'partially_filled', 'settling', 'filled', 'cancelled'].map((s) => Type.Literal(s)))),
+            limit: Limit,
+            cursor: Type.Optional(Cursor),
+          }),
+          response: {
+            200: Type.Object({ orders: Type.Array(Order), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+            ...errorResponses,
+          },
+        },
       },
-    }, async ({ query }) => listOwnerOrders(ctx, query as Parameters<typeof listOwnerOrders>[1]));
+      async ({ query }) => listOwnerOrders(ctx, query as Parameters<typeof listOwnerOrders>[1]),
+    );
 
-    app.get('/v2/clob/orders/:id', {
-      schema: { tags: ['C'], summary: 'One order', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: Type.Object({ order: Order }), ...errorResponses } },
-    }, async ({ params }) => ({ order: await getOrder(ctx, params.id) }));
-
-    app.post('/v2/clob/orders/cancel-all', {
-      schema: {
-        tags: ['C'], summary: 'Cancel every resting order of the owner in one market or all (`*`); signed "PMX Cancel All:<marketId|*>:<unix seconds>", fresh within 60 s',
-        body: Type.Object({ pubkey: Pubkey, marketId: Type.String({ minLength: 1, maxLength: 80 }), timestamp: Type.Integer(), signature: Signature }),
-        response: { 200: Type.Object({ success: Type.Literal(true), cancelled: Type.Array(Type.String()) }), ...errorResponses },
+    app.get(
+      '/v2/clob/orders/:id',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'One order',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          response: { 200: Type.Object({ order: Order }), ...errorResponses },
+        },
       },
-    }, async ({ body }) => cancelAll(ctx, matcher, body));
+      async ({ params }) => ({ order: await getOrder(ctx, params.id) }),
+    );
 
-    app.post('/v2/clob/orders/:id/cancel', {
-      schema: {
-        tags: ['C'], summary: 'Cancel one order; signed "PMX Cancel:<orderId>" by its owner (403 INVALID_SIGNATURE otherwise)',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        body: Type.Object({ pubkey: Pubkey, signature: Signature }),
-        response: { 200: Type.Object({ success: Type.Literal(true), orderId: Type.String(), status: Type.String(), cancelled: Type.Boolean() }), ...errorResponses },
+    app.post(
+      '/v2/clob/orders/cancel-all',
+      {
+        schema: {
+          tags: ['C'],
+          summary:
+            'Cancel every resting order of the owner in one market or all (`*`); signed "PMX Cancel All:<marketId|*>:<unix seconds>", fresh within 60 s',
+          body: Type.Object({
+            pubkey: Pubkey,
+            marketId: Type.String({ minLength: 1, maxLength: 80 }),
+            timestamp: Type.Integer(),
+            signature: Signature,
+          }),
+          response: { 200: Type.Object({ success: Type.Literal(true), cancelled: Type.Array(Type.String()) }), ...errorResponses },
+        },
       },
-    }, async ({ params, body }) => cancelOrder(ctx, matcher, params.id, body));
+      async ({ body }) => cancelAll(ctx, matcher, body),
+    );
+
+    app.post(
+      '/v2/clob/orders/:id/cancel',
+      {
+        schema: {
+          tags: ['C'],
+          summary: 'Cancel one order; signed "PMX Cancel:<orderId>" by its owner (403 INVALID_SIGNATURE otherwise)',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          body: Type.Object({ pubkey: Pubkey, signature: Signature }),
+          response: {
+            200: Type.Object({ success: Type.Literal(true), orderId: Type.String(), status: Type.String(), cancelled: Type.Boolean() }),
+            ...errorResponses,
+          },
+        },
+      },
+      async ({ params, body }) => cancelOrder(ctx, matcher, params.id, body),
+    );
   };
 }

@@ -38,7 +38,9 @@ export const MarketFields = Type.Object({
   yesMint: Type.String(),
   noMint: Type.String(),
   vault: Type.String(),
-  minOrderSize: Type.String({ description: 'Smallest order quantity accepted, outcome-token raw units (orders below it: 400 INVALID_ORDER)' }),
+  minOrderSize: Type.String({
+    description: 'Smallest order quantity accepted, outcome-token raw units (orders below it: 400 INVALID_ORDER)',
+  }),
   resolvedAt: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
   updatedAt: Type.String(),

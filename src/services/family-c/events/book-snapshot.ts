@@ -54,7 +54,15 @@ export function storedView(marketId: string, stored: StoredBook): (BookView & { 
   const head = JSON.parse(stored.head) as Head;
   const counter = stored.counter !== null && /^\d+$/.test(stored.counter) ? Number(stored.counter) : 0;
   const seq = Math.max(head.seq, counter);
-  return { marketId, ...storedSides(stored.levels), bestBid: head.bestBid, bestAsk: head.bestAsk, lastPrice: head.lastPrice, timestamp: head.timestamp, seq };
+  return {
+    marketId,
+    ...storedSides(stored.levels),
+    bestBid: head.bestBid,
+    bestAsk: head.bestAsk,
+    lastPrice: head.lastPrice,
+    timestamp: head.timestamp,
+    seq,
+  };
 }
 
 /** Cuts a full view down to `depth` levels per side. */

@@ -103,7 +103,12 @@ export class ClobEventBus {
     if (events.length === 0 && !book) return null;
     const levels = book?.levels.flatMap(([field, size]) => [field, size]) ?? [];
     const args = [
-      this.marketChannel, marketId, book ? JSON.stringify(book.head) : '', book?.reset ? '1' : '0', String(levels.length / 2), ...levels,
+      this.marketChannel,
+      marketId,
+      book ? JSON.stringify(book.head) : '',
+      book?.reset ? '1' : '0',
+      String(levels.length / 2),
+      ...levels,
       ...events.map((e) => JSON.stringify({ ...e, timestamp: Date.now() })),
     ];
     try {
@@ -126,7 +131,13 @@ export class ClobEventBus {
 
   /** The stored book, its head and the seq counter read at once (`via`: another connection, e.g. the WebSocket reader's). */
   async readBook(marketId: string, via: Redis = this.redis): Promise<StoredBook> {
-    const [head, counter, levels] = (await via.eval(READ_BOOK, 3, this.headKey(marketId), this.seqKey(marketId), this.levelsKey(marketId))) as [string | null, string | null, string[]];
+    const [head, counter, levels] = (await via.eval(
+      READ_BOOK,
+      3,
+      this.headKey(marketId),
+      this.seqKey(marketId),
+      this.levelsKey(marketId),
+    )) as [string | null, string | null, string[]];
     return { head, counter, levels };
   }
 

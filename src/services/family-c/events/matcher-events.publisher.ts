@@ -49,8 +49,19 @@ export class MatcherEventPublisher implements MatcherEventSink {
       if (o.kind === 'place') {
         for (const f of o.fills) {
           push(marketId, {
-            event: 'trade', marketId,
-            trade: { id: f.id, marketId, outcome: f.outcome, priceBps: f.priceBps, quantity: f.quantity.toString(), takerSide: f.takerSide, fillType: f.fillType, status: 'matched', matchedAt: f.matchedAt },
+            event: 'trade',
+            marketId,
+            trade: {
+              id: f.id,
+              marketId,
+              outcome: f.outcome,
+              priceBps: f.priceBps,
+              quantity: f.quantity.toString(),
+              takerSide: f.takerSide,
+              fillType: f.fillType,
+              status: 'matched',
+              matchedAt: f.matchedAt,
+            },
           });
         }
       }

@@ -34,7 +34,8 @@ export function fillEvents(fill: FillView, now: number): UserEvent[] {
   const payload = fillEventView(fill);
   const owners = [...new Set([fill.makerPubkey, fill.takerPubkey])];
   return fillEventNames(fill.status).flatMap((event) =>
-    owners.map((owner) => ({ event, owner, marketId: fill.marketId, fill: payload, timestamp: now })));
+    owners.map((owner) => ({ event, owner, marketId: fill.marketId, fill: payload, timestamp: now })),
+  );
 }
 
 export function userEventsOf(outcomes: readonly OpOutcome[], views: BatchViews, now: number): UserEvent[] {

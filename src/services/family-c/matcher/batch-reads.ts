@@ -39,7 +39,18 @@ export async function readBatchStart(
     mintKey.set(m.yesMint, `${m.marketId}:yes`);
     mintKey.set(m.noMint, `${m.marketId}:no`);
   }
-  const mints = [o.usdcMint, ...new Set(holders.filter((x) => x.side === 'sell').map((x) => { const m = o.markets.get(x.marketId); return x.outcome === 'yes' ? m?.yesMint : m?.noMint; }).filter((x): x is string => !!x))];
+  const mints = [
+    o.usdcMint,
+    ...new Set(
+      holders
+        .filter((x) => x.side === 'sell')
+        .map((x) => {
+          const m = o.markets.get(x.marketId);
+          return x.outcome === 'yes' ? m?.yesMint : m?.noMint;
+        })
+        .filter((x): x is string => !!x),
+    ),
+  ];
   const [nonces, resting, holds, balances] = await Promise.all([
     usedNonces(trx, orders),
     restingSums(trx, owners),

@@ -12,8 +12,18 @@ import { OrderBook, type FeeConfig, type RestingOrder } from '../../../domain/or
 export function toResting(row: OrderRow): RestingOrder {
   const o = normalizeOrder(row);
   return {
-    id: o.id, owner: o.owner, side: o.side, outcome: o.outcome, priceBps: o.price_bps, quantity: o.quantity, remaining: o.remaining,
-    expiry: Number(o.expiry), postOnly: o.post_only === 1, seq: Number(o.seq), notional: o.notional, usdc: o.usdc,
+    id: o.id,
+    owner: o.owner,
+    side: o.side,
+    outcome: o.outcome,
+    priceBps: o.price_bps,
+    quantity: o.quantity,
+    remaining: o.remaining,
+    expiry: Number(o.expiry),
+    postOnly: o.post_only === 1,
+    seq: Number(o.seq),
+    notional: o.notional,
+    usdc: o.usdc,
   };
 }
 
@@ -21,7 +31,9 @@ export async function loadBook(db: Kysely<Database> | Transaction<Database>, mar
   const [rows, last] = await Promise.all([restingOrdersOfMarket(db, marketId), lastFillOfMarket(db, marketId)]);
   const fill = last && normalizeFill(last);
   const lastPrice = fill
-    ? fill.outcome === 'yes' ? { yes: fill.price_bps, no: 10_000 - fill.price_bps } : { yes: 10_000 - fill.price_bps, no: fill.price_bps }
+    ? fill.outcome === 'yes'
+      ? { yes: fill.price_bps, no: 10_000 - fill.price_bps }
+      : { yes: 10_000 - fill.price_bps, no: fill.price_bps }
     : { yes: null, no: null };
   return OrderBook.restore({ marketId, fees }, { orders: rows.map(toResting), fillSeq: fill ? Number(fill.seq) : 0, lastPrice });
 }

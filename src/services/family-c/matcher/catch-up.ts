@@ -26,7 +26,9 @@ export async function reconcileStatuses(matcher: Matcher, db: Kysely<Database>):
   const rows = await clobMarketStatuses(db, [...matcher.markets.keys()]);
   const behind = rows.filter((row) => {
     const m = matcher.markets.get(row.id);
-    return m !== undefined && row.status !== 'creating' && (m.status !== row.status || (row.status === 'resolved' && m.book.index.size > 0));
+    return (
+      m !== undefined && row.status !== 'creating' && (m.status !== row.status || (row.status === 'resolved' && m.book.index.size > 0))
+    );
   });
   await Promise.all(behind.map((row) => matcher.submit({ kind: 'syncStatus', marketId: row.id })));
   return behind.map((row) => row.id);
@@ -43,8 +45,11 @@ export async function applyGiveBacks(matcher: Matcher, db: Kysely<Database>, lim
   for (const r of rows) {
     const asMaker = r.give_back_order_id === r.maker_order_id;
     const fill: GiveBackFill = {
-      fillId: r.id, orderId: r.give_back_order_id!, quantity: r.quantity,
-      notional: r.quantity * BigInt(asMaker ? r.maker_price_bps : r.price_bps), usdc: asMaker ? r.maker_usdc : r.usdc_amount,
+      fillId: r.id,
+      orderId: r.give_back_order_id!,
+      quantity: r.quantity,
+      notional: r.quantity * BigInt(asMaker ? r.maker_price_bps : r.price_bps),
+      usdc: asMaker ? r.maker_usdc : r.usdc_amount,
     };
     byMarket.set(r.market_id, [...(byMarket.get(r.market_id) ?? []), fill]);
   }
@@ -67,7 +72,7 @@ export function startCatchUp(matcher: Matcher, db: Kysely<Database>, log: Logger
         (err: Error) => log.warn({ err }, 'market status reconciliation failed'),
       ),
       applyGiveBacks(matcher, db).then(
-        (n) => n > 0 && log.info({ fills: n }, 'failed fills\' quantities handed back to resting orders'),
+        (n) => n > 0 && log.info({ fills: n }, "failed fills' quantities handed back to resting orders"),
         (err: Error) => log.warn({ err }, 'give-backs failed; retried next round'),
       ),
     ]).finally(() => {

@@ -36,12 +36,14 @@ export class LocalMatcherPort implements MatcherPort {
 
   /** Takes a string: the matcher queue hands it what crossed Redis; anything but a program status is refused here. */
   async marketStatus(marketId: string, status: string): Promise<void> {
-    if (!isClobMarketStatus(status)) throw new DomainError('invalid', 'INVALID_STATUS', `unknown orderbook market status ${JSON.stringify(status)}`);
+    if (!isClobMarketStatus(status))
+      throw new DomainError('invalid', 'INVALID_STATUS', `unknown orderbook market status ${JSON.stringify(status)}`);
     if (!this.matcher.owns(marketId)) return;
     await this.matcher.submit({ kind: 'status', marketId, status });
   }
 
   private assertOwned(marketId: string): void {
-    if (!this.matcher.owns(marketId)) throw new DomainError('unavailable', 'MARKET_NOT_OWNED', `No matcher owns market ${marketId} right now; try again`);
+    if (!this.matcher.owns(marketId))
+      throw new DomainError('unavailable', 'MARKET_NOT_OWNED', `No matcher owns market ${marketId} right now; try again`);
   }
 }

@@ -5,7 +5,17 @@
  * the batch's writes and ledger, for the operations after it and for the commit.
  */
 import { DomainError } from '../../../domain/errors.js';
-import { checkNotExpiring, EXPIRY_MARGIN_SEC, restingCommitment, type BatchLedger, type BookMarketStatus, type CancelledOrder, type LevelDelta, type RestingOrder, type SystemCancelReason } from '../../../domain/orderbook/index.js';
+import {
+  checkNotExpiring,
+  EXPIRY_MARGIN_SEC,
+  restingCommitment,
+  type BatchLedger,
+  type BookMarketStatus,
+  type CancelledOrder,
+  type LevelDelta,
+  type RestingOrder,
+  type SystemCancelReason,
+} from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
@@ -22,24 +32,47 @@ export interface OpContext {
 }
 
 export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): PlaceOutcome {
-  if (m.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${m.marketId} is ${m.status}`, { marketStatus: m.status });
+  if (m.status !== 'active')
+    throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${m.marketId} is ${m.status}`, { marketStatus: m.status });
   checkNotExpiring(order.expiry, c.nowSec);
   const quantity = BigInt(order.quantity);
   const check = {
-    owner: order.owner, marketId: order.marketId, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity, nonce: order.nonce,
-    canRest: order.orderType === 'limit' && order.timeInForce === 'gtc', postOnly: order.postOnly,
+    owner: order.owner,
+    marketId: order.marketId,
+    side: order.side,
+    outcome: order.outcome,
+    priceBps: order.priceBps,
+    quantity,
+    nonce: order.nonce,
+    canRest: order.orderType === 'limit' && order.timeInForce === 'gtc',
+    postOnly: order.postOnly,
   };
   c.ledger.check(check);
   const result = m.book.place({
-    id: order.id, owner: order.owner, side: order.side, outcome: order.outcome, priceBps: order.priceBps, quantity,
-    orderType: order.orderType, timeInForce: order.timeInForce, postOnly: order.postOnly, expiry: order.expiry,
+    id: order.id,
+    owner: order.owner,
+    side: order.side,
+    outcome: order.outcome,
+    priceBps: order.priceBps,
+    quantity,
+    orderType: order.orderType,
+    timeInForce: order.timeInForce,
+    postOnly: order.postOnly,
+    expiry: order.expiry,
   });
   c.ledger.placed(check, result);
   const resting = result.order.resting ? m.book.get(order.id) : undefined;
   if (resting && order.expiry < m.nextExpiry) m.nextExpiry = order.expiry;
   const fills = c.writes.placement(order, result, resting);
   return {
-    kind: 'place', order, outcome: result.order, fills, makersChanged: result.makersChanged, cancelled: result.cancelled, levels: result.levels, matchedAt: c.now,
+    kind: 'place',
+    order,
+    outcome: result.order,
+    fills,
+    makersChanged: result.makersChanged,
+    cancelled: result.cancelled,
+    levels: result.levels,
+    matchedAt: c.now,
   };
 }
 
@@ -105,7 +138,9 @@ export function giveBack(c: OpContext, m: OwnedMarket, fills: readonly GiveBackF
       c.writes.giveBackEnded(f.fillId, 'not_resting');
       continue;
     }
-    const more = restingCommitment(order.side, order.priceBps, order.remaining + f.quantity) - restingCommitment(order.side, order.priceBps, order.remaining);
+    const more =
+      restingCommitment(order.side, order.priceBps, order.remaining + f.quantity) -
+      restingCommitment(order.side, order.priceBps, order.remaining);
     if (!c.ledger.covers(order.owner, m.marketId, order.side, order.outcome, more)) {
       c.writes.giveBackEnded(f.fillId, 'not_covered');
       continue;

@@ -1,5 +1,14 @@
 /** The operations the matcher runs on the books it owns, and what each answers. */
-import type { BookMarketStatus, ClobMarketStatus, OrderBook, RestingOrder, LevelDelta, CancelledOrder, OrderOutcome, SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type {
+  BookMarketStatus,
+  ClobMarketStatus,
+  OrderBook,
+  RestingOrder,
+  LevelDelta,
+  CancelledOrder,
+  OrderOutcome,
+  SystemCancelReason,
+} from '../../../domain/orderbook/index.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';

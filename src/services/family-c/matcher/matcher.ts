@@ -10,7 +10,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
 import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
-import { bumpMatcherEpoch, clobMarketStatuses, findClobMarketById, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import {
+  bumpMatcherEpoch,
+  clobMarketStatuses,
+  findClobMarketById,
+  holdsMatcherEpoch,
+} from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
@@ -77,7 +82,15 @@ export class Matcher {
     const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
     if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
     const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    this.markets.set(marketId, { marketId, book, epoch, status: parseBookMarketStatus(row.status), yesMint: row.yes_mint!, noMint: row.no_mint!, nextExpiry: book.earliestExpiry() });
+    this.markets.set(marketId, {
+      marketId,
+      book,
+      epoch,
+      status: parseBookMarketStatus(row.status),
+      yesMint: row.yes_mint!,
+      noMint: row.no_mint!,
+      nextExpiry: book.earliestExpiry(),
+    });
     this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
   }
 
@@ -99,7 +112,10 @@ export class Matcher {
   sweepExpired(): void {
     const due = Math.floor(this.now() / 1000) + EXPIRY_MARGIN_SEC;
     for (const m of this.markets.values()) {
-      if (m.nextExpiry <= due) void this.submit({ kind: 'expire', marketId: m.marketId }).catch((err) => this.deps.log.warn({ err, market: m.marketId }, 'expiry sweep failed'));
+      if (m.nextExpiry <= due)
+        void this.submit({ kind: 'expire', marketId: m.marketId }).catch((err) =>
+          this.deps.log.warn({ err, market: m.marketId }, 'expiry sweep failed'),
+        );
     }
   }
 
@@ -124,25 +140,53 @@ export class Matcher {
       await this.deps.db.transaction().execute(async (trx) => {
         // The fence first: on SQLite its write also takes the database's write lock for the batch.
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
-        for (const marketId of markets) if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
-        const orders = batch.flatMap(({ op }) => (op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [])) as AcceptedOrder[];
+        for (const marketId of markets)
+          if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
+        const orders = batch.flatMap(({ op }) =>
+          op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [],
+        ) as AcceptedOrder[];
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
         const holders = giveBacks.flatMap((f) => {
           const order = this.markets.get(f.marketId)?.book.get(f.orderId);
           return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
         });
-        const start = await readBatchStart(trx, orders, { programId: this.deps.programId, usdcMint: this.deps.usdcMint, markets: this.markets, lock: this.deps.lockOwners === true, holders });
+        const start = await readBatchStart(trx, orders, {
+          programId: this.deps.programId,
+          usdcMint: this.deps.usdcMint,
+          markets: this.markets,
+          lock: this.deps.lockOwners === true,
+          holders,
+        });
         const now = new Date(nowMs).toISOString();
         const c: OpContext = {
-          ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces), writes: new BatchWrites(now), now, nowSec: Math.floor(nowMs / 1000),
-          pendingGiveBacks: await stillPendingGiveBacks(trx, giveBacks.map((f) => f.fillId)),
-          statuses: new Map((await clobMarketStatuses(trx, batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])))).map((r) => [r.id, parseBookMarketStatus(r.status)])),
+          ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces),
+          writes: new BatchWrites(now),
+          now,
+          nowSec: Math.floor(nowMs / 1000),
+          pendingGiveBacks: await stillPendingGiveBacks(
+            trx,
+            giveBacks.map((f) => f.fillId),
+          ),
+          statuses: new Map(
+            (
+              await clobMarketStatuses(
+                trx,
+                batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])),
+              )
+            ).map((r) => [r.id, parseBookMarketStatus(r.status)]),
+          ),
         };
         for (const { op } of batch) {
           const marketId = marketOf(op);
           const m = this.markets.get(marketId);
           if (!m) {
-            results.push({ err: new DomainError('unavailable', 'MARKET_NOT_OWNED', `This matcher does not own market ${marketId} (being handed over); try again`) });
+            results.push({
+              err: new DomainError(
+                'unavailable',
+                'MARKET_NOT_OWNED',
+                `This matcher does not own market ${marketId} (being handed over); try again`,
+              ),
+            });
             continue;
           }
           touched.add(marketId);
@@ -159,9 +203,10 @@ export class Matcher {
       });
     } catch (error) {
       await this.recover(error, touched);
-      const unavailable = error instanceof FencedOut
-        ? new DomainError('unavailable', 'MARKET_NOT_OWNED', `${error.message}; try again`)
-        : new DomainError('unavailable', 'MATCHER_UNAVAILABLE', 'The order could not be recorded; nothing was placed. Try again.');
+      const unavailable =
+        error instanceof FencedOut
+          ? new DomainError('unavailable', 'MARKET_NOT_OWNED', `${error.message}; try again`)
+          : new DomainError('unavailable', 'MATCHER_UNAVAILABLE', 'The order could not be recorded; nothing was placed. Try again.');
       for (const p of batch) p.reject(unavailable);
       return;
     }

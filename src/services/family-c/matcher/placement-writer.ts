@@ -12,7 +12,15 @@ import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repo
 import { endGiveBack, insertFills } from '../../../../db/repositories/clob-fills.repository.js';
 import { insertOrders, updateOrderStates } from '../../../../db/repositories/clob-orders.repository.js';
 import type { ClobFillsTable, ClobGiveBack, ClobOrdersTable, Database } from '../../../../db/schema.js';
-import { fillHolds, restingCommitment, type CancelledOrder, type Fill, type HoldDelta, type PlaceResult, type RestingOrder } from '../../../domain/orderbook/index.js';
+import {
+  fillHolds,
+  restingCommitment,
+  type CancelledOrder,
+  type Fill,
+  type HoldDelta,
+  type PlaceResult,
+  type RestingOrder,
+} from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -48,26 +56,52 @@ export class BatchWrites {
   private change(id: string, s: OrderState): void {
     const row = this.inserted.get(id);
     if (row) {
-      Object.assign(row, { remaining: s.remaining, notional: s.notional, usdc: s.usdc, committed: s.committed, status: s.status, updated_at: this.now });
+      Object.assign(row, {
+        remaining: s.remaining,
+        notional: s.notional,
+        usdc: s.usdc,
+        committed: s.committed,
+        status: s.status,
+        updated_at: this.now,
+      });
       if (s.cancelReason !== undefined) row.cancel_reason = s.cancelReason;
     } else this.updated.set(id, s);
   }
 
   makers(makers: readonly RestingOrder[]): void {
     for (const m of makers) {
-      this.change(m.id, { remaining: m.remaining, notional: m.notional, usdc: m.usdc, committed: m.remaining > 0n ? committed(m) : 0n, status: m.remaining === 0n ? 'filled' : 'partially_filled' });
+      this.change(m.id, {
+        remaining: m.remaining,
+        notional: m.notional,
+        usdc: m.usdc,
+        committed: m.remaining > 0n ? committed(m) : 0n,
+        status: m.remaining === 0n ? 'filled' : 'partially_filled',
+      });
     }
   }
 
   cancels(cancelled: readonly CancelledOrder[], reason?: string): void {
     for (const c of cancelled) {
-      this.change(c.order.id, { remaining: c.order.remaining, notional: c.order.notional, usdc: c.order.usdc, committed: 0n, status: 'cancelled', cancelReason: reason ?? c.reason });
+      this.change(c.order.id, {
+        remaining: c.order.remaining,
+        notional: c.order.notional,
+        usdc: c.order.usdc,
+        committed: 0n,
+        status: 'cancelled',
+        cancelReason: reason ?? c.reason,
+      });
     }
   }
 
   /** A resting order that got a failed fill's quantity back. */
   restored(o: RestingOrder): void {
-    this.change(o.id, { remaining: o.remaining, notional: o.notional, usdc: o.usdc, committed: committed(o), status: o.remaining === o.quantity ? 'open' : 'partially_filled' });
+    this.change(o.id, {
+      remaining: o.remaining,
+      notional: o.notional,
+      usdc: o.usdc,
+      committed: committed(o),
+      status: o.remaining === o.quantity ? 'open' : 'partially_filled',
+    });
   }
 
   giveBackEnded(fillId: string, result: Exclude<ClobGiveBack, 'pending'>): void {
@@ -77,12 +111,29 @@ export class BatchWrites {
   placement(order: AcceptedOrder, result: PlaceResult, resting: RestingOrder | undefined): StoredFill[] {
     const notional = result.fills.reduce((sum, f) => sum + f.quantity * BigInt(f.priceBps), 0n);
     this.inserted.set(order.id, {
-      id: order.id, market_id: order.marketId, owner: order.owner, side: order.side, outcome: order.outcome, price_bps: order.priceBps,
-      quantity: BigInt(order.quantity), remaining: result.order.remaining, status: result.order.status, order_type: order.orderType,
-      time_in_force: order.timeInForce, post_only: order.postOnly ? 1 : 0, nonce: order.nonce, expiry: BigInt(order.expiry),
-      message: order.message, signature: order.signature, seq: BigInt(resting?.seq ?? 0), notional: resting?.notional ?? notional,
-      usdc: resting?.usdc ?? result.order.usdc, committed: result.order.committedAmount,
-      cancel_reason: result.order.status === 'cancelled' ? `${order.timeInForce}_remainder` : null, created_at: this.now, updated_at: this.now,
+      id: order.id,
+      market_id: order.marketId,
+      owner: order.owner,
+      side: order.side,
+      outcome: order.outcome,
+      price_bps: order.priceBps,
+      quantity: BigInt(order.quantity),
+      remaining: result.order.remaining,
+      status: result.order.status,
+      order_type: order.orderType,
+      time_in_force: order.timeInForce,
+      post_only: order.postOnly ? 1 : 0,
+      nonce: order.nonce,
+      expiry: BigInt(order.expiry),
+      message: order.message,
+      signature: order.signature,
+      seq: BigInt(resting?.seq ?? 0),
+      notional: resting?.notional ?? notional,
+      usdc: resting?.usdc ?? result.order.usdc,
+      committed: result.order.committedAmount,
+      cancel_reason: result.order.status === 'cancelled' ? `${order.timeInForce}_remainder` : null,
+      created_at: this.now,
+      updated_at: this.now,
     });
     this.makers(result.makersChanged);
     this.cancels(result.cancelled);
@@ -90,10 +141,21 @@ export class BatchWrites {
     for (const f of fills) {
       this.fills.push(fillRow(f, this.now));
       // What the fill holds until it settles (the keeper takes it back when the fill ends).
-      this.holds.push(...fillHolds({
-        market_id: f.marketId, maker_owner: f.makerOwner, taker_owner: f.takerOwner, taker_side: f.takerSide, outcome: f.outcome,
-        maker_side: f.makerSide, maker_outcome: f.makerOutcome, quantity: f.quantity, usdc_amount: f.usdcAmount, maker_usdc: f.makerUsdc, taker_fee: f.takerFee,
-      }));
+      this.holds.push(
+        ...fillHolds({
+          market_id: f.marketId,
+          maker_owner: f.makerOwner,
+          taker_owner: f.takerOwner,
+          taker_side: f.takerSide,
+          outcome: f.outcome,
+          maker_side: f.makerSide,
+          maker_outcome: f.makerOutcome,
+          quantity: f.quantity,
+          usdc_amount: f.usdcAmount,
+          maker_usdc: f.makerUsdc,
+          taker_fee: f.takerFee,
+        }),
+      );
     }
     return fills;
   }
@@ -105,7 +167,11 @@ export class BatchWrites {
 
   async flush(db: Db): Promise<void> {
     await insertOrders(db, [...this.inserted.values()]);
-    await updateOrderStates(db, [...this.updated].map(([id, s]) => ({ id, ...s })), this.now);
+    await updateOrderStates(
+      db,
+      [...this.updated].map(([id, s]) => ({ id, ...s })),
+      this.now,
+    );
     await insertFills(db, this.fills);
     await addOwnerHolds(db, this.holds, 1n);
     for (const [fillId, result] of this.giveBacks) {
@@ -118,11 +184,35 @@ export class BatchWrites {
 
 function fillRow(f: StoredFill, now: string): Insertable<ClobFillsTable> {
   return {
-    id: f.id, market_id: f.marketId, seq: BigInt(f.seq), maker_order_id: f.makerOrderId, taker_order_id: f.takerOrderId,
-    maker_owner: f.makerOwner, taker_owner: f.takerOwner, taker_side: f.takerSide, outcome: f.outcome, price_bps: f.priceBps,
-    maker_side: f.makerSide, maker_outcome: f.makerOutcome, maker_price_bps: f.makerPriceBps, fill_type: f.fillType,
-    quantity: f.quantity, usdc_amount: f.usdcAmount, maker_usdc: f.makerUsdc, taker_fee: f.takerFee, maker_rebate: f.makerRebate,
-    protocol_fee: f.protocolFee, rounding_dust: f.roundingDust, status: 'matched', retry_count: 0, failure_reason: null, batch_id: null,
-    settle_tx: null, positions_applied: 0, matched_at: now, settled_at: null, updated_at: now,
+    id: f.id,
+    market_id: f.marketId,
+    seq: BigInt(f.seq),
+    maker_order_id: f.makerOrderId,
+    taker_order_id: f.takerOrderId,
+    maker_owner: f.makerOwner,
+    taker_owner: f.takerOwner,
+    taker_side: f.takerSide,
+    outcome: f.outcome,
+    price_bps: f.priceBps,
+    maker_side: f.makerSide,
+    maker_outcome: f.makerOutcome,
+    maker_price_bps: f.makerPriceBps,
+    fill_type: f.fillType,
+    quantity: f.quantity,
+    usdc_amount: f.usdcAmount,
+    maker_usdc: f.makerUsdc,
+    taker_fee: f.takerFee,
+    maker_rebate: f.makerRebate,
+    protocol_fee: f.protocolFee,
+    rounding_dust: f.roundingDust,
+    status: 'matched',
+    retry_count: 0,
+    failure_reason: null,
+    batch_id: null,
+    settle_tx: null,
+    positions_applied: 0,
+    matched_at: now,
+    settled_at: null,
+    updated_at: now,
   };
 }

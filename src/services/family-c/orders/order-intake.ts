@@ -9,8 +9,17 @@ import { randomUUID } from 'node:crypto';
 import { PublicKey } from '@solana/web3.js';
 import { DomainError } from '../../../domain/errors.js';
 import {
-  checkExpiry, checkMinOrderSize, checkPrice, checkQuantity, effectiveTimeInForce, encodeOrderMessage, orderSigningText, toHex,
-  type OrderMessage, type OrderType, type TimeInForce,
+  checkExpiry,
+  checkMinOrderSize,
+  checkPrice,
+  checkQuantity,
+  effectiveTimeInForce,
+  encodeOrderMessage,
+  orderSigningText,
+  toHex,
+  type OrderMessage,
+  type OrderType,
+  type TimeInForce,
 } from '../../../domain/orderbook/index.js';
 import { BASE58_PUBKEY, I64_MAX, I64_MIN, U64_MAX } from '@pmx/programs';
 import { decodeSignature, verifySignedMessage } from '../../../domain/signed-message.js';
@@ -77,11 +86,19 @@ export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
 }
 
 /** The order message as its owner signed it: parsed, rebuilt to its 92 bytes, and its signature verified (403 otherwise). */
-export function verifiedOrderMessage(input: Pick<PlaceOrderInput, 'orderMessage' | 'signature'>): { message: OrderMessage; bytes: Uint8Array } {
+export function verifiedOrderMessage(input: Pick<PlaceOrderInput, 'orderMessage' | 'signature'>): {
+  message: OrderMessage;
+  bytes: Uint8Array;
+} {
   const message = parseOrderMessage(input.orderMessage);
   const bytes = encodeOrderMessage(message);
   const check = verifySignedMessage(orderSigningText(bytes), input.orderMessage.owner, input.signature);
-  if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `The order signature does not verify: ${check.message} (sign the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte message)`);
+  if (!check.ok)
+    throw new DomainError(
+      'forbidden',
+      'INVALID_SIGNATURE',
+      `The order signature does not verify: ${check.message} (sign the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte message)`,
+    );
   return { message, bytes };
 }
 
@@ -96,8 +113,10 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
   checkExpiry(message.expiry, nowSec, timeInForce);
 
   const market = await markets.byPubkey(input.orderMessage.market);
-  if (!market || market.status === 'creating') throw new DomainError('not_found', 'MARKET_NOT_FOUND', `No orderbook market with pubkey ${input.orderMessage.market}`);
-  if (market.status !== 'active') throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${market.id} is ${market.status}`, { marketStatus: market.status });
+  if (!market || market.status === 'creating')
+    throw new DomainError('not_found', 'MARKET_NOT_FOUND', `No orderbook market with pubkey ${input.orderMessage.market}`);
+  if (market.status !== 'active')
+    throw new DomainError('invalid', 'MARKET_NOT_ACTIVE', `Market ${market.id} is ${market.status}`, { marketStatus: market.status });
   checkMinOrderSize(message.quantity, market.min_order_size);
 
   return {

@@ -32,7 +32,8 @@ export function presentOrder(row: OrderRow, fills: OrderFillTally = NO_FILLS_WAI
   let cancelReason = o.cancel_reason;
   if (fills.failedQuantity > 0n) {
     if (o.status === 'open' || o.status === 'partially_filled') status = filled > 0n ? 'partially_filled' : 'open';
-    else if (o.status === 'filled' || (filled === 0n && !SERVICE_REASONS.has(o.cancel_reason ?? ''))) [status, cancelReason] = ['cancelled', 'fill_failed'];
+    else if (o.status === 'filled' || (filled === 0n && !SERVICE_REASONS.has(o.cancel_reason ?? '')))
+      [status, cancelReason] = ['cancelled', 'fill_failed'];
   }
   if (status === 'filled' && fills.unsettled > 0) status = 'settling';
   return {

@@ -6,7 +6,11 @@
  */
 import { findOrder, listOrders, marketsWithRestingOrders, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import { fillTallyByOrder } from '../../../../db/repositories/clob-fills.repository.js';
-import { claimCancelAllProof, pruneCancelAllProofs, releaseCancelAllProof } from '../../../../db/repositories/clob-cancel-all.repository.js';
+import {
+  claimCancelAllProof,
+  pruneCancelAllProofs,
+  releaseCancelAllProof,
+} from '../../../../db/repositories/clob-cancel-all.repository.js';
 import { DomainError } from '../../../domain/errors.js';
 import { CANCEL_ALL_WINDOW_SEC, cancelAllText, cancelOrderText, isFresh, verifySignedMessage } from '../../../domain/signed-message.js';
 import { parsePubkey, type FamilyCContext } from '../context.js';
@@ -52,7 +56,8 @@ const STORED_AS: Record<NonNullable<OrderListQuery['status']>, Array<'open' | 'p
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !UUID.test(id)) throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)) || !UUID.test(id))
+    throw new DomainError('invalid', 'INVALID_CURSOR', 'cursor is not one this API returned (pass nextCursor unchanged)');
   return { createdAt, id };
 }
 
@@ -63,13 +68,23 @@ export async function listOwnerOrders(ctx: FamilyCContext, q: OrderListQuery) {
   // fill_failed order are stored `filled`, an `open` one may be stored `partially_filled`; select
   // what may read as asked, then keep what does.
   const statuses = q.status ? STORED_AS[q.status] : undefined;
-  const rows = await listOrders(ctx.db, { owner, marketId, statuses: statuses ? [...statuses] : undefined, after: q.cursor ? decodeCursor(q.cursor) : undefined }, q.limit + 1);
+  const rows = await listOrders(
+    ctx.db,
+    { owner, marketId, statuses: statuses ? [...statuses] : undefined, after: q.cursor ? decodeCursor(q.cursor) : undefined },
+    q.limit + 1,
+  );
   const page = rows.slice(0, q.limit);
-  const tallies = await fillTallyByOrder(ctx.db, page.map((r) => r.id));
+  const tallies = await fillTallyByOrder(
+    ctx.db,
+    page.map((r) => r.id),
+  );
   let orders = page.map((r) => presentOrder(r, tallies.get(r.id)));
   if (q.status) orders = orders.filter((o) => o.status === q.status);
   const last = page[page.length - 1];
-  return { orders, nextCursor: rows.length > q.limit && last ? Buffer.from(`${last.created_at}|${last.id}`, 'utf8').toString('base64url') : null };
+  return {
+    orders,
+    nextCursor: rows.length > q.limit && last ? Buffer.from(`${last.created_at}|${last.id}`, 'utf8').toString('base64url') : null,
+  };
 }
 
 export async function cancelOrder(ctx: FamilyCContext, matcher: MatcherPort, id: string, body: { pubkey: string; signature: string }) {
@@ -86,21 +101,37 @@ export async function cancelOrder(ctx: FamilyCContext, matcher: MatcherPort, id:
   return { success: true as const, orderId: row.id, status: presentOrder(after).status, cancelled: out.cancelled.includes(row.id) };
 }
 
-export async function cancelAll(ctx: FamilyCContext, matcher: MatcherPort, body: { pubkey: string; marketId: string; timestamp: number; signature: string }, nowMs = Date.now()) {
+export async function cancelAll(
+  ctx: FamilyCContext,
+  matcher: MatcherPort,
+  body: { pubkey: string; marketId: string; timestamp: number; signature: string },
+  nowMs = Date.now(),
+) {
   const owner = parsePubkey(body.pubkey).toBase58();
   const check = verifySignedMessage(cancelAllText(body.marketId, body.timestamp), owner, body.signature);
-  if (!check.ok) throw new DomainError('forbidden', 'INVALID_SIGNATURE', `Cancel-all needs the owner's signature of "${cancelAllText(body.marketId, body.timestamp)}"`);
+  if (!check.ok)
+    throw new DomainError(
+      'forbidden',
+      'INVALID_SIGNATURE',
+      `Cancel-all needs the owner's signature of "${cancelAllText(body.marketId, body.timestamp)}"`,
+    );
   if (!isFresh(body.timestamp, nowMs, CANCEL_ALL_WINDOW_SEC)) {
-    throw new DomainError('forbidden', 'SIGNATURE_EXPIRED', `The cancel-all proof must be signed within ${CANCEL_ALL_WINDOW_SEC} s of now (timestamp ${body.timestamp})`);
+    throw new DomainError(
+      'forbidden',
+      'SIGNATURE_EXPIRED',
+      `The cancel-all proof must be signed within ${CANCEL_ALL_WINDOW_SEC} s of now (timestamp ${body.timestamp})`,
+    );
   }
   const marketIds = body.marketId === '*' ? undefined : [(await requireClobMarket(ctx, body.marketId)).id];
   // A proof works once: a replay within its window answers that nothing was cancelled.
   const proof = { owner, marketRef: body.marketId, signedAt: body.timestamp };
   await pruneCancelAllProofs(ctx.db, Math.floor(nowMs / 1000) - 2 * CANCEL_ALL_WINDOW_SEC); // a margin for the API nodes' clocks
-  if (!(await claimCancelAllProof(ctx.db, proof, new Date(nowMs).toISOString()))) return { success: true as const, cancelled: [] as string[] };
+  if (!(await claimCancelAllProof(ctx.db, proof, new Date(nowMs).toISOString())))
+    return { success: true as const, cancelled: [] as string[] };
   try {
     const cancelled: string[] = [];
-    for (const marketId of marketIds ?? await marketsWithRestingOrders(ctx.db, owner)) cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
+    for (const marketId of marketIds ?? (await marketsWithRestingOrders(ctx.db, owner)))
+      cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
     return { success: true as const, cancelled };
   } catch (error) {
     await releaseCancelAllProof(ctx.db, proof); // nothing acknowledged: the client's retry must still work
@@ -111,6 +142,7 @@ export async function cancelAll(ctx: FamilyCContext, matcher: MatcherPort, body:
 /** Cancels an owner's resting orders in every market (their smart wallet could not pay a fill). */
 export async function cancelOwnerInAllMarkets(ctx: FamilyCContext, matcher: MatcherPort, owner: string): Promise<string[]> {
   const cancelled: string[] = [];
-  for (const marketId of await marketsWithRestingOrders(ctx.db, owner)) cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
+  for (const marketId of await marketsWithRestingOrders(ctx.db, owner))
+    cancelled.push(...(await matcher.cancelOwner(marketId, owner)).cancelled);
   return cancelled;
 }

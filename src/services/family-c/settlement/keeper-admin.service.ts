@@ -38,8 +38,16 @@ export async function redriveFailedFill(ctx: Pick<FamilyCContext, 'db'>, id: str
     return true;
   });
   if (!ok && (row.give_back === 'pending' || row.give_back === 'restored')) {
-    throw new DomainError('conflict', 'FILL_GIVEN_BACK', `Fill ${row.id}'s quantity was given back to order ${row.give_back_order_id} (${row.give_back}); settling it now would fill that order twice`, { giveBack: row.give_back });
+    throw new DomainError(
+      'conflict',
+      'FILL_GIVEN_BACK',
+      `Fill ${row.id}'s quantity was given back to order ${row.give_back_order_id} (${row.give_back}); settling it now would fill that order twice`,
+      { giveBack: row.give_back },
+    );
   }
-  if (!ok) throw new DomainError('conflict', 'FILL_NOT_FAILED', `Fill ${row.id} is ${row.status}; only a failed fill can be re-driven`, { status: row.status });
+  if (!ok)
+    throw new DomainError('conflict', 'FILL_NOT_FAILED', `Fill ${row.id} is ${row.status}; only a failed fill can be re-driven`, {
+      status: row.status,
+    });
   return { marketId: row.market_id };
 }

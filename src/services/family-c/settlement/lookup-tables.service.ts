@@ -10,7 +10,12 @@
 import { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import { findClobMarketById, setClobLookupTable } from '../../../../db/repositories/clob-markets.repository.js';
 import {
-  getCreateLookupTableInstruction, getExtendLookupTableInstructions, LOOKUP_TABLE_CAPACITY, missingLookupTableAddresses, type SettlementFill, U64_MAX,
+  getCreateLookupTableInstruction,
+  getExtendLookupTableInstructions,
+  LOOKUP_TABLE_CAPACITY,
+  missingLookupTableAddresses,
+  type SettlementFill,
+  U64_MAX,
 } from '@pmx/programs';
 import { pollUntil } from '../../../infra/poll.js';
 import { sendAndConfirmPlatformTransaction } from '../../platform-transaction.js';
@@ -35,8 +40,18 @@ export async function marketLookupTables(k: KeeperDeps, marketId: string): Promi
 }
 
 /** Extends (creating first, when needed) the market's tables with what these fills would look up. */
-export async function ensureLookupTables(k: KeeperDeps, marketId: string, fills: readonly SettlementFill[]): Promise<AddressLookupTableAccount[]> {
-  const ref = { operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, programId: k.c.programId };
+export async function ensureLookupTables(
+  k: KeeperDeps,
+  marketId: string,
+  fills: readonly SettlementFill[],
+): Promise<AddressLookupTableAccount[]> {
+  const ref = {
+    operator: k.c.operator.publicKey,
+    marketUuid: marketId,
+    usdcMint: k.c.usdcMint,
+    feeWallet: k.c.feeWallet,
+    programId: k.c.programId,
+  };
   let tables = await marketLookupTables(k, marketId);
   let missing = missingLookupTableAddresses(fills, ref, tables);
   if (missing.length === 0) return tables;
@@ -45,17 +60,29 @@ export async function ensureLookupTables(k: KeeperDeps, marketId: string, fills:
   while (missing.length > 0) {
     let table = tables.find((t) => t.state.addresses.length < LOOKUP_TABLE_CAPACITY);
     if (!table) {
-      const [ix, key] = getCreateLookupTableInstruction({ authority: operator.publicKey, payer: operator.publicKey, recentSlot: BigInt(await k.c.chain.getSlot()) - 1n });
+      const [ix, key] = getCreateLookupTableInstruction({
+        authority: operator.publicKey,
+        payer: operator.publicKey,
+        recentSlot: BigInt(await k.c.chain.getSlot()) - 1n,
+      });
       await sendAndConfirmPlatformTransaction(k.c.chain, [ix], [operator]);
       const row = await findClobMarketById(k.c.db, marketId);
       await setClobLookupTable(k.c.db, marketId, [...(row ? tablesOf(row) : []), key.toBase58()].join(','));
       k.log.info({ market: marketId, table: key.toBase58() }, 'settlement lookup table created');
-      table = new AddressLookupTableAccount({ key, state: { deactivationSlot: U64_MAX, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: [] } });
+      table = new AddressLookupTableAccount({
+        key,
+        state: { deactivationSlot: U64_MAX, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: [] },
+      });
       tables = [...tables, table];
     }
     const room = LOOKUP_TABLE_CAPACITY - table.state.addresses.length;
     const chunk = missing.slice(0, room);
-    for (const ix of getExtendLookupTableInstructions({ table: table.key, authority: operator.publicKey, payer: operator.publicKey, addresses: chunk })) {
+    for (const ix of getExtendLookupTableInstructions({
+      table: table.key,
+      authority: operator.publicKey,
+      payer: operator.publicKey,
+      addresses: chunk,
+    })) {
       await sendAndConfirmPlatformTransaction(k.c.chain, [ix], [operator]);
     }
     table.state.addresses.push(...chunk);

@@ -29,11 +29,16 @@ export interface BatchChoice {
   message: VersionedMessage;
 }
 
-export function chooseBatch(fills: readonly SettlementFill[], ctx: SettlementContext & { programId: PublicKey }, proving: { has(address: string): boolean }): BatchChoice | null {
-  const waits = (f: SettlementFill) => [f.takerOrder, f.makerOrder].some((o) => {
-    const address = orderStateAddress(o.message, ctx.programId);
-    return !ctx.orderStates.has(address) && proving.has(address);
-  });
+export function chooseBatch(
+  fills: readonly SettlementFill[],
+  ctx: SettlementContext & { programId: PublicKey },
+  proving: { has(address: string): boolean },
+): BatchChoice | null {
+  const waits = (f: SettlementFill) =>
+    [f.takerOrder, f.makerOrder].some((o) => {
+      const address = orderStateAddress(o.message, ctx.programId);
+      return !ctx.orderStates.has(address) && proving.has(address);
+    });
   const free = fills.filter((f) => !waits(f));
   if (free.length === 0) return null;
   const batch = buildSettlementBatch(free, ctx);

@@ -56,21 +56,27 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
     return { ...p, batchId: randomUUID(), raw, signature: bs58.encode(transaction.signatures[0]!) };
   });
   const now = new Date().toISOString();
-  const recorded = await k.c.db.transaction().execute(async (trx) => {
-    for (const b of signed) {
-      await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
-      if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
-      const params: SettleParams = { batchId: b.batchId, marketId };
-      await recordOutboundIntent(trx, {
-        id: b.outboundId, idempotencyKey: `c-settle-${b.batchId}`, purpose: CLOB_SETTLE, params,
-        built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
-      });
-    }
-    return true;
-  }).catch((error: unknown) => {
-    if (error instanceof TakenError) return false;
-    throw error;
-  });
+  const recorded = await k.c.db
+    .transaction()
+    .execute(async (trx) => {
+      for (const b of signed) {
+        await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
+        if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
+        const params: SettleParams = { batchId: b.batchId, marketId };
+        await recordOutboundIntent(trx, {
+          id: b.outboundId,
+          idempotencyKey: `c-settle-${b.batchId}`,
+          purpose: CLOB_SETTLE,
+          params,
+          built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
+        });
+      }
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TakenError) return false;
+      throw error;
+    });
   if (!recorded) return false;
   for (const b of signed) k.proofsInFlight.add(b.batchId, b.choice.proves);
 
@@ -85,7 +91,10 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
 }
 
 async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
-  await announce(k, signed.flatMap((b) => b.choice.fillIds)); // fill:settling
+  await announce(
+    k,
+    signed.flatMap((b) => b.choice.fillIds),
+  ); // fill:settling
   const sent: SignedBatch[] = [];
   const follow: SignedBatch[] = [];
   for (const b of signed) {
@@ -94,7 +103,10 @@ async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Pr
       sent.push(b);
     } catch (error) {
       // Refused in preflight, or a node hiccup: the outbound job re-sends the stored bytes and decides.
-      k.log.debug({ outbound: b.outboundId, err: (error as Error).message }, 'settle batch not accepted at once; its outbound job follows it');
+      k.log.debug(
+        { outbound: b.outboundId, err: (error as Error).message },
+        'settle batch not accepted at once; its outbound job follows it',
+      );
       follow.push(b);
     }
   }
@@ -106,6 +118,8 @@ async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Pr
   }
   if (landed.length > 0) await confirmBatches(k, landed);
   for (const b of follow) {
-    await k.c.dispatchOutbound(b.outboundId).catch((err: Error) => k.log.warn({ err, outboundId: b.outboundId }, 'enqueue failed; the resume scan will pick it up'));
+    await k.c
+      .dispatchOutbound(b.outboundId)
+      .catch((err: Error) => k.log.warn({ err, outboundId: b.outboundId }, 'enqueue failed; the resume scan will pick it up'));
   }
 }

@@ -37,9 +37,15 @@ export async function haltBatches(k: KeeperDeps, market: Pick<ClobMarketRow, 'id
   // sweep halts it here again (reading the receipts) before it would abandon it.
   const now = new Date().toISOString();
   for (const b of batches) {
-    await markOutbound(k.c.db, b.outbound_id, 'failed', { now, lastError: `market ${market.status}: settlement stopped, its fills returned to the queue` });
+    await markOutbound(k.c.db, b.outbound_id, 'failed', {
+      now,
+      lastError: `market ${market.status}: settlement stopped, its fills returned to the queue`,
+    });
   }
-  await confirmBatches(k, batches.map((b) => ({ batchId: b.id, signature: b.signature })));
+  await confirmBatches(
+    k,
+    batches.map((b) => ({ batchId: b.id, signature: b.signature })),
+  );
   k.log.warn({ market: marketId, status: market.status, batches: batches.length }, 'settlements in flight stopped by the market status');
   return batches.length;
 }

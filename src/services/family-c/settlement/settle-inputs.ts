@@ -9,7 +9,15 @@ import { normalizeFill, type FillRow } from '../../../../db/repositories/clob-fi
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
 import type { TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import {
-  addressOf, decodeFillReceipt, decodeOrderState, type FillReceiptAccount, findEscrowTokenAddress, findFillReceiptPda, findOrderStatePda, type OrderStateAccount, type SettlementFill,
+  addressOf,
+  decodeFillReceipt,
+  decodeOrderState,
+  type FillReceiptAccount,
+  findEscrowTokenAddress,
+  findFillReceiptPda,
+  findOrderStatePda,
+  type OrderStateAccount,
+  type SettlementFill,
 } from '@pmx/programs';
 import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
 import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
@@ -25,8 +33,17 @@ export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: Fil
       return { message: Buffer.from(o.message, 'hex'), signature: Buffer.from(o.signature, 'base64') };
     };
     return {
-      fillId: f.id, fillType: f.fill_type, quantity: f.quantity, takerOrder: signed(f.taker_order_id), makerOrder: signed(f.maker_order_id),
-      usdcAmount: f.usdc_amount, makerUsdc: f.maker_usdc, takerFee: f.taker_fee, makerRebate: f.maker_rebate, protocolFee: f.protocol_fee, roundingDust: f.rounding_dust,
+      fillId: f.id,
+      fillType: f.fill_type,
+      quantity: f.quantity,
+      takerOrder: signed(f.taker_order_id),
+      makerOrder: signed(f.maker_order_id),
+      usdcAmount: f.usdc_amount,
+      makerUsdc: f.maker_usdc,
+      takerFee: f.taker_fee,
+      makerRebate: f.maker_rebate,
+      protocolFee: f.protocol_fee,
+      roundingDust: f.rounding_dust,
     };
   });
 }
@@ -51,13 +68,21 @@ export function orderStateAddress(message: Uint8Array, programId: PublicKey): st
 /** The fills (of these) that involve the order at `address`, as taker or maker. */
 export function fillsOfOrderAccount(fills: readonly SettlementFill[], address: string, programId: PublicKey): string[] {
   return fills
-    .filter((f) => orderStateAddress(f.takerOrder.message, programId) === address || orderStateAddress(f.makerOrder.message, programId) === address)
+    .filter(
+      (f) =>
+        orderStateAddress(f.takerOrder.message, programId) === address || orderStateAddress(f.makerOrder.message, programId) === address,
+    )
     .map((f) => f.fillId);
 }
 
 /** The order accounts these fills' orders already have on chain, by address. */
-export async function readOrderStates(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fills: readonly SettlementFill[]): Promise<Map<string, OrderStateAccount>> {
-  const addresses = [...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => orderStateAddress(o.message, ctx.programId)))];
+export async function readOrderStates(
+  ctx: Pick<FamilyCContext, 'chain' | 'programId'>,
+  fills: readonly SettlementFill[],
+): Promise<Map<string, OrderStateAccount>> {
+  const addresses = [
+    ...new Set(fills.flatMap((f) => [f.takerOrder, f.makerOrder]).map((o) => orderStateAddress(o.message, ctx.programId))),
+  ];
   const states = new Map<string, OrderStateAccount>();
   for (let i = 0; i < addresses.length; i += 100) {
     const chunk = addresses.slice(i, i + 100);
@@ -70,7 +95,10 @@ export async function readOrderStates(ctx: Pick<FamilyCContext, 'chain' | 'progr
 }
 
 /** The receipts of these fills that exist on chain, by fill id. */
-export async function readReceipts(ctx: Pick<FamilyCContext, 'chain' | 'programId'>, fillIds: readonly string[]): Promise<Map<string, FillReceiptAccount>> {
+export async function readReceipts(
+  ctx: Pick<FamilyCContext, 'chain' | 'programId'>,
+  fillIds: readonly string[],
+): Promise<Map<string, FillReceiptAccount>> {
   const receipts = new Map<string, FillReceiptAccount>();
   for (let i = 0; i < fillIds.length; i += 100) {
     const chunk = fillIds.slice(i, i + 100);
@@ -94,7 +122,9 @@ export async function readSmartWalletAccounts(
   owners: readonly string[],
 ): Promise<TokenAccountRow[]> {
   const mintKeys = [ctx.usdcMint, new PublicKey(mints.yes), new PublicKey(mints.no)];
-  const addresses = [...new Set(owners)].flatMap((owner) => mintKeys.map((mint) => findEscrowTokenAddress(new PublicKey(owner), mint, ctx.programId).toBase58()));
+  const addresses = [...new Set(owners)].flatMap((owner) =>
+    mintKeys.map((mint) => findEscrowTokenAddress(new PublicKey(owner), mint, ctx.programId).toBase58()),
+  );
   const rows: TokenAccountRow[] = [];
   for (let i = 0; i < addresses.length; i += 100) {
     for (const snapshot of await ctx.chain.getMultipleAccounts(addresses.slice(i, i + 100))) {

@@ -14,7 +14,14 @@
  * matcher's funds check would count the fill's money twice).
  */
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
-import { failMatchedFill, fillsByIds, markGiveBacks, normalizeFill, setFillAmounts, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import {
+  failMatchedFill,
+  fillsByIds,
+  markGiveBacks,
+  normalizeFill,
+  setFillAmounts,
+  type FillRow,
+} from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
@@ -29,7 +36,11 @@ import type { KeeperDeps } from './keeper.deps.js';
 import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
 
 export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
-  await addOwnerHolds(trx, rows.flatMap((r) => fillHolds(normalizeFill(r))), -1n);
+  await addOwnerHolds(
+    trx,
+    rows.flatMap((r) => fillHolds(normalizeFill(r))),
+    -1n,
+  );
 }
 
 /** Announces fills whose status changed (user channel) and settled trades (market channel). */
@@ -43,10 +54,25 @@ export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
   const byMarket = new Map<string, typeof settled>();
   for (const f of settled) byMarket.set(f.marketId, [...(byMarket.get(f.marketId) ?? []), f]);
   for (const [marketId, fills] of byMarket) {
-    await k.bus.publishMarket(marketId, fills.map((f) => ({
-      event: 'trade' as const, marketId,
-      trade: { id: f.id, marketId, outcome: f.outcome as 'yes' | 'no', priceBps: f.priceBps, quantity: f.quantity, takerSide: f.takerSide as 'buy' | 'sell', fillType: f.fillType, status: 'settled', matchedAt: f.matchedAt, settleTx: f.settleTx },
-    })));
+    await k.bus.publishMarket(
+      marketId,
+      fills.map((f) => ({
+        event: 'trade' as const,
+        marketId,
+        trade: {
+          id: f.id,
+          marketId,
+          outcome: f.outcome as 'yes' | 'no',
+          priceBps: f.priceBps,
+          quantity: f.quantity,
+          takerSide: f.takerSide as 'buy' | 'sell',
+          fillType: f.fillType,
+          status: 'settled',
+          matchedAt: f.matchedAt,
+          settleTx: f.settleTx,
+        },
+      })),
+    );
   }
 }
 
@@ -55,7 +81,11 @@ async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenA
   if (landed.length === 0) return [];
   const market = await findClobMarketById(k.c.db, landed[0]!.market_id);
   if (!market?.yes_mint || !market.no_mint) return [];
-  return readSmartWalletAccounts(k.c, { yes: market.yes_mint, no: market.no_mint }, landed.flatMap((r) => [r.maker_owner, r.taker_owner]));
+  return readSmartWalletAccounts(
+    k.c,
+    { yes: market.yes_mint, no: market.no_mint },
+    landed.flatMap((r) => [r.maker_owner, r.taker_owner]),
+  );
 }
 
 /** A batch whose transaction landed; `signature` null when found settled by a transaction we did not keep. */
@@ -73,21 +103,42 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
 /** Records batches of one market that landed, in one database transaction (see the module comment). */
 export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatch[]): Promise<void> {
   const rowsOf = await Promise.all(batches.map((b) => fillsOfBatch(k.c.db, b.batchId)));
-  const receipts = await readReceipts(k.c, rowsOf.flat().map((r) => r.id));
+  const receipts = await readReceipts(
+    k.c,
+    rowsOf.flat().map((r) => r.id),
+  );
   const landedOf = rowsOf.map((rows) => rows.filter((r) => receipts.has(r.id)));
   // Read after the receipts, so the balances include what the landed fills moved.
   const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
   const { settled, released } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
-    await markOutboundsConfirmed(trx, batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])), now);
+    await markOutboundsConfirmed(
+      trx,
+      batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])),
+      now,
+    );
     const ended: FillRow[] = [];
     const released: string[] = [];
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
-      const ids = await endFills(trx, batchId, landed.map((r) => r.id), { status: 'settled', settleTx: signature ?? undefined, now });
+      const ids = await endFills(
+        trx,
+        batchId,
+        landed.map((r) => r.id),
+        { status: 'settled', settleTx: signature ?? undefined, now },
+      );
       ended.push(...landed.filter((r) => ids.includes(r.id)));
-      released.push(...(await releaseFills(trx, batchId, rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id), null, now, false)));
+      released.push(
+        ...(await releaseFills(
+          trx,
+          batchId,
+          rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id),
+          null,
+          now,
+          false,
+        )),
+      );
       await setBatchStatus(trx, batchId, 'settled', now);
     }
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
@@ -95,14 +146,19 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
     for (const r of ended) {
       const receipt = receipts.get(r.id)!;
       await setFillAmounts(trx, r.id, {
-        usdcAmount: receipt.takerUsdc, makerUsdc: receipt.makerUsdc, takerFee: receipt.takerFee, makerRebate: receipt.makerRebate,
-        protocolFee: receipt.protocolFee, roundingDust: receipt.roundingDust,
+        usdcAmount: receipt.takerUsdc,
+        makerUsdc: receipt.makerUsdc,
+        takerFee: receipt.takerFee,
+        makerRebate: receipt.makerRebate,
+        protocolFee: receipt.protocolFee,
+        roundingDust: receipt.roundingDust,
       });
     }
     return { settled: ended.map((r) => r.id), released };
   });
   for (const b of batches) k.proofsInFlight.end(b.batchId);
-  if (settled.length > 0) k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
+  if (settled.length > 0)
+    k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
   // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
   await announce(k, [...settled, ...released]);
   await k.afterSettlement(rowsOf.flat()[0]?.market_id);
@@ -121,22 +177,48 @@ function giveBacksFor(rows: FillRow[], refusal: SettleRefusal): Array<{ fillId: 
 export async function refuseFill(k: KeeperDeps, batchId: string, refusal: SettleRefusal): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const refused = rows.filter((r) => refusal.fillIds.includes(r.id));
-  const status: ClobFillStatus = refusal.error === 'FillAlreadySettled' ? 'settled' : refusal.error === 'InsufficientBalance' ? 'failed_insufficient_balance' : 'failed';
+  const status: ClobFillStatus =
+    refusal.error === 'FillAlreadySettled' ? 'settled' : refusal.error === 'InsufficientBalance' ? 'failed_insufficient_balance' : 'failed';
   const reason = `${refusal.error}: ${refusal.detail}${refusal.party ? ` (${refusal.party} ${refusal.owner ?? ''})` : ''}`;
   // A receipt that exists already: the fill moved money, so its owners' balances go in with its release (see confirmBatch).
   const balances = status === 'settled' ? await settledBalances(k, refused) : [];
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances);
-    const ids = await endFills(trx, batchId, refused.map((r) => r.id), { status, failureReason: status === 'settled' ? undefined : reason, now });
-    await releaseHolds(trx, refused.filter((r) => ids.includes(r.id)));
-    if (status === 'failed_insufficient_balance') await markGiveBacks(trx, giveBacksFor(refused.filter((r) => ids.includes(r.id)), refusal));
-    const released = await releaseFills(trx, batchId, rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id), null, now, false);
+    const ids = await endFills(
+      trx,
+      batchId,
+      refused.map((r) => r.id),
+      { status, failureReason: status === 'settled' ? undefined : reason, now },
+    );
+    await releaseHolds(
+      trx,
+      refused.filter((r) => ids.includes(r.id)),
+    );
+    if (status === 'failed_insufficient_balance')
+      await markGiveBacks(
+        trx,
+        giveBacksFor(
+          refused.filter((r) => ids.includes(r.id)),
+          refusal,
+        ),
+      );
+    const released = await releaseFills(
+      trx,
+      batchId,
+      rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id),
+      null,
+      now,
+      false,
+    );
     await setBatchStatus(trx, batchId, 'failed', now);
     return { ids, released };
   });
   k.proofsInFlight.end(batchId);
-  k.log.warn({ batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner }, 'fill refused by the chain');
+  k.log.warn(
+    { batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner },
+    'fill refused by the chain',
+  );
   if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
   await announce(k, [...ended.ids, ...ended.released]);
   await k.afterSettlement(rows[0]?.market_id);
@@ -147,7 +229,14 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
   const rows = await fillsOfBatch(k.c.db, batchId);
   const now = new Date().toISOString();
   const released = await k.c.db.transaction().execute(async (trx) => {
-    const ids = await releaseFills(trx, batchId, rows.map((r) => r.id), reason, now, true);
+    const ids = await releaseFills(
+      trx,
+      batchId,
+      rows.map((r) => r.id),
+      reason,
+      now,
+      true,
+    );
     await setBatchStatus(trx, batchId, 'failed', now);
     return ids;
   });

@@ -44,7 +44,11 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
   // Paused or resolved: its batches in flight stop retrying now (settle-halt.ts), their fills back to matched.
   await haltBatches(k, market);
   if (market.status === 'resolved') {
-    await failUnbatched(k, await matchedFillsOfMarket(k.c.db, marketId, 10_000), 'MarketResolved: the market resolved before the fill settled');
+    await failUnbatched(
+      k,
+      await matchedFillsOfMarket(k.c.db, marketId, 10_000),
+      'MarketResolved: the market resolved before the fill settled',
+    );
     return 0;
   }
   if (market.status !== 'active') return 0; // paused: settle waits for the market to resume
@@ -78,7 +82,10 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
  * is failed on the way. Also returns the order id at each OrderState address of these fills.
  */
 async function planGroup(
-  k: KeeperDeps, marketId: string, candidates: FillRow[], room: number,
+  k: KeeperDeps,
+  marketId: string,
+  candidates: FillRow[],
+  room: number,
 ): Promise<{ planned: PlannedBatch[]; orderAt: Map<string, string> }> {
   const inputs = await settlementFills(k.c, candidates);
   const orderAt = new Map<string, string>();
@@ -87,8 +94,14 @@ async function planGroup(
     orderAt.set(orderStateAddress(f.makerOrder.message, k.c.programId), candidates[i]!.maker_order_id);
   });
   const base = {
-    operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash: ANY_BLOCKHASH,
-    lookupTables: await ensureLookupTables(k, marketId, inputs), orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId,
+    operator: k.c.operator.publicKey,
+    marketUuid: marketId,
+    usdcMint: k.c.usdcMint,
+    feeWallet: k.c.feeWallet,
+    recentBlockhash: ANY_BLOCKHASH,
+    lookupTables: await ensureLookupTables(k, marketId, inputs),
+    orderStates: await readOrderStates(k.c, inputs),
+    programId: k.c.programId,
   };
   const group = new Set<string>(); // proofs this group carries
   const proving = { has: (address: string) => group.has(address) || k.proofsInFlight.has(address) };
@@ -102,7 +115,11 @@ async function planGroup(
     } catch (error) {
       if (!(error instanceof SettlementAssemblyError) || !error.fillId) throw error;
       // A fill no transaction can ever carry as recorded (its orders are inconsistent): fail it, go on.
-      await failUnbatched(k, candidates.filter((f) => f.id === error.fillId), `${error.code}: ${error.message}`);
+      await failUnbatched(
+        k,
+        candidates.filter((f) => f.id === error.fillId),
+        `${error.code}: ${error.message}`,
+      );
       waiting = waiting.filter((f) => f.fillId !== error.fillId);
       continue;
     }

@@ -60,21 +60,41 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
     const ids: string[] = [];
     for (const [orderId, owner] of bad) {
       const ofOrder = refused.filter((r) => (r.maker_order_id === orderId || r.taker_order_id === orderId) && !ids.includes(r.id));
-      ids.push(...(await endFills(trx, batchId, ofOrder.map((r) => r.id), { status: 'failed', failureReason: reasonFor(orderId, owner), now })));
+      ids.push(
+        ...(await endFills(
+          trx,
+          batchId,
+          ofOrder.map((r) => r.id),
+          { status: 'failed', failureReason: reasonFor(orderId, owner), now },
+        )),
+      );
     }
     const failed = refused.filter((r) => ids.includes(r.id));
     await releaseHolds(trx, failed);
     // The innocent side gets its quantity back; a fill whose two proofs both fail gives nothing.
-    await markGiveBacks(trx, failed.flatMap((r) => {
-      const innocent = bad.has(r.maker_order_id) ? r.taker_order_id : r.maker_order_id;
-      return bad.has(innocent) ? [] : [{ fillId: r.id, orderId: innocent }];
-    }));
-    const released = await releaseFills(trx, batchId, rows.filter((r) => !refused.includes(r)).map((r) => r.id), null, now, false);
+    await markGiveBacks(
+      trx,
+      failed.flatMap((r) => {
+        const innocent = bad.has(r.maker_order_id) ? r.taker_order_id : r.maker_order_id;
+        return bad.has(innocent) ? [] : [{ fillId: r.id, orderId: innocent }];
+      }),
+    );
+    const released = await releaseFills(
+      trx,
+      batchId,
+      rows.filter((r) => !refused.includes(r)).map((r) => r.id),
+      null,
+      now,
+      false,
+    );
     await setBatchStatus(trx, batchId, 'failed', now);
     return { ids, released };
   });
   k.proofsInFlight.end(batchId);
-  k.log.warn({ batch: batchId, fills: ended.ids, orders: [...bad.keys()] }, 'order proofs refused by the Ed25519 program: fills failed, orders cancelled');
+  k.log.warn(
+    { batch: batchId, fills: ended.ids, orders: [...bad.keys()] },
+    'order proofs refused by the Ed25519 program: fills failed, orders cancelled',
+  );
   const marketId = rows[0]?.market_id;
   if (marketId) for (const orderId of bad.keys()) await k.cancelOrder(marketId, orderId);
   await announce(k, [...ended.ids, ...ended.released]);

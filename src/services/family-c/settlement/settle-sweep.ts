@@ -11,7 +11,10 @@ import type { KeeperDeps } from './keeper.deps.js';
 import { abandonBatch, announce, confirmBatch } from './settle-outcomes.js';
 import { haltStoppedMarket } from './settle-halt.js';
 
-export async function sweepSettlement(k: KeeperDeps, planMarket: (marketId: string) => Promise<void>): Promise<{ batches: number; markets: number }> {
+export async function sweepSettlement(
+  k: KeeperDeps,
+  planMarket: (marketId: string) => Promise<void>,
+): Promise<{ batches: number; markets: number }> {
   const batches = await pendingBatches(k.c.db, 500);
   for (const marketId of new Set(batches.map((b) => b.market_id))) await haltStoppedMarket(k, marketId);
   for (const b of batches) {

@@ -25,7 +25,10 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
     async build(params, recentBlockhash, { outboundId }) {
       const { batchId, marketId } = params as SettleParams;
       const rows = await fillsOfBatch(k.c.db, batchId);
-      const receipts = await readReceipts(k.c, rows.map((r) => r.id));
+      const receipts = await readReceipts(
+        k.c,
+        rows.map((r) => r.id),
+      );
       const pending = rows.filter((r) => !receipts.has(r.id));
       if (pending.length === 0) {
         // Settled by a transaction we did not keep (never expected: the sender re-checks before a rebuild).
@@ -34,8 +37,15 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       }
       const inputs = await settlementFills(k.c, pending);
       const context = {
-        operator: k.c.operator.publicKey, marketUuid: marketId, usdcMint: k.c.usdcMint, feeWallet: k.c.feeWallet, recentBlockhash, tag: outboundTag(outboundId),
-        orderStates: await readOrderStates(k.c, inputs), programId: k.c.programId, lookupTables: await marketLookupTables(k, marketId),
+        operator: k.c.operator.publicKey,
+        marketUuid: marketId,
+        usdcMint: k.c.usdcMint,
+        feeWallet: k.c.feeWallet,
+        recentBlockhash,
+        tag: outboundTag(outboundId),
+        orderStates: await readOrderStates(k.c, inputs),
+        programId: k.c.programId,
+        lookupTables: await marketLookupTables(k, marketId),
       };
       // A registration whose orders are on chain by now (it landed before a restart) settles its fill instead.
       const batch = buildSettlementBatch(inputs, context);
@@ -49,14 +59,16 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       if (!parsed && isPrecompileRefusal(detail?.err)) {
         // The Ed25519 program refused a proof: the order whose signature fails is named and set aside (settle-proof-refusal.ts).
         const failed = await refuseBadProofs(k, batchId);
-        if (failed.length > 0) throw new TerminalOutboundError(`fills ${failed.join(',')} failed: an order proof is refused by the Ed25519 program`);
+        if (failed.length > 0)
+          throw new TerminalOutboundError(`fills ${failed.join(',')} failed: an order proof is refused by the Ed25519 program`);
       }
       if (!parsed) return; // not the program's refusal of a fill or an order: an ordinary retry
       // A registration carries no fills, so an order it cannot register (e.g. expired) is named
       // without fill ids: the batch's fills of that order can never settle either, and retrying
       // the same registration would loop forever with their holds kept.
       let fillIds = parsed.fillIds;
-      if (fillIds.length === 0 && parsed.order) fillIds = fillsOfOrderAccount(await settlementFills(k.c, await fillsOfBatch(k.c.db, batchId)), parsed.order, k.c.programId);
+      if (fillIds.length === 0 && parsed.order)
+        fillIds = fillsOfOrderAccount(await settlementFills(k.c, await fillsOfBatch(k.c.db, batchId)), parsed.order, k.c.programId);
       if (fillIds.length === 0) return;
       await refuseFill(k, batchId, { ...parsed, fillIds });
       throw new TerminalOutboundError(`fill ${fillIds.join(',')} refused: ${parsed.error}: ${parsed.detail}`);

@@ -22,7 +22,12 @@ import { encodeFrame } from './ws-connection.js';
 export const BOOK_FRAME_BYTES = 32_768;
 /** Room for a frame's fixed fields (event, seq, status, market id, top, timestamp, part numbers). */
 const FRAME_OVERHEAD = 1_024;
-const SIDE_KEYS = [['yes', 'bids'], ['yes', 'asks'], ['no', 'bids'], ['no', 'asks']] as const;
+const SIDE_KEYS = [
+  ['yes', 'bids'],
+  ['yes', 'asks'],
+  ['no', 'bids'],
+  ['no', 'asks'],
+] as const;
 
 type Chunk = string[][]; // the four sides' level JSON, in SIDE_KEYS order
 
@@ -44,12 +49,28 @@ function chunks(sides: ReturnType<typeof storedSides>, budget: number): Chunk[] 
   return out;
 }
 
-const sidesJson = (c: Chunk) => `"yes":{"bids":[${c[0]!.join(',')}],"asks":[${c[1]!.join(',')}]},"no":{"bids":[${c[2]!.join(',')}],"asks":[${c[3]!.join(',')}]}`;
+const sidesJson = (c: Chunk) =>
+  `"yes":{"bids":[${c[0]!.join(',')}],"asks":[${c[1]!.join(',')}]},"no":{"bids":[${c[2]!.join(',')}],"asks":[${c[3]!.join(',')}]}`;
 
-export function bookFrame(marketId: string, stored: StoredBook, status: string | null, now: number, maxFrameBytes = BOOK_FRAME_BYTES): SequencedFrame {
+export function bookFrame(
+  marketId: string,
+  stored: StoredBook,
+  status: string | null,
+  now: number,
+  maxFrameBytes = BOOK_FRAME_BYTES,
+): SequencedFrame {
   const n = stored.counter !== null && /^\d+$/.test(stored.counter) ? Number(stored.counter) : 0;
   if (stored.head === null) {
-    const empty = { event: 'book', seq: n, status, marketId, yes: { bids: [], asks: [] }, no: { bids: [], asks: [] }, ...EMPTY_TOP, timestamp: now };
+    const empty = {
+      event: 'book',
+      seq: n,
+      status,
+      marketId,
+      yes: { bids: [], asks: [] },
+      no: { bids: [], asks: [] },
+      ...EMPTY_TOP,
+      timestamp: now,
+    };
     return { seq: n, frame: encodeFrame(JSON.stringify(empty)) };
   }
   const head = JSON.parse(stored.head) as Record<string, unknown>;
@@ -59,6 +80,10 @@ export function bookFrame(marketId: string, stored: StoredBook, status: string |
   const count = parts.length > 1 ? `,"parts":${parts.length}` : '';
   const top = `"bestBid":${JSON.stringify(head.bestBid)},"bestAsk":${JSON.stringify(head.bestAsk)},"lastPrice":${JSON.stringify(head.lastPrice)},"timestamp":${JSON.stringify(head.timestamp ?? now)}`;
   const first = `{"event":"book","seq":${seq},"status":${JSON.stringify(status)},"marketId":${id}${count},${sidesJson(parts[0]!)},${top}}`;
-  const more = parts.slice(1).map((c, i) => encodeFrame(`{"event":"book_levels","seq":${seq},"marketId":${id},"part":${i + 2},"parts":${parts.length},${sidesJson(c)}}`));
+  const more = parts
+    .slice(1)
+    .map((c, i) =>
+      encodeFrame(`{"event":"book_levels","seq":${seq},"marketId":${id},"part":${i + 2},"parts":${parts.length},${sidesJson(c)}}`),
+    );
   return { seq, frame: encodeFrame(first), ...(more.length > 0 ? { more } : {}) };
 }

@@ -21,7 +21,13 @@ async function resolve(hub: WsHub, conn: WsConnection, refs: readonly string[]):
 
 function tooMany(hub: WsHub, conn: WsConnection, adding: number): boolean {
   if (conn.subscriptionCount + adding <= WS_LIMITS.maxSubscriptions) return false;
-  hub.deliver(conn, errorFrame('TOO_MANY_SUBSCRIPTIONS', `At most ${WS_LIMITS.maxSubscriptions} subscriptions per connection (this one has ${conn.subscriptionCount}); nothing was changed`));
+  hub.deliver(
+    conn,
+    errorFrame(
+      'TOO_MANY_SUBSCRIPTIONS',
+      `At most ${WS_LIMITS.maxSubscriptions} subscriptions per connection (this one has ${conn.subscriptionCount}); nothing was changed`,
+    ),
+  );
   return true;
 }
 
@@ -49,7 +55,12 @@ async function marketCommand(hub: WsHub, conn: WsConnection, command: Exclude<Cl
   }
 }
 
-async function userCommand(hub: WsHub, conn: WsConnection, command: Exclude<ClientCommand, { type: 'ping' }>, pubkey: string): Promise<void> {
+async function userCommand(
+  hub: WsHub,
+  conn: WsConnection,
+  command: Exclude<ClientCommand, { type: 'ping' }>,
+  pubkey: string,
+): Promise<void> {
   const ids = command.markets === 'all' ? [ALL_MARKETS] : await resolve(hub, conn, command.markets);
   if (!ids) return;
   const current = conn.owners.get(pubkey) ?? new Set<string>();

@@ -127,7 +127,8 @@ export class WsHub {
   /** Queues one frame for the connection (sent in order, in time slices: outbox.ts). */
   deliver(conn: WsConnection, frame: WireFrame): void {
     if (conn.closed) return;
-    if (this.outbox.push(conn, frame) > MAX_WAITING_FRAMES) this.close(conn, WS_CLOSE.slowConsumer, 'slow consumer: too many unsent messages');
+    if (this.outbox.push(conn, frame) > MAX_WAITING_FRAMES)
+      this.close(conn, WS_CLOSE.slowConsumer, 'slow consumer: too many unsent messages');
   }
 
   /** Writes one frame to the socket, or drops a client whose unsent data is over the bound. */
@@ -159,11 +160,13 @@ export class WsHub {
       return this.ports.warn({ err }, 'unreadable market event message');
     }
     const { marketId, events } = message;
-    if (typeof marketId !== 'string' || !Array.isArray(events)) return this.ports.warn({ marketId }, 'market event message without marketId or events');
+    if (typeof marketId !== 'string' || !Array.isArray(events))
+      return this.ports.warn({ marketId }, 'market event message without marketId or events');
     if (!this.feeds.has(marketId)) return;
     const frames: SequencedFrame[] = [];
     for (const e of events as Array<{ seq?: unknown }>) {
-      if (typeof e !== 'object' || e === null || !Number.isSafeInteger(e.seq)) return this.ports.warn({ marketId }, 'market event without seq');
+      if (typeof e !== 'object' || e === null || !Number.isSafeInteger(e.seq))
+        return this.ports.warn({ marketId }, 'market event without seq');
       frames.push({ seq: e.seq as number, frame: encodeFrame(JSON.stringify(e)) });
     }
     this.feeds.events(marketId, frames);
@@ -202,7 +205,8 @@ export class WsHub {
   sweepIdle(): void {
     const cutoff = this.ports.now() - this.options.idleTimeoutMs;
     for (const conn of this.connections) {
-      if (conn.lastSeen <= cutoff) this.close(conn, WS_CLOSE.idle, `nothing received for ${this.options.idleTimeoutMs / 1000} s; send PING every ~15 s`);
+      if (conn.lastSeen <= cutoff)
+        this.close(conn, WS_CLOSE.idle, `nothing received for ${this.options.idleTimeoutMs / 1000} s; send PING every ~15 s`);
     }
   }
 
@@ -214,7 +218,8 @@ export class WsHub {
   busReconnected(): void {
     this.feeds.resyncAll();
     for (const conn of this.connections) {
-      if (conn.channel === 'user' && conn.owners.size > 0) this.close(conn, WS_CLOSE.serviceRestart, 'event stream interrupted; reconnect and re-read orders');
+      if (conn.channel === 'user' && conn.owners.size > 0)
+        this.close(conn, WS_CLOSE.serviceRestart, 'event stream interrupted; reconnect and re-read orders');
     }
   }
 

@@ -43,7 +43,14 @@ export type ClientCommand =
 export type Parsed = { ok: true; command: ClientCommand } | { ok: false; code: string; message: string };
 
 /** Error codes of `{"event":"error"}` frames (stable, for programs to branch on). */
-export const WS_ERROR_CODES = ['INVALID_MESSAGE', 'UNKNOWN_MARKET', 'TOO_MANY_SUBSCRIPTIONS', 'BOOK_UNAVAILABLE', 'BINARY_NOT_SUPPORTED', 'UNAVAILABLE'] as const;
+export const WS_ERROR_CODES = [
+  'INVALID_MESSAGE',
+  'UNKNOWN_MARKET',
+  'TOO_MANY_SUBSCRIPTIONS',
+  'BOOK_UNAVAILABLE',
+  'BINARY_NOT_SUPPORTED',
+  'UNAVAILABLE',
+] as const;
 export type WsErrorCode = (typeof WS_ERROR_CODES)[number];
 
 const hasControlCharacter = (s: string) => [...s].some((ch) => ch.charCodeAt(0) < 0x20);
@@ -66,7 +73,8 @@ function marketList(value: unknown, channel: Channel, type: 'subscribe' | 'unsub
     }
     refs.push(m);
   }
-  if (refs.includes('*')) return channel === 'user' && refs.length === 1 ? 'all' : '"*" (all markets) stands alone, on the user channel only';
+  if (refs.includes('*'))
+    return channel === 'user' && refs.length === 1 ? 'all' : '"*" (all markets) stands alone, on the user channel only';
   return [...new Set(refs)];
 }
 

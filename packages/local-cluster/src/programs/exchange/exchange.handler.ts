@@ -8,7 +8,13 @@ import { EXCHANGE_IX, EXCHANGE_PROGRAM_ID } from '@pmx/programs';
 import { fail } from './guard.js';
 import { processMerge, processRedeem, processSplit } from './market-ops.processors.js';
 import {
-  processCreateMarket, processInitialize, processPause, processResolve, processResume, processSetFees, type Processor,
+  processCreateMarket,
+  processInitialize,
+  processPause,
+  processResolve,
+  processResume,
+  processSetFees,
+  type Processor,
 } from './operator.processors.js';
 import { processSettle } from './settle.processor.js';
 import { processDeposit, processWithdraw } from './wallet.processors.js';

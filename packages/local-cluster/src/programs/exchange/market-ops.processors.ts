@@ -4,8 +4,13 @@
  * market PDA signs mints and what leaves the vault. complete_sets tracks YES = NO supply = vault.
  */
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createBurnInstruction, createMintToInstruction,
-  createTransferInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createBurnInstruction,
+  createMintToInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../program-runtime.js';
@@ -15,11 +20,30 @@ import type { Processor } from './operator.processors.js';
 import { loadEscrow, loadMarket, save, tokenBalance } from './state.js';
 import { decodeAmount } from './wallet.processors.js';
 
-const NAMES = ['owner', 'escrow', 'market', 'vault', 'escrowUsdc', 'yesMint', 'noMint', 'escrowYes', 'escrowNo', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
+const NAMES = [
+  'owner',
+  'escrow',
+  'market',
+  'vault',
+  'escrowUsdc',
+  'yesMint',
+  'noMint',
+  'escrowYes',
+  'escrowNo',
+  'tokenProgram',
+  'ataProgram',
+  'systemProgram',
+] as const;
 
 interface Ops {
-  owner: PublicKey; escrow: PublicKey; marketKey: PublicKey; market: ClobMarketAccount; vault: PublicKey;
-  escrowUsdc: PublicKey; escrowYes: PublicKey; escrowNo: PublicKey;
+  owner: PublicKey;
+  escrow: PublicKey;
+  marketKey: PublicKey;
+  market: ClobMarketAccount;
+  vault: PublicKey;
+  escrowUsdc: PublicKey;
+  escrowYes: PublicKey;
+  escrowNo: PublicKey;
 }
 
 function loadOps(ix: ProgramInstruction, ctx: InvocationContext, programId: PublicKey): Ops {
@@ -42,7 +66,11 @@ function loadOps(ix: ProgramInstruction, ctx: InvocationContext, programId: Publ
   a.expect('ataProgram', ASSOCIATED_TOKEN_PROGRAM_ID);
   a.expect('systemProgram', SystemProgram.programId);
   const ops: Ops = {
-    owner, escrow, marketKey, market, vault,
+    owner,
+    escrow,
+    marketKey,
+    market,
+    vault,
     escrowUsdc: a.expect('escrowUsdc', getAssociatedTokenAddressSync(usdc, escrow, true)),
     escrowYes: a.expect('escrowYes', getAssociatedTokenAddressSync(market.yesMint, escrow, true)),
     escrowNo: a.expect('escrowNo', getAssociatedTokenAddressSync(market.noMint, escrow, true)),
@@ -67,10 +95,13 @@ export const processSplit: Processor = (ix, ctx, programId) => {
   requireActive(o.market);
   if (o.market.completeSets + amount > U64_MAX) fail('MathOverflow');
   ctx.invoke([createTransferInstruction(o.escrowUsdc, o.vault, o.escrow, amount)], [o.escrow]);
-  ctx.invoke([
-    createMintToInstruction(o.market.yesMint, o.escrowYes, o.marketKey, amount),
-    createMintToInstruction(o.market.noMint, o.escrowNo, o.marketKey, amount),
-  ], [o.marketKey]);
+  ctx.invoke(
+    [
+      createMintToInstruction(o.market.yesMint, o.escrowYes, o.marketKey, amount),
+      createMintToInstruction(o.market.noMint, o.escrowNo, o.marketKey, amount),
+    ],
+    [o.marketKey],
+  );
   save(ctx, o.marketKey, encodeClobMarket({ ...o.market, completeSets: o.market.completeSets + amount }));
   ctx.log(`split ${amount}`);
 };
@@ -79,10 +110,13 @@ export const processMerge: Processor = (ix, ctx, programId) => {
   const amount = decodeAmount(EXCHANGE_DATA.merge, ix.data);
   const o = loadOps(ix, ctx, programId);
   requireActive(o.market);
-  ctx.invoke([
-    createBurnInstruction(o.escrowYes, o.market.yesMint, o.escrow, amount),
-    createBurnInstruction(o.escrowNo, o.market.noMint, o.escrow, amount),
-  ], [o.escrow]);
+  ctx.invoke(
+    [
+      createBurnInstruction(o.escrowYes, o.market.yesMint, o.escrow, amount),
+      createBurnInstruction(o.escrowNo, o.market.noMint, o.escrow, amount),
+    ],
+    [o.escrow],
+  );
   ctx.invoke([createTransferInstruction(o.vault, o.escrowUsdc, o.marketKey, amount)], [o.marketKey]);
   save(ctx, o.marketKey, encodeClobMarket({ ...o.market, completeSets: o.market.completeSets - amount }));
   ctx.log(`merge ${amount}`);

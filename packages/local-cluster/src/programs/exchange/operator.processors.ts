@@ -1,12 +1,25 @@
 /** initialize, set_fees, create_market, pause/resume/resolve_market (@pmx/programs' docs/programs.md). */
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, getAssociatedTokenAddressSync,
-  MINT_SIZE, TOKEN_PROGRAM_ID,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext, ProgramInstruction } from '../../program-runtime.js';
 import {
-  CLOB_MARKET_SIZE, type ClobMarketAccount, encodeClobMarket, encodeExchangeConfig, EXCHANGE_CONFIG_SIZE, EXCHANGE_DATA, findClobMarketPda, findClobOutcomeMintPda, findExchangeConfigPda, uuidFromSeed,
+  CLOB_MARKET_SIZE,
+  type ClobMarketAccount,
+  encodeClobMarket,
+  encodeExchangeConfig,
+  EXCHANGE_CONFIG_SIZE,
+  EXCHANGE_DATA,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findExchangeConfigPda,
+  uuidFromSeed,
 } from '@pmx/programs';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import { createPdaAccount, loadConfig, loadMarket, save } from './state.js';
@@ -47,7 +60,18 @@ export const processSetFees: Processor = (ix, ctx, programId) => {
   save(ctx, a.key('config'), encodeExchangeConfig({ ...config, ...fees }));
 };
 
-const CREATE_ACCOUNTS = ['operator', 'config', 'market', 'yesMint', 'noMint', 'usdcMint', 'vault', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
+const CREATE_ACCOUNTS = [
+  'operator',
+  'config',
+  'market',
+  'yesMint',
+  'noMint',
+  'usdcMint',
+  'vault',
+  'tokenProgram',
+  'ataProgram',
+  'systemProgram',
+] as const;
 
 export const processCreateMarket: Processor = (ix, ctx, programId) => {
   const { marketUuid } = decodeArgs(() => EXCHANGE_DATA.createMarket.decode(ix.data));
@@ -74,14 +98,30 @@ export const processCreateMarket: Processor = (ix, ctx, programId) => {
   }
   // Idempotent: anyone may create an ATA, so a pre-created vault must not block the market.
   ctx.invoke([createAssociatedTokenAccountIdempotentInstruction(operator, vault, market, config.usdcMint)]);
-  save(ctx, market, encodeClobMarket({
-    marketUuid, yesMint, noMint, vault, completeSets: 0n,
-    createdAt: ctx.unixTimestamp, resolvedAt: 0n, status: 'active', outcome: null, bump,
-  }));
+  save(
+    ctx,
+    market,
+    encodeClobMarket({
+      marketUuid,
+      yesMint,
+      noMint,
+      vault,
+      completeSets: 0n,
+      createdAt: ctx.unixTimestamp,
+      resolvedAt: 0n,
+      status: 'active',
+      outcome: null,
+      bump,
+    }),
+  );
   ctx.log(`orderbook market ${uuid} created`);
 };
 
-function statusAccounts(ix: ProgramInstruction, ctx: InvocationContext, programId: PublicKey): { key: PublicKey; market: ClobMarketAccount } {
+function statusAccounts(
+  ix: ProgramInstruction,
+  ctx: InvocationContext,
+  programId: PublicKey,
+): { key: PublicKey; market: ClobMarketAccount } {
   const a = new Accounts(ix.keys, ['operator', 'config', 'market']);
   const operator = a.signer('operator');
   a.writable('market');

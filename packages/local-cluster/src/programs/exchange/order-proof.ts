@@ -6,7 +6,16 @@
  * exact text a wallet signs for an order: `PMX Order:\n` + lowercase hex of the 92 bytes.
  */
 import {
-  decodeOrderMessage, ED25519_PROGRAM_ID, ED25519_PUBKEY_SIZE, ED25519_SELF_INDEX, ed25519SignatureCount, ORDER_MESSAGE_LENGTH, ORDER_TEXT_PREFIX, type OrderMessage, orderSigningBytes, readEd25519Offsets,
+  decodeOrderMessage,
+  ED25519_PROGRAM_ID,
+  ED25519_PUBKEY_SIZE,
+  ED25519_SELF_INDEX,
+  ed25519SignatureCount,
+  ORDER_MESSAGE_LENGTH,
+  ORDER_TEXT_PREFIX,
+  type OrderMessage,
+  orderSigningBytes,
+  readEd25519Offsets,
 } from '@pmx/programs';
 import { InstructionsSysvarError, loadInstructionAt, type SysvarInstruction } from '../../instructions-sysvar.js';
 
@@ -39,7 +48,11 @@ export function readOrderProof(sysvar: Uint8Array, proofIx: number, entry: numbe
   const offsets = entry < ed25519SignatureCount(ix.data) ? readEd25519Offsets(ix.data, entry) : null;
   if (!offsets) return missing(`instruction ${proofIx} has no signature ${entry}`);
   const inline = (i: number) => i === ED25519_SELF_INDEX || i === proofIx;
-  if (!inline(offsets.signatureInstructionIndex) || !inline(offsets.publicKeyInstructionIndex) || !inline(offsets.messageInstructionIndex)) {
+  if (
+    !inline(offsets.signatureInstructionIndex) ||
+    !inline(offsets.publicKeyInstructionIndex) ||
+    !inline(offsets.messageInstructionIndex)
+  ) {
     return missing('the proof must carry its signature, key and message in the Ed25519 instruction itself');
   }
   const { publicKeyOffset: pk, messageDataOffset: at, messageDataSize: size } = offsets;
@@ -52,7 +65,8 @@ export function readOrderProof(sysvar: Uint8Array, proofIx: number, entry: numbe
   } catch (e) {
     return { ok: false, error: 'InvalidOrderMessage', detail: (e as Error).message };
   }
-  if (!Buffer.from(ix.data.subarray(pk, pk + ED25519_PUBKEY_SIZE)).equals(message.owner)) return missing("the order was signed by another key than its owner's");
+  if (!Buffer.from(ix.data.subarray(pk, pk + ED25519_PUBKEY_SIZE)).equals(message.owner))
+    return missing("the order was signed by another key than its owner's");
   return { ok: true, bytes, message };
 }
 

@@ -11,13 +11,28 @@ import { fail } from './guard.js';
 const SYSTEM = SystemProgram.programId;
 
 /** The System instructions that make `address` a program account (to invoke with `address` as PDA signer). */
-export function programAccountInstructions(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): TransactionInstruction[] {
+export function programAccountInstructions(
+  ctx: InvocationContext,
+  payer: PublicKey,
+  address: PublicKey,
+  size: number,
+  owner: PublicKey,
+): TransactionInstruction[] {
   const rent = ctx.rentExemptMinimum(size);
   const existing = ctx.getAccount(address);
-  if (!existing) return [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner })];
+  if (!existing)
+    return [
+      SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner }),
+    ];
   if (!existing.owner.equals(SYSTEM) || existing.data.length > 0) fail('AlreadyInitialized', address.toBase58());
-  const ixs = existing.lamports < rent ? [SystemProgram.transfer({ fromPubkey: payer, toPubkey: address, lamports: Number(rent - existing.lamports) })] : [];
-  ixs.push(SystemProgram.allocate({ accountPubkey: address, space: size }), SystemProgram.assign({ accountPubkey: address, programId: owner }));
+  const ixs =
+    existing.lamports < rent
+      ? [SystemProgram.transfer({ fromPubkey: payer, toPubkey: address, lamports: Number(rent - existing.lamports) })]
+      : [];
+  ixs.push(
+    SystemProgram.allocate({ accountPubkey: address, space: size }),
+    SystemProgram.assign({ accountPubkey: address, programId: owner }),
+  );
   return ixs;
 }
 

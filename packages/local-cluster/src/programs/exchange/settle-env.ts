@@ -1,7 +1,14 @@
 /** What every step of one settle instruction shares, and how it refuses (@pmx/programs' docs/programs.md, "settle"). */
 import type { PublicKey } from '@solana/web3.js';
 import {
-  type ClobMarketAccount, type ExchangeErrorName, type FeeConfig, formatFillRefusal, formatOrderRefusal, type OrderMessage, type OrderStateAccount, type SettleParty,
+  type ClobMarketAccount,
+  type ExchangeErrorName,
+  type FeeConfig,
+  formatFillRefusal,
+  formatOrderRefusal,
+  type OrderMessage,
+  type OrderStateAccount,
+  type SettleParty,
 } from '@pmx/programs';
 import type { InvocationContext } from '../../program-runtime.js';
 import { fail } from './guard.js';
@@ -35,12 +42,25 @@ export interface LoadedOrder {
   outcomeMint: PublicKey;
 }
 
-export function refuseFill(env: SettleEnv, error: ExchangeErrorName, fillId: string, who: { party: SettleParty; order: LoadedOrder } | null, detail: string): never {
+export function refuseFill(
+  env: SettleEnv,
+  error: ExchangeErrorName,
+  fillId: string,
+  who: { party: SettleParty; order: LoadedOrder } | null,
+  detail: string,
+): never {
   env.ctx.log(formatFillRefusal(error, fillId, who?.party ?? null, who?.order.owner.toBase58() ?? null, detail));
   fail(error, detail);
 }
 
-export function refuseOrder(env: SettleEnv, error: ExchangeErrorName, index: number, key: PublicKey, owner: PublicKey | null, detail: string): never {
+export function refuseOrder(
+  env: SettleEnv,
+  error: ExchangeErrorName,
+  index: number,
+  key: PublicKey,
+  owner: PublicKey | null,
+  detail: string,
+): never {
   env.ctx.log(formatOrderRefusal(error, key.toBase58(), owner?.toBase58() ?? null, env.fillIdsByOrder[index] ?? [], detail));
   fail(error, detail);
 }

@@ -9,7 +9,17 @@ import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-t
 import type { AccountMeta, PublicKey } from '@solana/web3.js';
 import { PublicKey as Key } from '@solana/web3.js';
 import {
-  decodeOrderMessage, decodeOrderState, EMPTY_TOTALS, encodeOrderState, findOrderStatePda, findTokenAccountAddress, findUserEscrowPda, NO_PROOF, ORDER_STATE_SIZE, type OrderStateAccount, type SettleOrderRef,
+  decodeOrderMessage,
+  decodeOrderState,
+  EMPTY_TOTALS,
+  encodeOrderState,
+  findOrderStatePda,
+  findTokenAccountAddress,
+  findUserEscrowPda,
+  NO_PROOF,
+  ORDER_STATE_SIZE,
+  type OrderStateAccount,
+  type SettleOrderRef,
 } from '@pmx/programs';
 import { fail } from './guard.js';
 import { orderTermsValid, readOrderProof } from './order-proof.js';
@@ -19,7 +29,7 @@ import { refuseOrder, type LoadedOrder, type SettleEnv } from './settle-env.js';
 function storedOrder(env: SettleEnv, index: number, key: PublicKey): OrderStateAccount | null {
   const acc = env.ctx.getAccount(key);
   if (!acc || acc.data.length === 0) return null;
-  if (!acc.owner.equals(env.programId)) refuseOrder(env, 'OrderMismatch', index, key, null, 'the order account is not the program\'s');
+  if (!acc.owner.equals(env.programId)) refuseOrder(env, 'OrderMismatch', index, key, null, "the order account is not the program's");
   try {
     return decodeOrderState(acc.data);
   } catch {
@@ -28,7 +38,13 @@ function storedOrder(env: SettleEnv, index: number, key: PublicKey): OrderStateA
 }
 
 /** The order's message and state: from its account, or from its proof (creating the account). */
-function orderState(env: SettleEnv, index: number, ref: SettleOrderRef, key: PublicKey, sysvar: Uint8Array): { state: OrderStateAccount; created: boolean } {
+function orderState(
+  env: SettleEnv,
+  index: number,
+  ref: SettleOrderRef,
+  key: PublicKey,
+  sysvar: Uint8Array,
+): { state: OrderStateAccount; created: boolean } {
   const stored = storedOrder(env, index, key);
   if (ref.proofIx === NO_PROOF) {
     if (!stored) refuseOrder(env, 'OrderSignatureMissing', index, key, null, 'the order has no account yet and no signature proof');
@@ -37,21 +53,34 @@ function orderState(env: SettleEnv, index: number, ref: SettleOrderRef, key: Pub
   const proof = readOrderProof(sysvar, ref.proofIx, ref.proofEntry);
   if (!proof.ok) refuseOrder(env, proof.error, index, key, null, proof.detail);
   const owner = new Key(proof.message.owner);
-  if (!orderTermsValid(proof.message)) refuseOrder(env, 'InvalidOrderMessage', index, key, owner, 'price must be 1–10000 and quantity at least 1');
+  if (!orderTermsValid(proof.message))
+    refuseOrder(env, 'InvalidOrderMessage', index, key, owner, 'price must be 1–10000 and quantity at least 1');
   const [expected, bump] = findOrderStatePda(owner, proof.message.nonce, env.programId);
   if (!key.equals(expected)) refuseOrder(env, 'OrderMismatch', index, key, owner, `the order's account is ${expected.toBase58()}`);
   if (stored) {
     // The owner signed another order with the same nonce before: the account keeps the first.
-    if (!Buffer.from(stored.message).equals(proof.bytes)) refuseOrder(env, 'OrderMismatch', index, key, owner, 'another order holds this owner and nonce');
+    if (!Buffer.from(stored.message).equals(proof.bytes))
+      refuseOrder(env, 'OrderMismatch', index, key, owner, 'another order holds this owner and nonce');
     return { state: stored, created: false };
   }
   return { state: { message: proof.bytes, ...EMPTY_TOTALS, bump }, created: true };
 }
 
-export function loadOrders(env: SettleEnv, refs: readonly SettleOrderRef[], keys: readonly AccountMeta[], sysvar: Uint8Array, now: bigint): LoadedOrder[] {
+export function loadOrders(
+  env: SettleEnv,
+  refs: readonly SettleOrderRef[],
+  keys: readonly AccountMeta[],
+  sysvar: Uint8Array,
+  now: bigint,
+): LoadedOrder[] {
   const seen = new Set<string>();
   return refs.map((ref, index) => {
-    const [stateMeta, escrowMeta, usdcMeta, outcomeMeta] = keys.slice(4 * index, 4 * index + 4) as [AccountMeta, AccountMeta, AccountMeta, AccountMeta];
+    const [stateMeta, escrowMeta, usdcMeta, outcomeMeta] = keys.slice(4 * index, 4 * index + 4) as [
+      AccountMeta,
+      AccountMeta,
+      AccountMeta,
+      AccountMeta,
+    ];
     const key = stateMeta.pubkey;
     if (seen.has(key.toBase58())) refuseOrder(env, 'DuplicateOrder', index, key, null, 'listed twice');
     seen.add(key.toBase58());
@@ -59,17 +88,23 @@ export function loadOrders(env: SettleEnv, refs: readonly SettleOrderRef[], keys
     const { state, created } = orderState(env, index, ref, key, sysvar);
     const message = decodeOrderMessage(state.message);
     const owner = new Key(message.owner);
-    if (!key.equals(findOrderStatePda(owner, message.nonce, env.programId)[0])) refuseOrder(env, 'OrderMismatch', index, key, owner, 'not the order\'s address');
-    if (!Buffer.from(message.market).equals(env.marketKey.toBuffer())) refuseOrder(env, 'WrongMarket', index, key, owner, `the order is for market ${new Key(message.market).toBase58()}`);
+    if (!key.equals(findOrderStatePda(owner, message.nonce, env.programId)[0]))
+      refuseOrder(env, 'OrderMismatch', index, key, owner, "not the order's address");
+    if (!Buffer.from(message.market).equals(env.marketKey.toBuffer()))
+      refuseOrder(env, 'WrongMarket', index, key, owner, `the order is for market ${new Key(message.market).toBase58()}`);
     if (now >= message.expiry) refuseOrder(env, 'OrderExpired', index, key, owner, `expired at ${message.expiry}, cluster time ${now}`);
     const escrow = findUserEscrowPda(owner, env.programId)[0];
     if (!escrowMeta.pubkey.equals(escrow)) fail('EscrowMismatch', `order ${index}: the escrow must be ${escrow.toBase58()}`);
     const outcomeMint = message.outcome === 'yes' ? env.market.yesMint : env.market.noMint;
     const escrowUsdc = findTokenAccountAddress(escrow, env.usdcMint);
     const escrowOutcome = findTokenAccountAddress(escrow, outcomeMint);
-    if (!usdcMeta.pubkey.equals(escrowUsdc) || !outcomeMeta.pubkey.equals(escrowOutcome)) fail('InvalidAccount', `order ${index}: smart-wallet token accounts`);
+    if (!usdcMeta.pubkey.equals(escrowUsdc) || !outcomeMeta.pubkey.equals(escrowOutcome))
+      fail('InvalidAccount', `order ${index}: smart-wallet token accounts`);
     if (created) createProgramAccount(env.ctx, env.operator, key, ORDER_STATE_SIZE, env.programId);
-    for (const [ata, mint] of [[escrowUsdc, env.usdcMint], [escrowOutcome, outcomeMint]] as const) {
+    for (const [ata, mint] of [
+      [escrowUsdc, env.usdcMint],
+      [escrowOutcome, outcomeMint],
+    ] as const) {
       if (!env.ctx.getAccount(ata)) env.ctx.invoke([createAssociatedTokenAccountIdempotentInstruction(env.operator, ata, escrow, mint)]);
     }
     return { index, key, bump: state.bump, owner, message, state, escrow, escrowUsdc, escrowOutcome, outcomeMint };

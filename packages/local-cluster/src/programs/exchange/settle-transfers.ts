@@ -23,7 +23,12 @@ import type { SettlementMoney } from '@pmx/programs';
 import type { LoadedOrder, SettleEnv } from './settle-env.js';
 
 export function moveFillFunds(
-  env: SettleEnv, taker: LoadedOrder, maker: LoadedOrder, m: SettlementMoney, q: bigint, receipt: { instructions: TransactionInstruction[]; signer: PublicKey },
+  env: SettleEnv,
+  taker: LoadedOrder,
+  maker: LoadedOrder,
+  m: SettlementMoney,
+  q: bigint,
+  receipt: { instructions: TransactionInstruction[]; signer: PublicKey },
 ): void {
   const ixs: TransactionInstruction[] = [...receipt.instructions];
   const pay = (from: PublicKey, to: PublicKey, authority: PublicKey, amount: bigint) => {

@@ -8,7 +8,14 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, SYSVAR_INSTRUCTIONS_PUBKEY } from '@solana/web3.js';
 import {
-  decodeSettleData, encodeClobMarket, FILL_RECEIPT_SIZE, findFillReceiptPda, findTokenAccountAddress, SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS, uuidFromSeed,
+  decodeSettleData,
+  encodeClobMarket,
+  FILL_RECEIPT_SIZE,
+  findFillReceiptPda,
+  findTokenAccountAddress,
+  SETTLE_ACCOUNTS_PER_ORDER,
+  SETTLE_FIXED_ACCOUNTS,
+  uuidFromSeed,
 } from '@pmx/programs';
 import { Accounts, decodeArgs, fail } from './guard.js';
 import type { Processor } from './operator.processors.js';
@@ -17,14 +24,28 @@ import { settleFill } from './settle-fill.js';
 import { loadOrders, saveOrders } from './settle-orders.js';
 import { loadConfig, loadMarket, save, tokenBalance } from './state.js';
 
-const FIXED = ['operator', 'config', 'market', 'vault', 'yesMint', 'noMint', 'usdcMint', 'feeUsdc', 'instructions', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
+const FIXED = [
+  'operator',
+  'config',
+  'market',
+  'vault',
+  'yesMint',
+  'noMint',
+  'usdcMint',
+  'feeUsdc',
+  'instructions',
+  'tokenProgram',
+  'ataProgram',
+  'systemProgram',
+] as const;
 
 export const processSettle: Processor = (ix, ctx, programId) => {
   const data = decodeArgs(() => decodeSettleData(ix.data));
   const expected = SETTLE_FIXED_ACCOUNTS + SETTLE_ACCOUNTS_PER_ORDER * data.orders.length + data.fills.length;
   if (ix.keys.length !== expected) fail('InvalidAccount', `expected ${expected} accounts, got ${ix.keys.length}`);
   for (const f of data.fills) {
-    if (f.taker >= data.orders.length || f.maker >= data.orders.length || f.taker === f.maker) fail('InstructionDidNotDeserialize', 'fill order index');
+    if (f.taker >= data.orders.length || f.maker >= data.orders.length || f.taker === f.maker)
+      fail('InstructionDidNotDeserialize', 'fill order index');
   }
   const a = new Accounts(ix.keys, FIXED);
   const operator = a.signer('operator');
@@ -50,7 +71,14 @@ export const processSettle: Processor = (ix, ctx, programId) => {
 
   const fillIds = data.fills.map((f) => uuidFromSeed(f.fillUuid));
   const env: SettleEnv = {
-    ctx, programId, operator, marketKey, market, vault, usdcMint, feeUsdc,
+    ctx,
+    programId,
+    operator,
+    marketKey,
+    market,
+    vault,
+    usdcMint,
+    feeUsdc,
     fees: { takerFeeBps: BigInt(config.takerFeeBps), makerRebateBps: BigInt(config.makerRebateBps) },
     fillIdsByOrder: data.orders.map((_, i) => fillIds.filter((_, k) => data.fills[k]!.taker === i || data.fills[k]!.maker === i)),
   };

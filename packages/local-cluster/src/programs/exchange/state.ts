@@ -3,14 +3,31 @@ import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, type PublicKey } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import {
-  type ClobMarketAccount, decodeClobMarket, decodeTokenAccount, decodeExchangeConfig, decodeUserEscrow, type ExchangeConfigAccount, findClobMarketPda, findExchangeConfigPda, type UserEscrowAccount, uuidFromSeed,
+  type ClobMarketAccount,
+  decodeClobMarket,
+  decodeTokenAccount,
+  decodeExchangeConfig,
+  decodeUserEscrow,
+  type ExchangeConfigAccount,
+  findClobMarketPda,
+  findExchangeConfigPda,
+  type UserEscrowAccount,
+  uuidFromSeed,
 } from '@pmx/programs';
 import { fail } from './guard.js';
 
 export function createPdaAccount(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer,
+        newAccountPubkey: address,
+        lamports: Number(ctx.rentExemptMinimum(size)),
+        space: size,
+        programId: owner,
+      }),
+    ],
     [address],
   );
 }

@@ -3,7 +3,10 @@
  * signature moves funds out; the escrow PDA signs the transfer (invoke_signed).
  */
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createTransferInstruction, getAssociatedTokenAddressSync,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferInstruction,
+  getAssociatedTokenAddressSync,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import { SystemProgram } from '@solana/web3.js';
@@ -19,7 +22,17 @@ export function decodeAmount(layout: typeof EXCHANGE_DATA.deposit, data: Buffer)
   return amount;
 }
 
-const DEPOSIT = ['owner', 'config', 'escrow', 'usdcMint', 'ownerUsdc', 'escrowUsdc', 'tokenProgram', 'ataProgram', 'systemProgram'] as const;
+const DEPOSIT = [
+  'owner',
+  'config',
+  'escrow',
+  'usdcMint',
+  'ownerUsdc',
+  'escrowUsdc',
+  'tokenProgram',
+  'ataProgram',
+  'systemProgram',
+] as const;
 
 export const processDeposit: Processor = (ix, ctx, programId) => {
   const amount = decodeAmount(EXCHANGE_DATA.deposit, ix.data);

@@ -11,7 +11,18 @@ import {
 } from '@solana/spl-token';
 import { SystemProgram } from '@solana/web3.js';
 import {
-  CREATE_MARKET_DATA, type CreateMarketArgs, DESCRIPTION_MAX_CHARS, findMarketPda, MARKET_ACCOUNT_SIZE, MAX_TRADE_FEE_BPS, MIN_AMM_SEED, MIN_TRADE_FEE_BPS, openMarket, TICKER_MAX_CHARS, TITLE_MAX_CHARS, withMarketState,
+  CREATE_MARKET_DATA,
+  type CreateMarketArgs,
+  DESCRIPTION_MAX_CHARS,
+  findMarketPda,
+  MARKET_ACCOUNT_SIZE,
+  MAX_TRADE_FEE_BPS,
+  MIN_AMM_SEED,
+  MIN_TRADE_FEE_BPS,
+  openMarket,
+  TICKER_MAX_CHARS,
+  TITLE_MAX_CHARS,
+  withMarketState,
 } from '@pmx/programs';
 import { AccountList, decodeArgs, domain, fail } from './guard.js';
 import { createPdaAccount, loadConfig, readTokenAccount, saveConfig, saveMarket } from './state-io.js';
@@ -38,7 +49,15 @@ function validate(args: CreateMarketArgs): void {
 
 export const processCreateMarket: Processor = (ix, ctx, programId) => {
   const a = new AccountList(ix.keys, [
-    'creator', 'config', 'market', 'usdcMint', 'vault', 'creatorUsdc', 'tokenProgram', 'ataProgram', 'systemProgram',
+    'creator',
+    'config',
+    'market',
+    'usdcMint',
+    'vault',
+    'creatorUsdc',
+    'tokenProgram',
+    'ataProgram',
+    'systemProgram',
   ]);
   const args = decodeArgs(() => CREATE_MARKET_DATA.decode(ix.data));
   validate(args);
@@ -63,35 +82,42 @@ export const processCreateMarket: Processor = (ix, ctx, programId) => {
   if (args.seedAmount > 0n) ctx.invoke([createTransferInstruction(creatorUsdc, vault, creator, args.seedAmount)]);
 
   const state = domain(() => openMarket(args.seedAmount, BigInt(args.tradeFeeBps)));
-  saveMarket(ctx, market, withMarketState({
-    marketId: args.marketId,
-    creator,
-    vault,
-    resolutionTime: args.resolutionTime,
-    createdAt: ctx.unixTimestamp,
-    resolvedAt: 0n,
-    tradeFeeBps: args.tradeFeeBps,
-    mintsInitialized: false,
-    bump,
-    seedAmount: args.seedAmount,
-    totalVolume: 0n,
-    title: args.title,
-    description: args.description,
-    yesTicker: args.yesTicker,
-    noTicker: args.noTicker,
-    mode: state.mode,
-    status: state.status,
-    winningSide: null,
-    yesReserve: 0n,
-    noReserve: 0n,
-    yesSupply: 0n,
-    noSupply: 0n,
-    collateral: 0n,
-    creatorFeesAccrued: 0n,
-    creatorFeesClaimed: 0n,
-    protocolFeesAccrued: 0n,
-    protocolFeesClaimed: 0n,
-  }, state));
+  saveMarket(
+    ctx,
+    market,
+    withMarketState(
+      {
+        marketId: args.marketId,
+        creator,
+        vault,
+        resolutionTime: args.resolutionTime,
+        createdAt: ctx.unixTimestamp,
+        resolvedAt: 0n,
+        tradeFeeBps: args.tradeFeeBps,
+        mintsInitialized: false,
+        bump,
+        seedAmount: args.seedAmount,
+        totalVolume: 0n,
+        title: args.title,
+        description: args.description,
+        yesTicker: args.yesTicker,
+        noTicker: args.noTicker,
+        mode: state.mode,
+        status: state.status,
+        winningSide: null,
+        yesReserve: 0n,
+        noReserve: 0n,
+        yesSupply: 0n,
+        noSupply: 0n,
+        collateral: 0n,
+        creatorFeesAccrued: 0n,
+        creatorFeesClaimed: 0n,
+        protocolFeesAccrued: 0n,
+        protocolFeesClaimed: 0n,
+      },
+      state,
+    ),
+  );
   // Ids are reserved off chain; the counter is the highest id ever created.
   if (args.marketId > config.marketCounter) saveConfig(ctx, configKey, { ...config, marketCounter: args.marketId });
   ctx.log(`market ${args.marketId} created (${state.mode}, seed ${args.seedAmount})`);

@@ -6,21 +6,31 @@ import { MintLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { PublicKey, SystemProgram } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
 import {
-  type ConfigAccount, decodeConfigAccount, decodeTokenAccount, decodeMarketAccount, encodeConfigAccount, encodeMarketAccount, findConfigPda, findMarketPda, type MarketAccount,
+  type ConfigAccount,
+  decodeConfigAccount,
+  decodeTokenAccount,
+  decodeMarketAccount,
+  encodeConfigAccount,
+  encodeMarketAccount,
+  findConfigPda,
+  findMarketPda,
+  type MarketAccount,
 } from '@pmx/programs';
 import { fail } from './guard.js';
 
 /** System createAccount signed by the payer and the new PDA, as invoke_signed would on chain. */
-export function createPdaAccount(
-  ctx: InvocationContext,
-  payer: PublicKey,
-  address: PublicKey,
-  size: number,
-  owner: PublicKey,
-): void {
+export function createPdaAccount(ctx: InvocationContext, payer: PublicKey, address: PublicKey, size: number, owner: PublicKey): void {
   if (ctx.getAccount(address)) fail('AlreadyInitialized', address.toBase58());
   ctx.invoke(
-    [SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(ctx.rentExemptMinimum(size)), space: size, programId: owner })],
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer,
+        newAccountPubkey: address,
+        lamports: Number(ctx.rentExemptMinimum(size)),
+        space: size,
+        programId: owner,
+      }),
+    ],
     [address],
   );
 }
@@ -74,12 +84,7 @@ export interface TokenAccountView {
 }
 
 /** An initialised SPL token account (of `mint` and `owner` when given). */
-export function readTokenAccount(
-  ctx: InvocationContext,
-  address: PublicKey,
-  mint?: PublicKey,
-  owner?: PublicKey,
-): TokenAccountView {
+export function readTokenAccount(ctx: InvocationContext, address: PublicKey, mint?: PublicKey, owner?: PublicKey): TokenAccountView {
   const acc = ctx.getAccount(address);
   const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? decodeTokenAccount(acc.data) : null;
   if (!raw) fail('InvalidAccount', `${address.toBase58()} is not a token account`);

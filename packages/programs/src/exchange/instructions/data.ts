@@ -10,7 +10,10 @@ import { EXCHANGE_IX } from '../discriminators.js';
 
 export type OutcomeByte = 0 | 1;
 
-const FEES = [['takerFeeBps', getU16Codec()], ['makerRebateBps', getU16Codec()]] as const;
+const FEES = [
+  ['takerFeeBps', getU16Codec()],
+  ['makerRebateBps', getU16Codec()],
+] as const;
 const AMOUNT = [['amount', getU64Codec()]] as const;
 
 export const EXCHANGE_DATA = {
@@ -25,7 +28,10 @@ export const EXCHANGE_DATA = {
   withdraw: instructionLayout(EXCHANGE_IX.withdraw, AMOUNT),
   split: instructionLayout(EXCHANGE_IX.split, AMOUNT),
   merge: instructionLayout(EXCHANGE_IX.merge, AMOUNT),
-  redeem: instructionLayout(EXCHANGE_IX.redeem, [['outcome', getU8Codec()], ['amount', getU64Codec()]]),
+  redeem: instructionLayout(EXCHANGE_IX.redeem, [
+    ['outcome', getU8Codec()],
+    ['amount', getU64Codec()],
+  ]),
 } as const;
 
 /** Exact-length check for data a layout does not cover; RangeError, like the layouts' decoders. */

@@ -9,20 +9,33 @@ const ro = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: false 
 const w = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: true });
 
 export function getExchangeInitializeInstruction(p: {
-  operator: PublicKey; usdcMint: PublicKey; feeWallet: PublicKey; takerFeeBps: number; makerRebateBps: number; programId?: PublicKey;
+  operator: PublicKey;
+  usdcMint: PublicKey;
+  feeWallet: PublicKey;
+  takerFeeBps: number;
+  makerRebateBps: number;
+  programId?: PublicKey;
 }): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   return new TransactionInstruction({
     programId,
     keys: [
       { pubkey: p.operator, isSigner: true, isWritable: true },
-      w(findExchangeConfigPda(programId)[0]), ro(p.usdcMint), ro(p.feeWallet), ro(SystemProgram.programId),
+      w(findExchangeConfigPda(programId)[0]),
+      ro(p.usdcMint),
+      ro(p.feeWallet),
+      ro(SystemProgram.programId),
     ],
     data: EXCHANGE_DATA.initialize.encode(p),
   });
 }
 
-export function getExchangeSetFeesInstruction(p: { operator: PublicKey; takerFeeBps: number; makerRebateBps: number; programId?: PublicKey }): TransactionInstruction {
+export function getExchangeSetFeesInstruction(p: {
+  operator: PublicKey;
+  takerFeeBps: number;
+  makerRebateBps: number;
+  programId?: PublicKey;
+}): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   return new TransactionInstruction({
     programId,
@@ -31,7 +44,12 @@ export function getExchangeSetFeesInstruction(p: { operator: PublicKey; takerFee
   });
 }
 
-export function getClobCreateMarketInstruction(p: { operator: PublicKey; marketUuid: string; usdcMint: PublicKey; programId?: PublicKey }): TransactionInstruction {
+export function getClobCreateMarketInstruction(p: {
+  operator: PublicKey;
+  marketUuid: string;
+  usdcMint: PublicKey;
+  programId?: PublicKey;
+}): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   return new TransactionInstruction({
     programId,
@@ -43,7 +61,9 @@ export function getClobCreateMarketInstruction(p: { operator: PublicKey; marketU
       w(findClobOutcomeMintPda(p.marketUuid, 'no', programId)[0]),
       ro(p.usdcMint),
       w(findClobVaultAddress(p.marketUuid, p.usdcMint, programId)),
-      ro(TOKEN_PROGRAM_ID), ro(ASSOCIATED_TOKEN_PROGRAM_ID), ro(SystemProgram.programId),
+      ro(TOKEN_PROGRAM_ID),
+      ro(ASSOCIATED_TOKEN_PROGRAM_ID),
+      ro(SystemProgram.programId),
     ],
     data: EXCHANGE_DATA.createMarket.encode({ marketUuid: marketUuidSeed(p.marketUuid) }),
   });
@@ -53,7 +73,11 @@ export type MarketStatusAction = 'pause' | 'resume' | 'resolve';
 
 /** pause_market / resume_market / resolve_market (outcome required for resolve). */
 export function getClobMarketStatusInstruction(p: {
-  operator: PublicKey; marketUuid: string; action: MarketStatusAction; outcome?: OutcomeByte; programId?: PublicKey;
+  operator: PublicKey;
+  marketUuid: string;
+  action: MarketStatusAction;
+  outcome?: OutcomeByte;
+  programId?: PublicKey;
 }): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   let data: Buffer;

@@ -2,7 +2,12 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, TransactionInstruction, type PublicKey } from '@solana/web3.js';
 import {
-  findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, findEscrowTokenAddress, findExchangeConfigPda, findUserEscrowPda,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findClobVaultAddress,
+  findEscrowTokenAddress,
+  findExchangeConfigPda,
+  findUserEscrowPda,
 } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { EXCHANGE_DATA, type OutcomeByte } from './data.js';
@@ -10,7 +15,13 @@ import { EXCHANGE_DATA, type OutcomeByte } from './data.js';
 const ro = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey) => ({ pubkey, isSigner: false, isWritable: true });
 
-interface WalletParams { owner: PublicKey; usdcMint: PublicKey; amount: bigint; programId?: PublicKey; ownerUsdc?: PublicKey }
+interface WalletParams {
+  owner: PublicKey;
+  usdcMint: PublicKey;
+  amount: bigint;
+  programId?: PublicKey;
+  ownerUsdc?: PublicKey;
+}
 
 export function getDepositInstruction(p: WalletParams): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
@@ -23,7 +34,9 @@ export function getDepositInstruction(p: WalletParams): TransactionInstruction {
       ro(p.usdcMint),
       w(p.ownerUsdc ?? getAssociatedTokenAddressSync(p.usdcMint, p.owner)),
       w(findEscrowTokenAddress(p.owner, p.usdcMint, programId)),
-      ro(TOKEN_PROGRAM_ID), ro(ASSOCIATED_TOKEN_PROGRAM_ID), ro(SystemProgram.programId),
+      ro(TOKEN_PROGRAM_ID),
+      ro(ASSOCIATED_TOKEN_PROGRAM_ID),
+      ro(SystemProgram.programId),
     ],
     data: EXCHANGE_DATA.deposit.encode(p),
   });
@@ -45,7 +58,13 @@ export function getWithdrawInstruction(p: WalletParams): TransactionInstruction 
   });
 }
 
-interface MarketOpParams { owner: PublicKey; usdcMint: PublicKey; marketUuid: string; amount: bigint; programId?: PublicKey }
+interface MarketOpParams {
+  owner: PublicKey;
+  usdcMint: PublicKey;
+  marketUuid: string;
+  amount: bigint;
+  programId?: PublicKey;
+}
 
 function marketOpKeys(p: MarketOpParams, programId: PublicKey) {
   const yes = findClobOutcomeMintPda(p.marketUuid, 'yes', programId)[0];
@@ -56,10 +75,13 @@ function marketOpKeys(p: MarketOpParams, programId: PublicKey) {
     w(findClobMarketPda(p.marketUuid, programId)[0]),
     w(findClobVaultAddress(p.marketUuid, p.usdcMint, programId)),
     w(findEscrowTokenAddress(p.owner, p.usdcMint, programId)),
-    w(yes), w(no),
+    w(yes),
+    w(no),
     w(findEscrowTokenAddress(p.owner, yes, programId)),
     w(findEscrowTokenAddress(p.owner, no, programId)),
-    ro(TOKEN_PROGRAM_ID), ro(ASSOCIATED_TOKEN_PROGRAM_ID), ro(SystemProgram.programId),
+    ro(TOKEN_PROGRAM_ID),
+    ro(ASSOCIATED_TOKEN_PROGRAM_ID),
+    ro(SystemProgram.programId),
   ];
 }
 

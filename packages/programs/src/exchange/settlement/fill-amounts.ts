@@ -54,12 +54,25 @@ export function settlementMoney(
   const makerLeg = { notional: maker.totals.notional, usdc: maker.totals.usdc };
   // The taker fee is cumulative over the order's taking fills: the engine passes the order's USDC
   // within its placement, which is exactly its fills as taker.
-  const money = fillMoney(type, taker.message.side, takerLeg, makerLeg, quantity, prices.takerPrice, prices.makerPrice, taker.totals.takerUsdc, fees);
+  const money = fillMoney(
+    type,
+    taker.message.side,
+    takerLeg,
+    makerLeg,
+    quantity,
+    prices.takerPrice,
+    prices.makerPrice,
+    taker.totals.takerUsdc,
+    fees,
+  );
   return { ...money, fillType: type, ...prices };
 }
 
 /** The order's totals after a fill in which it moved `usdc` principal at `price`. */
-export function afterFill(t: OrderTotals, f: { quantity: bigint; price: number; usdc: bigint; asTaker: boolean; fee: bigint; rebate: bigint }): OrderTotals {
+export function afterFill(
+  t: OrderTotals,
+  f: { quantity: bigint; price: number; usdc: bigint; asTaker: boolean; fee: bigint; rebate: bigint },
+): OrderTotals {
   return {
     filled: t.filled + f.quantity,
     notional: t.notional + f.quantity * BigInt(f.price),

@@ -50,7 +50,8 @@ export function encodeFillReceipt(a: FillReceiptAccount): Buffer {
 
 export function decodeFillReceipt(data: Uint8Array): FillReceiptAccount {
   const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (b.length !== FILL_RECEIPT_SIZE || !b.subarray(0, 8).equals(EXCHANGE_ACCOUNT.fillReceipt)) throw new RangeError('not an exchange fill receipt');
+  if (b.length !== FILL_RECEIPT_SIZE || !b.subarray(0, 8).equals(EXCHANGE_ACCOUNT.fillReceipt))
+    throw new RangeError('not an exchange fill receipt');
   const fillType = FILL_TYPES[b.readUInt8(120)];
   if (!fillType) throw new RangeError('corrupt fill receipt');
   const amount = (i: number) => b.readBigUInt64LE(124 + 8 * i);

@@ -27,7 +27,9 @@ interface MarketRef {
 
 /** The market's fixed settle accounts (all but the operator, which signs). */
 export function marketLookupTableAddresses(m: MarketRef): PublicKey[] {
-  return settleFixedAccounts(m).slice(1).map((a) => a.pubkey);
+  return settleFixedAccounts(m)
+    .slice(1)
+    .map((a) => a.pubkey);
 }
 
 /** A trader's smart wallet and its USDC, YES and NO accounts in this market. */
@@ -47,11 +49,19 @@ export function traderLookupTableAddresses(owner: PublicKey, m: Omit<MarketRef, 
  * no repeats). Keys compare as hex, not base58 (encoding a table's 256 addresses in base58 took
  * milliseconds per planned batch), and each owner's addresses are derived once per call.
  */
-export function missingLookupTableAddresses(fills: readonly SettlementFill[], m: MarketRef, tables: readonly AddressLookupTableAccount[]): PublicKey[] {
+export function missingLookupTableAddresses(
+  fills: readonly SettlementFill[],
+  m: MarketRef,
+  tables: readonly AddressLookupTableAccount[],
+): PublicKey[] {
   const hex = (k: PublicKey) => k.toBuffer().toString('hex');
   const held = new Set(tables.flatMap((t) => t.state.addresses.map(hex)));
   const out = new Map<string, PublicKey>();
-  const want = (keys: PublicKey[]) => keys.forEach((k) => { const h = hex(k); if (!held.has(h)) out.set(h, k); });
+  const want = (keys: PublicKey[]) =>
+    keys.forEach((k) => {
+      const h = hex(k);
+      if (!held.has(h)) out.set(h, k);
+    });
   want(marketLookupTableAddresses(m));
   const owners = new Set<string>();
   for (const f of fills) {
@@ -62,17 +72,31 @@ export function missingLookupTableAddresses(fills: readonly SettlementFill[], m:
 }
 
 /** Creates a table owned by `authority` (the operator); `recentSlot` must be a recent slot (SlotHashes). */
-export function getCreateLookupTableInstruction(p: { authority: PublicKey; payer: PublicKey; recentSlot: bigint }): [TransactionInstruction, PublicKey] {
+export function getCreateLookupTableInstruction(p: {
+  authority: PublicKey;
+  payer: PublicKey;
+  recentSlot: bigint;
+}): [TransactionInstruction, PublicKey] {
   return AddressLookupTableProgram.createLookupTable({ authority: p.authority, payer: p.payer, recentSlot: p.recentSlot });
 }
 
 /** Extend instructions, one per transaction, each within LOOKUP_TABLE_EXTEND_CHUNK addresses. */
-export function getExtendLookupTableInstructions(p: { table: PublicKey; authority: PublicKey; payer: PublicKey; addresses: readonly PublicKey[] }): TransactionInstruction[] {
+export function getExtendLookupTableInstructions(p: {
+  table: PublicKey;
+  authority: PublicKey;
+  payer: PublicKey;
+  addresses: readonly PublicKey[];
+}): TransactionInstruction[] {
   const out: TransactionInstruction[] = [];
   for (let i = 0; i < p.addresses.length; i += LOOKUP_TABLE_EXTEND_CHUNK) {
-    out.push(AddressLookupTableProgram.extendLookupTable({
-      lookupTable: p.table, authority: p.authority, payer: p.payer, addresses: p.addresses.slice(i, i + LOOKUP_TABLE_EXTEND_CHUNK),
-    }));
+    out.push(
+      AddressLookupTableProgram.extendLookupTable({
+        lookupTable: p.table,
+        authority: p.authority,
+        payer: p.payer,
+        addresses: p.addresses.slice(i, i + LOOKUP_TABLE_EXTEND_CHUNK),
+      }),
+    );
   }
   return out;
 }

@@ -49,7 +49,8 @@ export function encodeOrderState(a: OrderStateAccount): Buffer {
 
 export function decodeOrderState(data: Uint8Array): OrderStateAccount {
   const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (b.length !== ORDER_STATE_SIZE || !b.subarray(0, 8).equals(EXCHANGE_ACCOUNT.orderState)) throw new RangeError('not an exchange order account');
+  if (b.length !== ORDER_STATE_SIZE || !b.subarray(0, 8).equals(EXCHANGE_ACCOUNT.orderState))
+    throw new RangeError('not an exchange order account');
   return {
     message: Uint8Array.from(b.subarray(MESSAGE_AT, MESSAGE_AT + 92)),
     filled: b.readBigUInt64LE(100),

@@ -77,10 +77,16 @@ export function decodeSettleData(data: Buffer): SettleData {
   const orders: SettleOrderRef[] = [];
   for (let i = 0; i < orderCount; i++, at += 2) orders.push({ proofIx: data[at]!, proofEntry: data[at + 1]! });
   const fillCount = data[at++]!;
-  if (data.length !== at + SETTLE_FILL_BYTES * fillCount) throw new RangeError(`settle data must be ${at + SETTLE_FILL_BYTES * fillCount} bytes, got ${data.length}`);
+  if (data.length !== at + SETTLE_FILL_BYTES * fillCount)
+    throw new RangeError(`settle data must be ${at + SETTLE_FILL_BYTES * fillCount} bytes, got ${data.length}`);
   const fills: SettleFillData[] = [];
   for (let i = 0; i < fillCount; i++, at += SETTLE_FILL_BYTES) {
-    fills.push({ fillUuid: Uint8Array.from(data.subarray(at, at + 16)), taker: data[at + 16]!, maker: data[at + 17]!, quantity: data.readBigUInt64LE(at + 18) });
+    fills.push({
+      fillUuid: Uint8Array.from(data.subarray(at, at + 16)),
+      taker: data[at + 16]!,
+      maker: data[at + 17]!,
+      quantity: data.readBigUInt64LE(at + 18),
+    });
   }
   return { tag, orders, fills };
 }

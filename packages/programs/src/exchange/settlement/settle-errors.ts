@@ -3,7 +3,7 @@ export const SETTLE_ERRORS = {
   FillAlreadySettled: { code: 6040, message: 'The fill has a receipt: it settled before' },
   OrderSignatureMissing: { code: 6041, message: "No Ed25519 instruction of this transaction proves the owner's signature of the order" },
   InvalidOrderMessage: { code: 6042, message: 'The signed text is not "PMX Order:\\n" + lowercase hex of a valid 92-byte order message' },
-  OrderMismatch: { code: 6043, message: 'The order account holds another message for this owner and nonce, or is not the order\'s address' },
+  OrderMismatch: { code: 6043, message: "The order account holds another message for this owner and nonce, or is not the order's address" },
   WrongMarket: { code: 6044, message: 'The order is for another market' },
   InvalidFillType: { code: 6045, message: 'The two orders cannot fill each other (sides and outcomes)' },
   SelfTrade: { code: 6046, message: 'Both orders belong to the same owner' },

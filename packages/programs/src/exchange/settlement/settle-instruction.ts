@@ -8,8 +8,15 @@
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, SYSVAR_INSTRUCTIONS_PUBKEY, TransactionInstruction, type AccountMeta, type PublicKey } from '@solana/web3.js';
 import {
-  findClobMarketPda, findClobOutcomeMintPda, findClobVaultAddress, findEscrowTokenAddress, findExchangeConfigPda, findFillReceiptPda,
-  findTokenAccountAddress, findUserEscrowPda, marketUuidSeed,
+  findClobMarketPda,
+  findClobOutcomeMintPda,
+  findClobVaultAddress,
+  findEscrowTokenAddress,
+  findExchangeConfigPda,
+  findFillReceiptPda,
+  findTokenAccountAddress,
+  findUserEscrowPda,
+  marketUuidSeed,
 } from '../pda.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { encodeSettleData, NO_PROOF } from './settle-data.js';
@@ -50,7 +57,12 @@ const ro = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWri
 const w = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
 
 /** The order's four accounts: its state, the owner's smart wallet and its USDC and outcome-token accounts. */
-export function settleOrderAccounts(o: SettleOrderInput, marketUuid: string, usdcMint: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): AccountMeta[] {
+export function settleOrderAccounts(
+  o: SettleOrderInput,
+  marketUuid: string,
+  usdcMint: PublicKey,
+  programId: PublicKey = EXCHANGE_PROGRAM_ID,
+): AccountMeta[] {
   const outcomeMint = findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0];
   return [
     w(findOrderStatePda(o.owner, o.nonce, programId)[0]),
@@ -61,7 +73,9 @@ export function settleOrderAccounts(o: SettleOrderInput, marketUuid: string, usd
 }
 
 /** The accounts every settle instruction of a market lists first (operator excluded from lookup tables). */
-export function settleFixedAccounts(p: Pick<SettleInstructionParams, 'operator' | 'marketUuid' | 'usdcMint' | 'feeWallet' | 'programId'>): AccountMeta[] {
+export function settleFixedAccounts(
+  p: Pick<SettleInstructionParams, 'operator' | 'marketUuid' | 'usdcMint' | 'feeWallet' | 'programId'>,
+): AccountMeta[] {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   return [
     { pubkey: p.operator, isSigner: true, isWritable: true },

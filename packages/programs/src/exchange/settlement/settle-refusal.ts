@@ -39,9 +39,11 @@ const dash = (s: string) => (s === '-' ? null : s);
 export function parseSettleRefusal(logs: readonly string[]): SettleRefusal | null {
   for (const line of logs) {
     const f = FILL_RE.exec(line);
-    if (f) return { error: f[4]!, fillIds: [f[1]!], party: dash(f[2]!) as SettleParty | null, owner: dash(f[3]!), order: null, detail: f[5]! };
+    if (f)
+      return { error: f[4]!, fillIds: [f[1]!], party: dash(f[2]!) as SettleParty | null, owner: dash(f[3]!), order: null, detail: f[5]! };
     const o = ORDER_RE.exec(line);
-    if (o) return { error: o[4]!, fillIds: o[3] === '-' ? [] : o[3]!.split(','), party: null, owner: dash(o[2]!), order: o[1]!, detail: o[5]! };
+    if (o)
+      return { error: o[4]!, fillIds: o[3] === '-' ? [] : o[3]!.split(','), party: null, owner: dash(o[2]!), order: o[1]!, detail: o[5]! };
   }
   return null;
 }

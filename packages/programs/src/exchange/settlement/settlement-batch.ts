@@ -19,7 +19,13 @@ import { MAX_TX_ACCOUNT_LOCKS, PACKET_DATA_SIZE } from '../../solana/transaction
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { fillTypeOf } from './fill-amounts.js';
 import { SETTLE_FILL_BYTES, SETTLE_ORDER_BYTES, SETTLE_TAG_BYTES } from './settle-data.js';
-import { getSettleInstruction, SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS, type SettleFillInput, type SettleOrderInput } from './settle-instruction.js';
+import {
+  getSettleInstruction,
+  SETTLE_ACCOUNTS_PER_ORDER,
+  SETTLE_FIXED_ACCOUNTS,
+  type SettleFillInput,
+  type SettleOrderInput,
+} from './settle-instruction.js';
 import { findOrderStatePda } from './settle-pda.js';
 import { SettlementAssemblyError, type SettlementContext, type SettlementFill, type SignedOrder } from './settlement-types.js';
 
@@ -69,21 +75,38 @@ class BatchPlan {
   readonly fills: SettleFillInput[] = [];
   private readonly index = new Map<string, number>();
 
-  constructor(private readonly ctx: SettlementContext, private readonly programId: PublicKey, private readonly market: PublicKey) {}
+  constructor(
+    private readonly ctx: SettlementContext,
+    private readonly programId: PublicKey,
+    private readonly market: PublicKey,
+  ) {}
 
   private slot(fill: SettlementFill, o: SignedOrder, m: OrderMessage): number {
     const owner = new PublicKey(m.owner);
     const address = findOrderStatePda(owner, m.nonce, this.programId)[0].toBase58();
     const known = this.index.get(address);
     if (known !== undefined) {
-      if (!Buffer.from(this.orders[known]!.message).equals(o.message)) throw new SettlementAssemblyError('ORDER_NONCE_REUSED', fill.fillId, `two orders of ${owner.toBase58()} share nonce ${m.nonce}`);
+      if (!Buffer.from(this.orders[known]!.message).equals(o.message))
+        throw new SettlementAssemblyError('ORDER_NONCE_REUSED', fill.fillId, `two orders of ${owner.toBase58()} share nonce ${m.nonce}`);
       return known;
     }
     const stored = this.ctx.orderStates.get(address);
     if (stored && !Buffer.from(stored.message).equals(o.message)) {
-      throw new SettlementAssemblyError('ORDER_NONCE_REUSED', fill.fillId, `order account ${address} holds another order of ${owner.toBase58()} with nonce ${m.nonce}`);
+      throw new SettlementAssemblyError(
+        'ORDER_NONCE_REUSED',
+        fill.fillId,
+        `order account ${address} holds another order of ${owner.toBase58()} with nonce ${m.nonce}`,
+      );
     }
-    this.orders.push({ address, owner, nonce: m.nonce, outcome: m.outcome, message: o.message, signature: o.signature, needsProof: !stored });
+    this.orders.push({
+      address,
+      owner,
+      nonce: m.nonce,
+      outcome: m.outcome,
+      message: o.message,
+      signature: o.signature,
+      needsProof: !stored,
+    });
     this.index.set(address, this.orders.length - 1);
     return this.orders.length - 1;
   }
@@ -99,10 +122,17 @@ class BatchPlan {
     const taker = decodeSigned(fill, fill.takerOrder);
     const maker = decodeSigned(fill, fill.makerOrder);
     const invalid = (why: string) => new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: ${why}`);
-    if (!Buffer.from(taker.market).equals(this.market.toBuffer()) || !Buffer.from(maker.market).equals(this.market.toBuffer())) throw invalid('an order is for another market');
-    if (fillTypeOf(taker, maker) !== fill.fillType) throw invalid(`the orders make a ${fillTypeOf(taker, maker) ?? 'no'} fill, not ${fill.fillType}`);
+    if (!Buffer.from(taker.market).equals(this.market.toBuffer()) || !Buffer.from(maker.market).equals(this.market.toBuffer()))
+      throw invalid('an order is for another market');
+    if (fillTypeOf(taker, maker) !== fill.fillType)
+      throw invalid(`the orders make a ${fillTypeOf(taker, maker) ?? 'no'} fill, not ${fill.fillType}`);
     if (fill.quantity <= 0n) throw invalid('quantity must be positive');
-    this.fills.push({ fillId: fill.fillId, taker: this.slot(fill, fill.takerOrder, taker), maker: this.slot(fill, fill.makerOrder, maker), quantity: fill.quantity });
+    this.fills.push({
+      fillId: fill.fillId,
+      taker: this.slot(fill, fill.takerOrder, taker),
+      maker: this.slot(fill, fill.makerOrder, maker),
+      quantity: fill.quantity,
+    });
   }
 }
 
@@ -113,24 +143,50 @@ function computeUnits(orders: number, proven: number, fills: number): number {
   return SETTLE_COMPUTE.base + SETTLE_COMPUTE.perOrder * orders + SETTLE_COMPUTE.perNewOrder * proven + SETTLE_COMPUTE.perFill * fills;
 }
 
-function compile(ctx: SettlementContext, programId: PublicKey, orders: OrderSlot[], fills: SettleFillInput[]): Omit<SettlementBatch, 'kind' | 'fills'> | null {
+function compile(
+  ctx: SettlementContext,
+  programId: PublicKey,
+  orders: OrderSlot[],
+  fills: SettleFillInput[],
+): Omit<SettlementBatch, 'kind' | 'fills'> | null {
   const proven = orders.filter((o) => o.needsProof);
   const units = computeUnits(orders.length, proven.length, fills.length);
   if (units > MAX_COMPUTE_UNITS) return null;
   const settleOrders: SettleOrderInput[] = orders.map((o) => ({
-    owner: o.owner, nonce: o.nonce, outcome: o.outcome, proof: o.needsProof ? { ix: PROOF_IX, entry: proven.indexOf(o) } : undefined,
+    owner: o.owner,
+    nonce: o.nonce,
+    outcome: o.outcome,
+    proof: o.needsProof ? { ix: PROOF_IX, entry: proven.indexOf(o) } : undefined,
   }));
   const ixs: TransactionInstruction[] = [ComputeBudgetProgram.setComputeUnitLimit({ units })];
   if (proven.length) {
-    const entries: Ed25519Entry[] = proven.map((o) => ({ publicKey: o.owner.toBytes(), signature: o.signature, message: orderSigningBytes(o.message) }));
+    const entries: Ed25519Entry[] = proven.map((o) => ({
+      publicKey: o.owner.toBytes(),
+      signature: o.signature,
+      message: orderSigningBytes(o.message),
+    }));
     ixs.push(createEd25519Instruction(entries));
   }
-  ixs.push(getSettleInstruction({ operator: ctx.operator, marketUuid: ctx.marketUuid, usdcMint: ctx.usdcMint, feeWallet: ctx.feeWallet, orders: settleOrders, fills, tag: ctx.tag, programId }));
+  ixs.push(
+    getSettleInstruction({
+      operator: ctx.operator,
+      marketUuid: ctx.marketUuid,
+      usdcMint: ctx.usdcMint,
+      feeWallet: ctx.feeWallet,
+      orders: settleOrders,
+      fills,
+      tag: ctx.tag,
+      programId,
+    }),
+  );
   let transaction: VersionedTransaction;
   let size: number;
   try {
-    const message = new TransactionMessage({ payerKey: ctx.operator, recentBlockhash: ctx.recentBlockhash, instructions: ixs })
-      .compileToV0Message(ctx.lookupTables ? [...ctx.lookupTables] : undefined);
+    const message = new TransactionMessage({
+      payerKey: ctx.operator,
+      recentBlockhash: ctx.recentBlockhash,
+      instructions: ixs,
+    }).compileToV0Message(ctx.lookupTables ? [...ctx.lookupTables] : undefined);
     transaction = new VersionedTransaction(message);
     size = transaction.serialize().length;
   } catch (e) {
@@ -138,7 +194,8 @@ function compile(ctx: SettlementContext, programId: PublicKey, orders: OrderSlot
     throw e;
   }
   const m = transaction.message;
-  const accounts = m.staticAccountKeys.length + m.addressTableLookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
+  const accounts =
+    m.staticAccountKeys.length + m.addressTableLookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
   if (size > PACKET_DATA_SIZE || accounts > MAX_TX_ACCOUNT_LOCKS) return null;
   return { transaction, newOrders: proven.map((o) => o.address), size, accounts, computeUnitLimit: units };
 }
@@ -190,7 +247,12 @@ function minimumSize(orders: readonly OrderSlot[], fills: number): number {
 const prefixSize = (plan: BatchPlan, n: number) => minimumSize(plan.orders.slice(0, plan.ordersUsedBy(n)), n);
 
 /** The fills in order until `full(plan)`; a bad fill ends them (thrown when it is the first: the caller reports it). */
-function planOf(fills: readonly SettlementFill[], ctx: SettlementContext, programId: PublicKey, full: (plan: BatchPlan) => boolean): BatchPlan {
+function planOf(
+  fills: readonly SettlementFill[],
+  ctx: SettlementContext,
+  programId: PublicKey,
+  full: (plan: BatchPlan) => boolean,
+): BatchPlan {
   const plan = new BatchPlan(ctx, programId, findClobMarketPda(ctx.marketUuid, programId)[0]);
   for (const fill of fills.slice(0, 255)) {
     try {
@@ -210,7 +272,12 @@ export function buildSettlementBatch(fills: readonly SettlementFill[], ctx: Sett
   if (fills.length === 0) throw new SettlementAssemblyError('NOTHING_FITS', null, 'no fills to settle');
   const programId = ctx.programId ?? EXCHANGE_PROGRAM_ID;
   // The first prefix past either bound ends the candidates (the search below may still refuse it).
-  const plan = planOf(fills, ctx, programId, (p) => lockedAccounts(p, p.fills.length) > MAX_TX_ACCOUNT_LOCKS || prefixSize(p, p.fills.length) > PACKET_DATA_SIZE);
+  const plan = planOf(
+    fills,
+    ctx,
+    programId,
+    (p) => lockedAccounts(p, p.fills.length) > MAX_TX_ACCOUNT_LOCKS || prefixSize(p, p.fills.length) > PACKET_DATA_SIZE,
+  );
   const build = (n: number): SettlementBatch | null => {
     const built = compile(ctx, programId, plan.orders.slice(0, plan.ordersUsedBy(n)), plan.fills.slice(0, n));
     return built && { ...built, kind: 'settle', fills: fills.slice(0, n) };
