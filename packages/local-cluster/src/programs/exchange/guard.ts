@@ -1,6 +1,6 @@
 /**
  * The exchange program's failures (ProgramError with its code and name) and the account/data
- * checks every processor makes before it trusts an input (../../shared/guard.ts).
+ * checks every processor makes before it trusts an input (../guard.ts).
  */
 import type { AccountMeta } from '@solana/web3.js';
 import { AccountSlots, decodeOrFail, failWith, type Fail } from '../guard.js';

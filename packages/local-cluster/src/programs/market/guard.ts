@@ -1,6 +1,6 @@
 /**
  * The market program's failures (ProgramError with its Anchor-numbered code and name) and the
- * account/data checks every processor makes before it trusts an input (../../shared/guard.ts).
+ * account/data checks every processor makes before it trusts an input (../guard.ts).
  */
 import type { AccountMeta } from '@solana/web3.js';
 import { AmmError, MARKET_ERRORS, type MarketErrorName } from '@pmx/programs';
