@@ -41,7 +41,8 @@ type MatcherJobData = Static<typeof MatcherJob>;
 // patterns are interpreted on every call), which a matcher taking thousands of orders a second
 // would feel.
 const matcherJob = Compile(MatcherJob);
-type Outcome = { ok: true; value: unknown } | { ok: false; error: SerializedDomainError };
+/** What a matcher job answers: the operation's value, or the domain error it refused with. */
+type MatcherReply = { ok: true; value: unknown } | { ok: false; error: SerializedDomainError };
 
 /** The matcher node's side: runs its queue's jobs on its local matcher. */
 export function startMatcherQueueWorker(o: {
@@ -53,7 +54,7 @@ export function startMatcherQueueWorker(o: {
 }): Worker {
   const worker = new Worker(
     matcherQueueName(o.node),
-    async (job): Promise<Outcome> => {
+    async (job): Promise<MatcherReply> => {
       const data: unknown = job.data;
       if (!matcherJob.Check(data))
         return { ok: false, error: { kind: 'invalid', code: 'INVALID_JOB', message: 'malformed matcher job', extra: {} } };
@@ -109,9 +110,9 @@ export class QueueMatcherPort implements MatcherPort {
     } catch (error) {
       throw new DomainError('unavailable', 'QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
     }
-    let outcome: Outcome;
+    let outcome: MatcherReply;
     try {
-      outcome = (await waitForJob(job, this.events, this.timeoutMs)) as Outcome;
+      outcome = (await waitForJob(job, this.events, this.timeoutMs)) as MatcherReply;
     } catch (error) {
       if (error instanceof JobWaitTimeout) {
         await job.remove().catch(() => undefined);
