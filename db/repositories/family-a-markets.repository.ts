@@ -28,7 +28,8 @@ export async function insertFamilyATerms(db: Db, row: Insertable<FamilyAMarketsT
   await db.insertInto('family_a_markets').values(row).execute();
 }
 
-const COLUMNS = [
+/** A market row as Family A reads it (also by the pending creations' repository). */
+export const MARKET_COLUMNS = [
   'm.id',
   'm.slug',
   'm.kind',
@@ -62,7 +63,7 @@ export async function findMarketBySlug(db: Db, slug: string) {
   return db
     .selectFrom('markets as m')
     .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
+    .select(MARKET_COLUMNS)
     .where('m.slug', '=', slug)
     .executeTakeFirst();
 }
@@ -71,7 +72,7 @@ export async function findMarketById(db: Db, id: string) {
   return db
     .selectFrom('markets as m')
     .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
+    .select(MARKET_COLUMNS)
     .where('m.id', '=', id)
     .executeTakeFirst();
 }
@@ -140,7 +141,7 @@ export async function listMarkets(db: Db, dialect: Dialect, f: MarketFilter, lim
     let query = db
       .selectFrom('markets as m')
       .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-      .select(COLUMNS)
+      .select(MARKET_COLUMNS)
       .select(sql<number | null>`null`.as('fts_rowid'))
       .where(where(dialect, { ...f, statuses }));
     // A row value comparison: both engines seek it in the (…, created_at, id) indexes.
@@ -175,7 +176,7 @@ function searchSqlite(db: Db, f: MarketFilter, limit: number, offset: number, be
     .selectFrom(sql<{ rowid: number }>`markets_fts`.as('f'))
     .innerJoin('markets as m', (join) => join.on(sql<SqlBool>`m.rowid = f.rowid`))
     .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
+    .select(MARKET_COLUMNS)
     .select(sql<number | null>`f.rowid`.as('fts_rowid'))
     .where(sql<SqlBool>`markets_fts match ${query}`)
     .where(where('sqlite', { ...f, terms: undefined }) as never);
@@ -218,26 +219,13 @@ export async function slugExists(db: Db, slug: string): Promise<boolean> {
   return (await db.selectFrom('markets').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
 }
 
-/** The newest market awaiting its creation fee from `creator` under `name` (x402 creation step 2). */
-export async function findPendingMarket(db: Db, creator: string, name: string) {
-  return db
-    .selectFrom('markets as m')
-    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
-    .where('m.creator', '=', creator)
-    .where('m.name', '=', name)
-    .where('m.status', '=', 'pending')
-    .orderBy('m.created_at', 'desc')
-    .executeTakeFirst();
-}
-
 /** Family A markets one of whose option wallets is in `wallets` (whose inbound transfer is whose). */
 export async function findMarketsByOptionWallets(db: Db, wallets: string[]) {
   if (wallets.length === 0) return [];
   return db
     .selectFrom('markets as m')
     .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
+    .select(MARKET_COLUMNS)
     .where((eb) => eb.or([eb('a.yes_wallet', 'in', wallets), eb('a.no_wallet', 'in', wallets)]))
     .execute();
 }
@@ -248,58 +236,7 @@ export async function findMarketsByMints(db: Db, mints: string[]) {
   return db
     .selectFrom('markets as m')
     .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
+    .select(MARKET_COLUMNS)
     .where((eb) => eb.or([eb('m.yes_mint', 'in', mints), eb('m.no_mint', 'in', mints)]))
     .execute();
-}
-
-/** Every creation of `creator` still awaiting its fee. */
-export async function listPendingCreations(db: Db, creator: string) {
-  return db
-    .selectFrom('markets as m')
-    .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(COLUMNS)
-    .where('m.creator', '=', creator)
-    .where('m.status', '=', 'pending')
-    .execute();
-}
-
-/** Pending creations whose payment deadline is before `before` (the sweep expires them). */
-export async function listExpiredPendingCreations(db: Db, before: string, limit: number) {
-  return db
-    .selectFrom('markets as m')
-    .innerJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(['m.id', 'm.slug', 'a.payment_deadline'])
-    .where('m.status', '=', 'pending')
-    .where('a.payment_deadline', '<', before)
-    .limit(limit)
-    .execute();
-}
-
-/**
- * Removing an unpaid creation (after `setMarketStatus(pending → expired)` won, in the same
- * database transaction): first its terms, then the market row, which releases its slug.
- */
-export async function deleteTermsOfExpiredMarket(db: Db, id: string): Promise<void> {
-  await db
-    .deleteFrom('family_a_markets')
-    .where('market_id', '=', id)
-    .where((eb) => eb.exists(eb.selectFrom('markets').select('id').where('id', '=', id).where('status', '=', 'expired')))
-    .execute();
-}
-
-export async function deleteExpiredMarket(db: Db, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('markets').where('id', '=', id).where('status', '=', 'expired').executeTakeFirst();
-  return Number(res.numDeletedRows) === 1;
-}
-
-/** A repeated identical creation request reopens the window of its pending market. */
-export async function renewPaymentDeadline(db: Db, id: string, deadline: string): Promise<boolean> {
-  const res = await db
-    .updateTable('family_a_markets')
-    .set({ payment_deadline: deadline })
-    .where('market_id', '=', id)
-    .where((eb) => eb.exists(eb.selectFrom('markets').select('id').where('id', '=', id).where('status', '=', 'pending')))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }

@@ -4,7 +4,7 @@ import { awaitOutbound } from '../../src/services/outbound/outbound-wait.js';
 import { findOutboundByKey } from '../../db/repositories/outbound-transactions.repository.js';
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { PublicKey, SystemProgram } from '@solana/web3.js';
-import { renewPaymentDeadline } from '../../db/repositories/family-a-markets.repository.js';
+import { renewPaymentDeadline } from '../../db/repositories/family-a-creations.repository.js';
 import { sweepFamilyAMoney } from '../../src/services/family-a/money-sweep.service.js';
 import { admin, createHarness, familyADeps, fundedUser, send, transfer, xPayment, type Harness } from './family-a.harness.js';
 

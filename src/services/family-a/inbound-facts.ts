@@ -4,12 +4,8 @@
  * could still honour it (the sender's quotes, pending creations, claims). The decision itself is
  * pure (domain/family-a/inbound-credits.ts).
  */
-import {
-  findMarketsByMints,
-  findMarketsByOptionWallets,
-  listPendingCreations,
-  type MarketRow,
-} from '../../../db/repositories/family-a-markets.repository.js';
+import { findMarketsByMints, findMarketsByOptionWallets, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import { listPendingCreations } from '../../../db/repositories/family-a-creations.repository.js';
 import { findClaim, listMatchingQuotes } from '../../../db/repositories/family-a-trades.repository.js';
 import { inboundCredits, SOL, type CreditPurpose, type InboundCredit } from '../../domain/family-a/inbound-credits.js';
 import type { OutcomeSide } from '../../domain/family-a/side.js';

@@ -16,14 +16,8 @@
  * (its window renewed when it had closed) instead of reserving another slug; the sweep removes a
  * pending market FAMILY_A_PRESENT_GRACE_SEC after its window closed, releasing its slug.
  */
-import {
-  findMarketById,
-  findPendingMarket,
-  listPendingCreations,
-  renewPaymentDeadline,
-  setMarketStatus,
-  type MarketRow,
-} from '../../../db/repositories/family-a-markets.repository.js';
+import { findMarketById, setMarketStatus, type MarketRow } from '../../../db/repositories/family-a-markets.repository.js';
+import { findPendingMarket, listPendingCreations, renewPaymentDeadline } from '../../../db/repositories/family-a-creations.repository.js';
 import { findPaymentBySignature } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';

@@ -16,12 +16,12 @@
  * Each step is a compare-and-set in its own database transaction, so a step 2 honouring the same
  * transfer (or paying the same creation) at the same moment wins or loses as a whole.
  */
+import { setMarketStatus } from '../../../db/repositories/family-a-markets.repository.js';
 import {
   deleteExpiredMarket,
   deleteTermsOfExpiredMarket,
   listExpiredPendingCreations,
-  setMarketStatus,
-} from '../../../db/repositories/family-a-markets.repository.js';
+} from '../../../db/repositories/family-a-creations.repository.js';
 import { listDueHeld, listStrandedCredits } from '../../../db/repositories/family-a-inbound.repository.js';
 import { deleteQuotesExpiredBefore } from '../../../db/repositories/family-a-trades.repository.js';
 import type { FamilyADeps } from './family-a.deps.js';
