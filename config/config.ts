@@ -4,7 +4,7 @@
  * Every key is documented in README.md and .env.example.
  */
 import path from 'node:path';
-import { address, bool, int, list, oneOf, str, trustProxy, url, type Parser } from './fields.js';
+import { address, bool, caip2Solana, int, list, oneOf, str, trustProxy, url, type Parser } from './fields.js';
 
 export const ROLES = ['api', 'worker', 'indexer', 'matcher', 'ledger'] as const;
 export type Role = (typeof ROLES)[number];
@@ -70,6 +70,18 @@ export interface Config {
     presentGraceSec: number;
     /** How often held payments past their grace are refunded and expired pending creations released. */
     sweepIntervalMs: number;
+    /** Standard x402 v2 (docs/x402-standard.md): the CAIP-2 network; undefined → from FAMILY_A_NETWORK (embedded: Solana devnet's id). */
+    x402Network: string | undefined;
+    /** Highest compute-unit limit a payer's transaction may set (the fee payer pays for it). */
+    x402MaxComputeUnits: number;
+    /** Highest compute-unit price (micro-lamports) a payer's transaction may set. */
+    x402MaxPriceMicroLamports: number;
+    /** USDC added to a standard buy when the platform must open the buyer's outcome-token account (its rent). */
+    x402AccountFeeUsdc: number;
+    /** Below this balance (SOL) the fee payer is reported low: a log warning and the pmx_family_a_fee_payer_lamports gauge. */
+    x402FeePayerMinSol: number;
+    /** Standard payments one payer may present per minute (per API node). */
+    x402PayerPerMinute: number;
   };
   // Family C (orderbook)
   clob: {
@@ -172,6 +184,12 @@ export function loadConfig(env: Env = process.env): Config {
       requireApiKey: read('FAMILY_A_REQUIRE_API_KEY', bool, false),
       presentGraceSec: read('FAMILY_A_PRESENT_GRACE_SEC', int(0, 604_800), 600),
       sweepIntervalMs: read('FAMILY_A_SWEEP_INTERVAL_MS', int(500, 3_600_000), 15_000),
+      x402Network: read('FAMILY_A_X402_NETWORK', caip2Solana),
+      x402MaxComputeUnits: read('FAMILY_A_X402_MAX_COMPUTE_UNITS', int(20_000, 1_400_000), 50_000),
+      x402MaxPriceMicroLamports: read('FAMILY_A_X402_MAX_PRICE_MICROLAMPORTS', int(1, 10_000_000), 50_000),
+      x402AccountFeeUsdc: read('FAMILY_A_X402_ACCOUNT_FEE_USDC', decimal(0, 100), 0.25),
+      x402FeePayerMinSol: read('FAMILY_A_X402_FEE_PAYER_MIN_SOL', decimal(0, 1_000), 0.05),
+      x402PayerPerMinute: read('FAMILY_A_X402_PAYER_PER_MINUTE', int(1, 100_000), 30),
     },
     clob: {
       takerFeeBps: read('CLOB_TAKER_FEE_BPS', int(0, 1_000), 25),

@@ -63,6 +63,13 @@ export const address: Parser<string> = (raw) => {
   return raw;
 };
 
+/** A CAIP-2 Solana network id: `solana:` and the first 32 base58 characters of the cluster's genesis hash. */
+export const caip2Solana: Parser<string> = (raw) => {
+  if (!/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/.test(raw))
+    throw new Error(`must be a CAIP-2 Solana id (solana:<32 base58 characters>), got "${raw}"`);
+  return raw;
+};
+
 /**
  * TRUST_PROXY: `false` (default: the TCP peer is the client), `true` (trust every proxy), a hop
  * count (`1` behind one reverse proxy), or a comma list of trusted proxy addresses or CIDRs.

@@ -115,6 +115,37 @@ export interface FamilyAQuotesTable {
   amount_raw: ColumnType<bigint, bigint | number, bigint | number>;
   issued_at: string;
   expires_at: string;
+  /** USDC a standard (x402 v2) buy adds for opening the buyer's outcome-token account; 0 otherwise. */
+  account_fee_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+}
+
+export type X402PaymentState = 'sent' | 'honoured' | 'refused' | 'failed' | 'expired' | 'rejected';
+
+/** A standard x402 v2 payment the fee payer co-signed, recorded before it was sent (migration 0015). */
+export interface FamilyAX402PaymentsTable {
+  /** The fee payer's signature: the transaction id, and the idempotency key of a replayed PAYMENT-SIGNATURE. */
+  signature: string;
+  kind: 'buy' | 'sell';
+  quote_id: string;
+  market_id: string;
+  slug: string;
+  side: 'YES' | 'NO';
+  /** The transfer's authority: the wallet the quote was issued to. */
+  payer: string;
+  /** The wallet whose associated token account the payment credits (the quote's option wallet). */
+  pay_to: string;
+  /** buy: raw USDC bought with (the account fee excluded); sell: raw outcome tokens sold. */
+  amount_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  account_fee_raw: ColumnType<bigint, bigint | number, bigint | number>;
+  quote_issued_at: string;
+  /** The fully signed wire transaction, base64: resent as is until it lands or its blockhash expires. */
+  transaction: string;
+  blockhash: string;
+  state: X402PaymentState;
+  /** The final answer (JSON: HTTP status, body, PAYMENT-RESPONSE), replayed to a repeated PAYMENT-SIGNATURE. */
+  answer: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Persisted outbound platform transactions, shared by every family (see src/services/outbound). */
@@ -221,6 +252,7 @@ export interface Database {
   market_id_reservations: MarketIdReservationsTable;
   family_a_markets: FamilyAMarketsTable;
   family_a_quotes: FamilyAQuotesTable;
+  family_a_x402_payments: FamilyAX402PaymentsTable;
   outbound_transactions: OutboundTransactionsTable;
   family_a_payments: FamilyAPaymentsTable;
   family_a_claims: FamilyAClaimsTable;

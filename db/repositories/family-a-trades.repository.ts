@@ -26,6 +26,10 @@ export async function findQuote(
     .executeTakeFirst();
 }
 
+export async function findQuoteById(db: Db, id: string): Promise<QuoteRow | undefined> {
+  return db.selectFrom('family_a_quotes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /**
  * Deletes up to `limit` quotes that expired before `before` (one bounded statement, so a large
  * backlog never holds the writer for long). Returns how many went.

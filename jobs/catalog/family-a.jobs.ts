@@ -16,4 +16,13 @@ export const familyAJobs = {
     keepCompleted: 20,
     keepFailed: 100,
   }),
+  /** Finishes standard x402 payments left undecided and reports the fee payer's balance (x402-resume.service.ts). */
+  'family-a.x402.resume': defineJob({
+    queue: 'platform',
+    payload: Type.Object({ scheduledBy: Type.String() }),
+    attempts: 1,
+    backoffMs: 0,
+    keepCompleted: 20,
+    keepFailed: 100,
+  }),
 };

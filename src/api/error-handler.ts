@@ -83,6 +83,7 @@ function asChainError(error: unknown): ChainError | undefined {
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDomainError(error)) {
+      reply.headers(error.headers);
       return send(request, reply, STATUS_BY_KIND[error.kind], error.code, error.message, error.extra);
     }
     if (error.validation) return send(request, reply, 400, 'VALIDATION_ERROR', validationMessage(error));

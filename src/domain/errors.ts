@@ -20,9 +20,16 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the answer carries besides its body (x402's PAYMENT-REQUIRED / PAYMENT-RESPONSE). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** The same refusal with more response headers. */
+  withHeaders(headers: Record<string, string>): DomainError {
+    return new DomainError(this.kind, this.code, this.message, this.extra, { ...this.headers, ...headers });
   }
 
   toJSON(): SerializedDomainError {

@@ -5,6 +5,7 @@
  */
 import { familyARoutes } from '../api/routes/family-a/index.js';
 import { humanToRaw } from '../domain/family-a/money.js';
+import { caip2For } from '../services/family-a/x402-standard/networks.js';
 import { ApiKeyService } from '../services/family-a/api-keys.service.js';
 import { familyABuilders } from '../services/family-a/family-a.builders.js';
 import { QUOTE_TTL_MS, type FamilyADeps, type FamilyASettings } from '../services/family-a/family-a.deps.js';
@@ -12,6 +13,8 @@ import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import { ensurePlatformAccounts } from '../services/family-a/platform-accounts.service.js';
 import { moneySweepProcessor } from '../../jobs/processors/family-a/money-sweep.processor.js';
+import { x402ResumeProcessor } from '../../jobs/processors/family-a/x402-resume.processor.js';
+import { fundDevFeePayer } from '../services/family-a/x402-standard/x402-resume.service.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
@@ -26,6 +29,14 @@ export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): 
     deliveryWaitMs: a.deliveryWaitMs,
     quoteTtlMs: QUOTE_TTL_MS,
     presentGraceSec: a.presentGraceSec,
+    x402: {
+      network: a.x402Network ?? caip2For(a.network),
+      maxComputeUnits: a.x402MaxComputeUnits,
+      maxPriceMicroLamports: a.x402MaxPriceMicroLamports,
+      accountFeeRaw: humanToRaw(a.x402AccountFeeUsdc, 'FAMILY_A_X402_ACCOUNT_FEE_USDC'),
+      feePayerMinLamports: BigInt(Math.round(a.x402FeePayerMinSol * 1e9)),
+      payerPerMinute: a.x402PayerPerMinute,
+    },
   };
 }
 
@@ -46,11 +57,21 @@ export const familyAFeature: FeatureFactory = (ctx) => {
   const apiKeys = new ApiKeyService(ctx.db, ctx.config.familyA.requireApiKey);
   return {
     name: 'family-a',
-    processors: { 'family-a.money.sweep': moneySweepProcessor(deps) },
+    processors: {
+      'family-a.money.sweep': moneySweepProcessor(deps),
+      'family-a.x402.resume': x402ResumeProcessor(deps, ctx.metrics),
+    },
     outboundBuilders: familyABuilders(deps),
     routes: familyARoutes(deps, apiKeys, ctx.adminToken),
     async schedules() {
       await ensurePlatformAccounts(deps);
+      await fundDevFeePayer(deps, ctx.chain.devFaucet);
+      await ctx.queues.schedule(
+        'family-a-x402-resume',
+        'family-a.x402.resume',
+        { scheduledBy: 'family-a' },
+        ctx.config.familyA.sweepIntervalMs,
+      );
       await ctx.queues.schedule(
         'family-a-money-sweep',
         'family-a.money.sweep',

@@ -32,6 +32,8 @@ export interface DaemonMetrics {
   processErrors: Counter<'kind'>;
   /** Connections this node closed, by close code (ws-protocol.ts WS_CLOSE): 4029 too fast, 4010 slow consumer… */
   wsCloses: Counter<'code'>;
+  /** The Family A x402 fee payer's balance, set by `family-a.x402.resume` (alert when low). */
+  feePayerLamports: Gauge;
   setWebSocketSource(source: WebSocketSource): void;
   setQueueDepthSource(source: QueueDepthSource): void;
   setMoneySource(source: MoneySource): void;
@@ -132,6 +134,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
   });
   return {
     registry,
+    feePayerLamports: new Gauge({
+      name: 'pmx_family_a_fee_payer_lamports',
+      help: "Lamports of the Family A x402 fee payer (it pays every standard payment's fee): alert below FAMILY_A_X402_FEE_PAYER_MIN_SOL",
+      registers: [registry],
+    }),
     wsCloses: new Counter({
       name: 'pmx_ws_closes_total',
       help: 'WebSocket connections this node closed, by close code',

@@ -19,6 +19,7 @@ import { loadConfig } from '../../config/config.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { startWorkers } from '../../jobs/workers.js';
 import { EmbeddedChainClient } from '../../src/chain/adapters/embedded.adapter.js';
+import { embeddedDevFaucet } from '../../src/chain/dev-faucet.js';
 import { EmbeddedLedger } from '@pmx/local-cluster';
 import { familyAFeature, familyASettings } from '../../src/features/family-a.feature.js';
 import type { FamilyADeps } from '../../src/services/family-a/family-a.deps.js';
@@ -78,6 +79,7 @@ export async function createHarness(
       wallets: { treasury: platform.treasury, exchangeOperator: platform.exchangeOperator, protocolFee: platform.protocolFee },
       programs: { market: PublicKey.default },
       ledger,
+      devFaucet: embeddedDevFaucet(ledger),
     },
   };
   const feature = await familyAFeature(ctx);

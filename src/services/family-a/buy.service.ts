@@ -42,6 +42,9 @@ import {
 } from './x402-payment.verifier.js';
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
+import { QuoteIssued } from './x402-standard/quote-issued.js';
+import type { QuoteRow } from '../../../db/repositories/family-a-trades.repository.js';
+import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
 
 export interface BuyBody {
   wallet: string;
@@ -62,8 +65,10 @@ async function issueQuote(
   message?: string,
 ): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
+  const id = randomUUID();
+  const accountFeeRaw = await accountOpeningFee(deps, side === 'YES' ? m.yes_mint : m.no_mint, wallet);
   await insertQuote(deps.db, {
-    id: randomUUID(),
+    id,
     market_id: m.id,
     wallet,
     side,
@@ -71,10 +76,10 @@ async function issueQuote(
     amount_raw: amountRaw,
     issued_at: times.issuedAt,
     expires_at: times.expiresAt,
+    account_fee_raw: accountFeeRaw,
   });
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
-  throw new DomainError(
-    'payment_required',
+  throw new QuoteIssued(
     code,
     message ?? `Payment required: send ${rawToHuman(amountRaw)} USDC to ${payTo}, then repeat this request with X-PAYMENT`,
     {
@@ -86,7 +91,21 @@ async function issueQuote(
       quote: { side, amount: rawToHuman(amountRaw), ...times },
       marketSlug: m.slug,
     },
+    {
+      quoteId: id,
+      amountRaw: amountRaw + accountFeeRaw,
+      asset: deps.usdcMint,
+      payTo,
+      accountFeeRaw,
+      description: `Buy ${side} of ${m.slug} for ${rawToHuman(amountRaw)} USDC${accountFeeRaw > 0n ? ` (+${rawToHuman(accountFeeRaw)} USDC to open your ${side} token account)` : ''}`,
+    },
   );
+}
+
+/** The standard flavour's account fee: due when the platform would open the buyer's outcome-token account (its rent). */
+async function accountOpeningFee(deps: FamilyADeps, mint: string, wallet: string): Promise<bigint> {
+  if (deps.settings.x402.accountFeeRaw === 0n) return 0n;
+  return (await deps.chain.getAccount(associatedAccount(mint, wallet))) ? 0n : deps.settings.x402.accountFeeRaw;
 }
 
 function readBody(m: Market, body: BuyBody): { wallet: string; side: OutcomeSide; amountRaw: bigint } {
@@ -116,9 +135,12 @@ async function honourBuy(
   body: BuyBody,
   payload: PaymentPayload,
   remember: (landed: LandedTransfer) => void,
+  standard?: { quote: QuoteRow },
 ) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, amountRaw } = readBody(m, body);
+  // The standard flavour pays the account fee on top of the amount; the documented one never does.
+  const feeRaw = standard ? BigInt(standard.quote.account_fee_raw) : 0n;
   const payTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   if (payload.payer !== wallet)
     throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
@@ -128,13 +150,15 @@ async function honourBuy(
   if (await findPaymentBySignature(deps.db, payload.txHash)) {
     throw alreadyProcessed(payload.txHash);
   }
-  const quote = await findQuote(deps.db, {
-    marketId: m.id,
-    wallet,
-    side,
-    kind: 'buy',
-    issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
-  });
+  const quote =
+    standard?.quote ??
+    (await findQuote(deps.db, {
+      marketId: m.id,
+      wallet,
+      side,
+      kind: 'buy',
+      issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
+    }));
   if (!quote)
     return issueQuote(
       deps,
@@ -169,12 +193,12 @@ async function honourBuy(
   // Exact: the payment must have moved the quote's amount (see the header); refused otherwise, unconsumed.
   const moved = requireTransfer(
     landed,
-    { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw, exact: true },
+    { mint: deps.usdcMint, recipientOwner: payTo, payer: wallet, minAmount: amountRaw + feeRaw, exact: true },
     LABEL,
   );
 
-  // Tokens for what the payment moved (equal to the quote's amount), floored against the caller.
-  const tokens = tokensForUsdc(moved, BigInt(m.target_price_raw!));
+  // Tokens for what the payment moved (the quote's amount, and its account fee), floored against the caller.
+  const tokens = tokensForUsdc(moved - feeRaw, BigInt(m.target_price_raw!));
   const mint = side === 'YES' ? m.yes_mint : m.no_mint;
   const params: DeliverParams = { mint, owner: wallet, amountRaw: tokens.toString() };
   const delivery = await honourPayment(
@@ -194,4 +218,20 @@ async function honourBuy(
     deliveryStatus: deliveryStatus(delivery),
     wallet,
   };
+}
+
+/** Honours a standard payment that landed (settle-standard-payment.ts), as step 2 would with its signature. */
+export async function honourStandardBuy(deps: FamilyADeps, row: X402PaymentRow, quote: QuoteRow) {
+  const body: BuyBody = { wallet: row.payer, amount: rawToHuman(BigInt(row.amount_raw)), side: row.side };
+  const payload: PaymentPayload = {
+    x402Version: 1,
+    network: deps.settings.network,
+    txHash: row.signature,
+    amount: rawToHuman(BigInt(row.amount_raw) + BigInt(row.account_fee_raw)),
+    payer: row.payer,
+    payTo: row.pay_to,
+    asset: deps.usdcMint,
+    quoteIssuedAt: row.quote_issued_at,
+  };
+  return withRefusalAccounting(deps, row.signature, (remember) => honourBuy(deps, row.slug, body, payload, remember, { quote }));
 }

@@ -27,6 +27,19 @@ export interface FamilyASettings {
    * be honoured waits for its step 2 before it is refunded (FAMILY_A_PRESENT_GRACE_SEC).
    */
   presentGraceSec: number;
+  x402: StandardX402Settings;
+}
+
+/** Standard x402 v2 (docs/x402-standard.md); the documented flavour ignores these. */
+export interface StandardX402Settings {
+  /** CAIP-2 id the PAYMENT-REQUIRED names (the x402 SVM client knows mainnet, devnet and testnet only). */
+  network: string;
+  maxComputeUnits: number;
+  maxPriceMicroLamports: number;
+  /** Raw USDC a buy adds when the buyer has no outcome-token account yet (the platform pays its rent). */
+  accountFeeRaw: bigint;
+  feePayerMinLamports: bigint;
+  payerPerMinute: number;
 }
 
 export interface FamilyADeps {

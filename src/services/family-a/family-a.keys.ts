@@ -35,6 +35,11 @@ export class FamilyAKeys {
     return this.derive(`option/${marketId}/${side}`);
   }
 
+  /** Fee payer of standard x402 payments: holds only SOL, never an authority of anything. */
+  x402FeePayer(): Keypair {
+    return this.derive('x402-fee-payer');
+  }
+
   mint(marketId: string, side: OutcomeSide): Keypair {
     return this.derive(`mint/${marketId}/${side}`);
   }

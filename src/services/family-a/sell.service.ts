@@ -28,6 +28,10 @@ import {
   type LandedTransfer,
 } from './x402-payment.verifier.js';
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
+import { QuoteIssued } from './x402-standard/quote-issued.js';
+import type { StandardOffer } from './x402-standard/payment-required.js';
+import type { QuoteRow } from '../../../db/repositories/family-a-trades.repository.js';
+import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
 import { alreadyProcessed } from './payment-status.service.js';
 
 export interface SellBody {
@@ -57,8 +61,9 @@ async function issueQuote(
   message = 'Token transfer required to execute sell',
 ): Promise<never> {
   const times = quoteTimes(Date.now(), deps.settings.quoteTtlMs);
+  const id = randomUUID();
   await insertQuote(deps.db, {
-    id: randomUUID(),
+    id,
     market_id: m.id,
     wallet,
     side,
@@ -70,24 +75,37 @@ async function issueQuote(
   const tokenMint = side === 'YES' ? m.yes_mint : m.no_mint;
   const sendTo = side === 'YES' ? m.yes_wallet : m.no_wallet;
   const price = BigInt(m.target_price_raw!);
-  throw new DomainError('payment_required', code, message, {
-    payment: {
-      x402Version: 1,
-      network: deps.settings.network,
-      tokenMint,
-      sendTo,
-      tokenAmount: rawToHuman(tokensRaw),
-      tokenAmountAtomic: tokensRaw.toString(),
+  const offer: StandardOffer = {
+    quoteId: id,
+    amountRaw: tokensRaw,
+    asset: tokenMint,
+    payTo: sendTo,
+    accountFeeRaw: 0n,
+    description: `Sell ${rawToHuman(tokensRaw)} ${side} tokens of ${m.slug} for ${rawToHuman(usdcForTokens(tokensRaw, price))} USDC`,
+  };
+  throw new QuoteIssued(
+    code,
+    message,
+    {
+      payment: {
+        x402Version: 1,
+        network: deps.settings.network,
+        tokenMint,
+        sendTo,
+        tokenAmount: rawToHuman(tokensRaw),
+        tokenAmountAtomic: tokensRaw.toString(),
+      },
+      quote: {
+        side,
+        tokenAmount: rawToHuman(tokensRaw),
+        usdcPayout: rawToHuman(usdcForTokens(tokensRaw, price)),
+        targetPrice: rawToHuman(price),
+        ...times,
+      },
+      marketSlug: m.slug,
     },
-    quote: {
-      side,
-      tokenAmount: rawToHuman(tokensRaw),
-      usdcPayout: rawToHuman(usdcForTokens(tokensRaw, price)),
-      targetPrice: rawToHuman(price),
-      ...times,
-    },
-    marketSlug: m.slug,
-  });
+    offer,
+  );
 }
 
 export async function sellStep1(deps: FamilyADeps, slug: string, body: SellBody): Promise<never> {
@@ -109,6 +127,7 @@ async function honourSell(
   body: SellBody,
   payload: PaymentPayload,
   remember: (landed: LandedTransfer) => void,
+  standard?: { quote: QuoteRow },
 ) {
   const m = await requireTradable(deps, slug);
   const { wallet, side, tokensRaw } = readBody(m, body);
@@ -117,13 +136,15 @@ async function honourSell(
   if (payload.payer !== wallet)
     throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
-  const quote = await findQuote(deps.db, {
-    marketId: m.id,
-    wallet,
-    side,
-    kind: 'sell',
-    issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
-  });
+  const quote =
+    standard?.quote ??
+    (await findQuote(deps.db, {
+      marketId: m.id,
+      wallet,
+      side,
+      kind: 'sell',
+      issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
+    }));
   if (!quote)
     return issueQuote(
       deps,
@@ -173,4 +194,20 @@ async function honourSell(
     deliveryStatus: deliveryStatus(payout),
     wallet,
   };
+}
+
+/** Honours a standard payment of outcome tokens that landed (settle-standard-payment.ts), as step 2 would. */
+export async function honourStandardSell(deps: FamilyADeps, row: X402PaymentRow, quote: QuoteRow) {
+  const body: SellBody = { wallet: row.payer, tokenAmount: rawToHuman(BigInt(row.amount_raw)), side: row.side };
+  const payload: PaymentPayload = {
+    x402Version: 1,
+    network: deps.settings.network,
+    txHash: row.signature,
+    amount: rawToHuman(BigInt(row.amount_raw)),
+    payer: row.payer,
+    payTo: row.pay_to,
+    asset: '',
+    quoteIssuedAt: row.quote_issued_at,
+  };
+  return withRefusalAccounting(deps, row.signature, (remember) => honourSell(deps, row.slug, body, payload, remember, { quote }));
 }

@@ -1,12 +1,17 @@
 /**
  * Family A x402 trades and claims: POST /v2/markets/{slug}/trade/buy, /trade/sell, /claim,
- * /claim/confirm. Without X-PAYMENT a trade answers 402 (payment requirements + quote); with it,
- * 200 and the trade result. Error schemas are open (additionalProperties) so that their
+ * /claim/confirm. Without a payment a trade answers 402 (payment requirements + quote, and the
+ * standard x402 v2 offer in PAYMENT-REQUIRED); with X-PAYMENT (the documented flavour) or
+ * PAYMENT-SIGNATURE (standard x402 v2, answered with PAYMENT-RESPONSE), 200 and the trade result. Error schemas are open (additionalProperties) so that their
  * top-level extras (payment, quote, claim, marketSlug, paymentOutcome) are kept and documented.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import { DomainError } from '../../../domain/errors.js';
+import { payStandard } from '../../../services/family-a/x402-standard/settle-standard-payment.js';
+import { MAX_PAYMENT_SIGNATURE_LENGTH } from '../../../services/family-a/x402-standard/standard-payload.js';
+import { withPaymentRequired } from '../../../services/family-a/x402-standard/with-payment-required.js';
 import { SIGNATURE_PATTERN } from '@pmx/programs';
 import { ok } from '../../envelopes.js';
 import { buyStep1, buyStep2 } from '../../../services/family-a/buy.service.js';
@@ -24,7 +29,30 @@ const BUY_PAYMENT =
   "Step 2 only: base64 of the JSON payment payload {x402Version: 1, network, networkId, txHash (your USDC transfer's signature), amount (USDC, human), payer (= wallet), payTo (payment.payTo), asset (the USDC mint), quoteIssuedAt (quote.issuedAt)}";
 const SELL_PAYMENT =
   "Step 2 only: base64 of the JSON payload {x402Version: 1, network, txHash (your token transfer's signature), amount (tokenAmount, human), payer (= wallet), payTo (payment.sendTo), asset (payment.tokenMint), quoteIssuedAt (quote.issuedAt)}";
-const PaymentHeader = (description: string) => Type.Object({ 'x-payment': Type.Optional(Type.String({ maxLength: 4096, description })) });
+const STANDARD_PAYMENT =
+  'Standard x402 v2 (docs/x402-standard.md): base64 of the JSON PaymentPayload whose `payload.transaction` is the partially signed transaction built from PAYMENT-REQUIRED. Answered with PAYMENT-RESPONSE.';
+const PaymentHeader = (description: string) =>
+  Type.Object({
+    'x-payment': Type.Optional(Type.String({ maxLength: 4096, description })),
+    'payment-signature': Type.Optional(Type.String({ maxLength: MAX_PAYMENT_SIGNATURE_LENGTH, description: STANDARD_PAYMENT })),
+  });
+
+/** The URL a client asked for, as the standard's `resource.url` names it. */
+function resourceUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${request.url}`;
+}
+
+function paymentHeaders(headers: { 'x-payment'?: string; 'payment-signature'?: string }): { documented?: string; standard?: string } {
+  const documented = headers['x-payment'];
+  const standard = headers['payment-signature'];
+  if (documented !== undefined && standard !== undefined)
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_ERROR',
+      'Send either X-PAYMENT (documented flavour) or PAYMENT-SIGNATURE (standard x402 v2), not both',
+    );
+  return { documented, standard };
+}
 
 export function tradeRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
@@ -41,10 +69,33 @@ export function tradeRoutes(deps: FamilyADeps) {
           response: { 200: Success(BuyResult), 402: BuyPaymentRequired, ...Errors },
         },
       },
-      async ({ params: { slug }, headers, body }) => {
-        const header = headers['x-payment'];
-        if (typeof header !== 'string') return buyStep1(deps, slug, body);
-        return ok(await buyStep2(deps, slug, body, header));
+      async (request, reply) => {
+        const {
+          params: { slug },
+          body,
+        } = request;
+        const { documented, standard } = paymentHeaders(request.headers);
+        return withPaymentRequired(
+          deps,
+          resourceUrl(request),
+          () => buyStep1(deps, slug, body),
+          async () => {
+            if (standard !== undefined) {
+              const paid = await payStandard(deps, {
+                kind: 'buy',
+                slug,
+                wallet: body.wallet,
+                side: body.side,
+                amount: body.amount,
+                header: standard,
+              });
+              void reply.headers(paid.headers);
+              return ok(paid.data as Static<typeof BuyResult>);
+            }
+            if (documented === undefined) return buyStep1(deps, slug, body);
+            return ok(await buyStep2(deps, slug, body, documented));
+          },
+        );
       },
     );
 
@@ -60,10 +111,34 @@ export function tradeRoutes(deps: FamilyADeps) {
           response: { 200: Success(SellResult), 402: SellPaymentRequired, ...Errors },
         },
       },
-      async ({ params: { slug }, headers, body }) => {
-        const header = headers['x-payment'];
-        if (typeof header !== 'string') return sellStep1(deps, slug, body);
-        return ok(await sellStep2(deps, slug, body, header));
+      async (request, reply) => {
+        const {
+          params: { slug },
+          body,
+        } = request;
+        const { documented, standard } = paymentHeaders(request.headers);
+        return withPaymentRequired(
+          deps,
+          resourceUrl(request),
+          () => sellStep1(deps, slug, body),
+          async () => {
+            if (standard !== undefined) {
+              const trade = {
+                kind: 'sell' as const,
+                slug,
+                wallet: body.wallet,
+                side: body.side,
+                amount: body.tokenAmount,
+                header: standard,
+              };
+              const paid = await payStandard(deps, trade);
+              void reply.headers(paid.headers);
+              return ok(paid.data as Static<typeof SellResult>);
+            }
+            if (documented === undefined) return sellStep1(deps, slug, body);
+            return ok(await sellStep2(deps, slug, body, documented));
+          },
+        );
       },
     );
 
