@@ -4,10 +4,11 @@
  * signature only), so that a test can change one thing at a time and see it refused.
  */
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import {
+import type {
   AddressLookupTableAccount,
+  Keypair} from '@solana/web3.js';
+import {
   ComputeBudgetProgram,
-  Keypair,
   PublicKey,
   TransactionInstruction,
   TransactionMessage,
