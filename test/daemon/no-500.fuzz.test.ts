@@ -35,6 +35,25 @@ const scalar = fc.oneof(
     'x\udc00',
   ),
 );
+/** PAYMENT-SIGNATURE: garbage, or a v2 payload shape around random transaction bytes and extras. */
+const paymentSignature = fc.oneof(
+  fc.base64String({ maxLength: 120 }),
+  fc
+    .record({
+      x402Version: fc.constantFrom(2, 1, '2'),
+      accepted: fc.record({
+        scheme: fc.constantFrom('exact', 'upto', ''),
+        network: fc.string({ maxLength: 50 }),
+        amount: fc.string(),
+        asset: fc.string(),
+        payTo: fc.string(),
+        maxTimeoutSeconds: fc.integer(),
+        extra: fc.dictionary(fc.string({ maxLength: 8 }), scalar),
+      }),
+      payload: fc.record({ transaction: fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b).toString('base64')) }),
+    })
+    .map((p) => Buffer.from(JSON.stringify(p)).toString('base64')),
+);
 const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }));
 const keys = fc.constantFrom(
   'wallet',
@@ -128,14 +147,19 @@ for (const dialect of ['sqlite', 'postgres'] as const)
             maxKeys: 4,
           }),
           fc.option(fc.base64String({ maxLength: 60 }), { nil: undefined }),
-          async (pick, parts, payload, query, xPayment) => {
+          fc.option(paymentSignature, { nil: undefined }),
+          async (pick, parts, payload, query, xPayment, standard) => {
             const route = routes[pick % routes.length]!;
             const url = `${fill(route.path, parts)}?${new URLSearchParams(query).toString()}`;
             const raw = typeof payload === 'object' && payload !== null && 'raw' in payload ? String(payload.raw) : undefined;
             const res = await h.app.inject({
               method: route.method as 'GET',
               url,
-              headers: { 'content-type': 'application/json', ...(xPayment ? { 'x-payment': xPayment } : {}) },
+              headers: {
+                'content-type': 'application/json',
+                ...(xPayment ? { 'x-payment': xPayment } : {}),
+                ...(standard ? { 'payment-signature': standard } : {}),
+              },
               ...(route.method === 'GET' || route.method === 'HEAD' ? {} : { payload: raw ?? JSON.stringify(payload) }),
             });
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);

@@ -21,6 +21,11 @@ describe('money', () => {
     expect(claimPayout(100_000_000_000n, 100_000n)).toBe(100_000_000n);
     expect(claimPayout(999n, 100_000n)).toBe(0n);
   });
+  it('refuses a token amount past u64 instead of letting an encoder wrap it', () => {
+    // 10^12 raw USDC (the largest buy) at 1 raw per token: 10^18 tokens, within u64 (1.8 × 10^19).
+    expect(tokensForUsdc(1_000_000_000_000n, 1n)).toBe(10n ** 18n);
+    expect(() => tokensForUsdc(2n ** 64n, 1_000_000n)).toThrow(/more tokens than a token account can hold/);
+  });
 });
 
 describe('X-PAYMENT', () => {

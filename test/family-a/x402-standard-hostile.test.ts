@@ -3,6 +3,7 @@
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { AddressLookupTableAccount, ComputeBudgetProgram, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { decodePaymentResponseHeader } from '@x402/core/http';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, createMarket, tokenBalance, type Harness } from './family-a.harness.js';
 import { memoInstruction, paymentSignature, requirementOf, transferChecked, type Build } from './x402-standard.payloads.js';
@@ -62,6 +63,43 @@ async function hostile(amount: number, change: Omit<Build, 'payer' | 'accepted'>
 }
 
 describe('hostile standard payments', () => {
+  // Bytes 1..64 are the fee payer's signature slot, which the platform overwrites when it co-signs:
+  // changing them changes nothing (the same transaction id), so they are left out here.
+  it('any other byte of a valid payment changed: below 500, nothing recorded or sent', async () => {
+    const payer = await buyer();
+    const wallet = payer.publicKey.toBase58();
+    const accepted = await quote(market.slug, wallet, 1);
+    const valid = JSON.parse(Buffer.from(paymentSignature({ payer, accepted }), 'base64').toString());
+    const bytes = Buffer.from(valid.payload.transaction, 'base64');
+    const feePayer = accepted.extra!.feePayer as string;
+    const before = await lamports(feePayer);
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.constant(0), fc.integer({ min: 65, max: bytes.length - 1 })),
+        fc.integer({ min: 1, max: 255 }),
+        async (at, xor) => {
+          const mutated = Buffer.from(bytes);
+          mutated[at] = mutated[at]! ^ xor;
+          const header = Buffer.from(JSON.stringify({ ...valid, payload: { transaction: mutated.toString('base64') } })).toString('base64');
+          const res = await h.t.app.inject({
+            method: 'POST',
+            url: `/v2/markets/${market.slug}/trade/buy`,
+            headers: { 'payment-signature': header },
+            payload: { wallet, amount: 1, side: 'YES' },
+          });
+          statuses.add(res.statusCode);
+          expect(res.statusCode, res.body).toBeLessThan(500);
+          expect(res.statusCode).not.toBe(200);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect([...statuses].every((s) => s === 400 || s === 402)).toBe(true);
+    expect(await h.ctx.db.selectFrom('family_a_x402_payments').select('signature').execute()).toEqual([]);
+    expect(await lamports(feePayer)).toBe(before);
+  });
+
   it('the fee payer named in an instruction', () =>
     hostile(1, { instructions: (ix, p) => [...ix.slice(0, 3), memoInstruction(p.memo, [p.feePayer])] }, /fee_payer_in_instruction/));
 

@@ -3,6 +3,7 @@
  * Outside: human numbers. Every division floors, which is always against the caller here: the
  * caller receives tokens (buy), USDC (sell) or a payout (claim), never pays a computed amount.
  */
+import { U64_MAX } from '@pmx/programs';
 import { DomainError } from '../errors.js';
 
 export const DECIMALS = 6;
@@ -38,10 +39,16 @@ export function assertBuyAmount(raw: bigint): void {
   }
 }
 
-/** Outcome tokens (raw) bought by `usdcRaw` at `priceRaw` USDC-raw per whole token, floored. */
+/**
+ * Outcome tokens (raw) bought by `usdcRaw` at `priceRaw` USDC-raw per whole token, floored.
+ * Refused past u64: an SPL amount is a u64 and an encoder would silently keep its low 64 bits.
+ * (Within the API's bounds — at most 10^12 raw USDC, a price of at least 1 raw — it is at most 10^18.)
+ */
 export function tokensForUsdc(usdcRaw: bigint, priceRaw: bigint): bigint {
   if (priceRaw <= 0n) throw new Error('target price must be positive');
-  return (usdcRaw * ONE) / priceRaw;
+  const tokens = (usdcRaw * ONE) / priceRaw;
+  if (tokens > U64_MAX) throw new DomainError('invalid', 'VALIDATION_ERROR', 'amount buys more tokens than a token account can hold');
+  return tokens;
 }
 
 /** USDC (raw) paid for selling `tokensRaw` back at `priceRaw`, floored. */
