@@ -23,7 +23,11 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 async function ok(url: string, body?: unknown, admin = false): Promise<Json> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(admin ? { authorization: `Bearer ${ADMIN}` } : {}) };
-  const res = await fetch(`${API}${url}`, { method: body === undefined ? 'GET' : 'POST', headers, body: body && JSON.stringify(body) });
+  const res = await fetch(`${API}${url}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as Json;
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(json)}`);
   return json.data as Json;

@@ -62,6 +62,20 @@ describe('loadConfig', () => {
     expect(error?.message).toMatch(/PORT[\s\S]*ROLES/);
   });
 
+  it('takes the standard x402 network as a CAIP-2 Solana id, and its caps within bounds', () => {
+    const config = loadConfig({ FAMILY_A_X402_NETWORK: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', FAMILY_A_X402_ACCOUNT_FEE_USDC: '0' });
+    expect(config.familyA.x402Network).toBe('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+    expect(config.familyA.x402AccountFeeUsdc).toBe(0);
+    expect(loadConfig({}).familyA).toMatchObject({
+      x402Network: undefined,
+      x402MaxComputeUnits: 50_000,
+      x402MaxPriceMicroLamports: 50_000,
+    });
+    const problems = problemsOf({ FAMILY_A_X402_NETWORK: 'solana-devnet', FAMILY_A_X402_MAX_COMPUTE_UNITS: '100' });
+    expect(problems.map((p) => p.split(':', 1)[0]).sort()).toEqual(['FAMILY_A_X402_MAX_COMPUTE_UNITS', 'FAMILY_A_X402_NETWORK']);
+    expect(problems.find((p) => p.startsWith('FAMILY_A_X402_NETWORK'))).toContain('CAIP-2');
+  });
+
   it('rejects out-of-range ports and short admin tokens', () => {
     expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT: must be between/);
     expect(problemsOf({ ADMIN_TOKEN: 'short' })).toEqual(['ADMIN_TOKEN: must be at least 16 characters']);

@@ -5,7 +5,10 @@ import { Keypair } from '@solana/web3.js';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import bs58 from 'bs58';
 import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { x402ResumeProcessor } from '../../jobs/processors/family-a/x402-resume.processor.js';
+import { createMetrics } from '../../src/infra/metrics.js';
 import { insertX402Payment } from '../../db/repositories/family-a-x402.repository.js';
 import { coSign } from '../../src/services/family-a/x402-standard/fee-payer.signer.js';
 import { decodeStandardPayment } from '../../src/services/family-a/x402-standard/standard-payload.js';
@@ -93,6 +96,8 @@ describe('standard payments after a crash', () => {
       transaction: signature,
     });
     expect(replay.json().data).toMatchObject({ paymentTxHash: signature, tokenAmount: 2000 });
+    const lookup = await h.t.app.inject({ method: 'GET', url: `/v2/payments/${signature}` });
+    expect(lookup.json().data).toMatchObject({ kind: 'buy', x402State: 'honoured', status: 'confirmed' });
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(2_000_000_000n);
   });
 
@@ -100,7 +105,7 @@ describe('standard payments after a crash', () => {
     const { payer, wallet, accepted } = await payerWithQuote(1);
     const stale = { ...accepted, extra: { ...accepted.extra, recentBlockhash: bs58.encode(randomBytes(32)) } };
     const header = paymentSignature({ payer, accepted: stale });
-    await recordWithoutSending(header, wallet, 1_000_000n, 0n, quoteIdOf(accepted.extra!.memo));
+    const signature = await recordWithoutSending(header, wallet, 1_000_000n, 0n, quoteIdOf(accepted.extra!.memo));
 
     expect(await resumeStandardPayments(familyADeps(h))).toEqual({ decided: 1, pending: 0 });
     expect(await tokenBalance(h, wallet, h.usdcMint)).toBe(20_000_000n);
@@ -109,6 +114,13 @@ describe('standard payments after a crash', () => {
     expect(decodePaymentResponseHeader(replay.headers['payment-response'] as string)).toMatchObject({
       success: false,
       errorReason: 'transaction_expired',
+    });
+    const lookup = await h.t.app.inject({ method: 'GET', url: `/v2/payments/${signature}` });
+    expect(lookup.json().data).toMatchObject({
+      kind: 'unhonoured',
+      x402State: 'expired',
+      transfers: [],
+      error: expect.stringMatching(/expired/),
     });
   });
 });
@@ -129,5 +141,26 @@ describe('payer rate limit', () => {
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(4_000_000_000n);
     const sent = await h.ctx.db.selectFrom('family_a_x402_payments').select('signature').where('payer', '=', wallet).execute();
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe('the fee payer', () => {
+  it('is funded on the embedded cluster, reported in pmx_family_a_fee_payer_lamports, and warned about when low', async () => {
+    const base = familyADeps(h);
+    const lines: string[] = [];
+    const deps = {
+      ...base,
+      log: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
+      settings: { ...base.settings, x402: { ...base.settings.x402, feePayerMinLamports: 10n ** 15n } },
+    };
+    const metrics = createMetrics();
+    const run = x402ResumeProcessor(deps, metrics) as (...args: unknown[]) => Promise<{ feePayerLamports: string }>;
+    const result = await run({ scheduledBy: 'test' });
+    expect(BigInt(result.feePayerLamports)).toBeGreaterThan(9_000_000_000n); // topped up to 10 SOL at start, minus fees
+    expect(await metrics.registry.getSingleMetricAsString('pmx_family_a_fee_payer_lamports')).toContain(
+      `pmx_family_a_fee_payer_lamports ${result.feePayerLamports}`,
+    );
+    expect(lines.some((l) => l.includes('x402 fee payer is low on SOL'))).toBe(true);
+    expect(lines.join('')).not.toMatch(/secretKey|seed/);
   });
 });

@@ -65,7 +65,7 @@ for (const { name, available, open } of DIALECTS)
       expect(await h.client.getAccount(agent.wallet)).toBeNull(); // no SOL, not even an account
 
       const bought = await post(agent.pay, `/v2/markets/${market.slug}/trade/buy`, { wallet: agent.wallet, amount: 1.5, side: 'YES' });
-      const buyBody = await bought.json();
+      const buyBody = (await bought.json()) as { data: Record<string, unknown> };
       expect(bought.status, JSON.stringify(buyBody)).toBe(200);
       const receipt = decodePaymentResponseHeader(bought.headers.get('PAYMENT-RESPONSE')!);
       expect(receipt).toMatchObject({ success: true, network: SOLANA_CAIP2.devnet, payer: agent.wallet });
@@ -82,7 +82,7 @@ for (const { name, available, open } of DIALECTS)
       expect(await h.client.getAccount(agent.wallet)).toBeNull(); // still no SOL: the platform's fee payer paid
 
       const sold = await post(agent.pay, `/v2/markets/${market.slug}/trade/sell`, { wallet: agent.wallet, tokenAmount: 1000, side: 'YES' });
-      const sellBody = await sold.json();
+      const sellBody = (await sold.json()) as { data: Record<string, unknown> };
       expect(sold.status, JSON.stringify(sellBody)).toBe(200);
       expect(decodePaymentResponseHeader(sold.headers.get('PAYMENT-RESPONSE')!)).toMatchObject({ success: true, payer: agent.wallet });
       expect(sellBody.data).toMatchObject({ action: 'sell', tokenAmount: 1000, usdcPayout: 0.5, deliveryStatus: 'confirmed' });
@@ -101,7 +101,7 @@ for (const { name, available, open } of DIALECTS)
       });
       expect(replay.status).toBe(200);
       expect(replay.headers.get('PAYMENT-RESPONSE')).toBe(bought.headers.get('PAYMENT-RESPONSE'));
-      expect((await replay.json()).data).toEqual(buyBody.data);
+      expect(((await replay.json()) as { data: unknown }).data).toEqual(buyBody.data);
       expect(await tokenBalance(h, agent.wallet, market.cas.Yes)).toBe(2_000_000_000n);
       expect(await tokenBalance(h, agent.wallet, h.usdcMint)).toBe(10_000_000n - 1_750_000n + 500_000n);
       sent.length = 0;

@@ -13,20 +13,32 @@
  * of it (issue 8 item 2): honoured, refunded (with the refund's status and signature), held for a
  * quote that can still honour it, credited to a claim, or left to an operator. A transaction
  * presented but honoured for nothing answers `kind: "unhonoured"` with its transfers.
+ *
+ * A standard x402 payment (docs/x402-standard.md) also says `x402State`: `sent` while in flight,
+ * `honoured`, `refused` (landed, trade refused: see transfers), or `failed`, `expired`, `rejected`
+ * (it moved nothing; `error` says why).
  */
 import { listInboundOfTransaction } from '../../../db/repositories/family-a-inbound.repository.js';
 import { findPaymentOutcome } from '../../../db/repositories/family-a-trades.repository.js';
 import { BASE58_SIGNATURE } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
 import { rawToHuman } from '../../domain/family-a/money.js';
+import { findX402Payment, type X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
+import type { StoredAnswer } from './x402-standard/standard-answers.js';
 import type { FamilyADeps } from './family-a.deps.js';
 import { presentTransfer, refundStatus } from './transfer-outcome.presenter.js';
 
 export async function paymentStatus(deps: FamilyADeps, txHash: string) {
   if (!BASE58_SIGNATURE.test(txHash)) throw new DomainError('invalid', 'VALIDATION_ERROR', 'txHash is not a base58 transaction signature');
-  const [row, rows] = await Promise.all([findPaymentOutcome(deps.db, txHash), listInboundOfTransaction(deps.db, txHash)]);
+  const [row, rows, standard] = await Promise.all([
+    findPaymentOutcome(deps.db, txHash),
+    listInboundOfTransaction(deps.db, txHash),
+    findX402Payment(deps.db, txHash),
+  ]);
   const transfers = rows.map((r) => presentTransfer(deps, r));
+  const x402State = standard ? { x402State: standard.state } : {};
   if (!row) {
+    if (transfers.length === 0 && standard) return unlandedStandardPayment(standard);
     if (transfers.length === 0)
       throw new DomainError(
         'not_found',
@@ -49,6 +61,7 @@ export async function paymentStatus(deps: FamilyADeps, txHash: string) {
       recordedAt: first.created_at,
       updatedAt: rows.reduce((a, r) => (r.updated_at > a ? r.updated_at : a), first.updated_at),
       transfers,
+      ...x402State,
     };
   }
   const status = refundStatus(row.outbound_status ?? 'pending', row.outbound_awaiting_funds_since ?? null)!;
@@ -66,6 +79,28 @@ export async function paymentStatus(deps: FamilyADeps, txHash: string) {
     recordedAt: row.created_at,
     updatedAt: row.outbound_updated_at ?? row.created_at,
     transfers,
+    ...x402State,
+  };
+}
+
+/** A standard x402 payment that moved nothing (yet): in flight (`sent`), or failed, expired or rejected. */
+function unlandedStandardPayment(p: X402PaymentRow) {
+  const answer = p.answer ? (JSON.parse(p.answer) as StoredAnswer) : undefined;
+  return {
+    txHash: p.signature,
+    kind: 'unhonoured' as const,
+    slug: p.slug,
+    wallet: p.payer,
+    side: p.side,
+    paidAmount: null,
+    deliverAmount: null,
+    status: null,
+    platformSignatures: [],
+    error: answer && !answer.ok ? answer.error.message : null,
+    recordedAt: p.created_at,
+    updatedAt: p.updated_at,
+    transfers: [],
+    x402State: p.state,
   };
 }
 

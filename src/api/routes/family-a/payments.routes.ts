@@ -45,6 +45,15 @@ const PaymentStatus = Type.Object({
   recordedAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   transfers: Type.Array(TransferOutcome, { description: 'every transfer of the transaction to a platform wallet and what became of it' }),
+  x402State: Type.Optional(
+    Type.Union(
+      ['sent', 'honoured', 'refused', 'failed', 'expired', 'rejected'].map((s) => Type.Literal(s)),
+      {
+        description:
+          'standard x402 payments only (docs/x402-standard.md): sent (in flight), honoured, refused (landed, trade refused), or failed / expired / rejected (nothing moved)',
+      },
+    ),
+  ),
 });
 
 export function paymentRoutes(deps: FamilyADeps) {
