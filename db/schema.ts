@@ -119,6 +119,24 @@ export interface FamilyAQuotesTable {
   account_fee_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
+/** One state-changing admin request (migration 0016). */
+export interface OperatorAuditTable {
+  id: string;
+  at: string;
+  /** `<METHOD> <route>`, e.g. `POST /v2/admin/clob/markets/:id/pause`. */
+  action: string;
+  /** The route's parameters (`id=3`), or empty. */
+  target: string;
+  /** The request body as JSON, cut at 2,000 characters. */
+  params: string;
+  /** Who: the credential's fingerprint and kind (`admin-token:1a2b3c4d5e6f via bearer`). */
+  caller: string;
+  address: string;
+  /** `pending` until the request answered, then `ok` or the error code. */
+  result: string;
+  status: number | null;
+}
+
 export type X402PaymentState = 'sent' | 'honoured' | 'refused' | 'failed' | 'expired' | 'rejected';
 
 /** A standard x402 v2 payment the fee payer co-signed, recorded before it was sent (migration 0015). */
@@ -253,6 +271,7 @@ export interface Database {
   family_a_markets: FamilyAMarketsTable;
   family_a_quotes: FamilyAQuotesTable;
   family_a_x402_payments: FamilyAX402PaymentsTable;
+  operator_audit: OperatorAuditTable;
   outbound_transactions: OutboundTransactionsTable;
   family_a_payments: FamilyAPaymentsTable;
   family_a_claims: FamilyAClaimsTable;

@@ -3,6 +3,7 @@
  * `stop()` shuts them down in the reverse order: HTTP first (no new work), then workers (active
  * jobs finish), queues, Redis, the chain and the database.
  */
+import { createAuditLog } from './services/operator-audit.service.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Worker } from 'bullmq';
@@ -237,6 +238,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         trustProxy: config.http.trustProxy,
         requestTimeoutMs: config.http.requestTimeoutMs,
         maxConnectionsPerClient: config.http.maxConnectionsPerClient,
+        audit: createAuditLog(db.db),
       });
       cleanups.push(['http', () => app.close()]);
       daemon.url = await app.listen({ host: config.host, port: config.port });

@@ -22,6 +22,9 @@ import { registerRateLimit } from './plugins/rate-limit.plugin.js';
 import type { ReadinessProbe } from '../services/readiness.service.js';
 import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
+import { auditRoutes } from './routes/audit.routes.js';
+import { registerAudit } from './plugins/audit.plugin.js';
+import type { AuditLog } from '../services/operator-audit.service.js';
 
 export interface AppDeps {
   log: Logger;
@@ -42,6 +45,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** Open connections per peer address (default 256; 0 = no cap). */
   maxConnectionsPerClient?: number;
+  /** The operators' audit log; every state-changing admin request is recorded in it. */
+  audit?: AuditLog;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types take it as a function). */
@@ -99,8 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
   await registerMetrics(app, deps.metrics);
+  // Before every admin route (the job dashboard's included), so that each is recorded.
+  if (deps.audit) registerAudit(app, deps.audit, deps.adminToken);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, deps.adminToken);
+  if (deps.audit) await app.register(auditRoutes(deps.audit, deps.adminToken));
   for (const routes of deps.routes) await app.register(routes);
   return app;
 }

@@ -10,6 +10,7 @@ import { JobQueues } from '../../jobs/queues.js';
 import { buildApp } from '../../src/api/app.js';
 import { createMetrics } from '../../src/infra/metrics.js';
 import { createReadinessProbe } from '../../src/services/readiness.service.js';
+import { createAuditLog } from '../../src/services/operator-audit.service.js';
 import { sqliteDatabase } from './databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 
@@ -41,6 +42,7 @@ export async function createTestApp(
     dashboardQueues: [...queues.queues.values()],
     readiness: createReadinessProbe({ db: db.db, redis }),
     routes: options.routes ?? [],
+    audit: createAuditLog(db.db),
   });
   await app.ready();
   return {

@@ -44,6 +44,14 @@ export function isAdminRequest(request: FastifyRequest, token: string): boolean 
   return session !== undefined && safeEqual(session, sessionValue(token));
 }
 
+/** How a request proves the admin token (for the audit log), or undefined when it does not. */
+export function adminCredential(request: FastifyRequest, token: string): 'bearer' | 'basic' | 'session' | undefined {
+  if (!isAdminRequest(request, token)) return undefined;
+  const authorization = request.headers.authorization ?? '';
+  if (authorization.startsWith('Bearer ')) return 'bearer';
+  return authorization.startsWith('Basic ') ? 'basic' : 'session';
+}
+
 /** onRequest hook for JSON admin endpoints. */
 export function requireAdmin(token: string) {
   return async (request: FastifyRequest): Promise<void> => {
