@@ -81,7 +81,7 @@ export async function resetMarketCandleStates(db: Db, marketId: string): Promise
   await db
     .updateTable('clob_fills')
     .set({
-      candle_state: sql<number>`case when status in ('failed', 'failed_insufficient_balance') then ${CANDLE_LEFT_OUT} else ${CANDLE_COUNTED} end`,
+      candle_state: sql<number>`case when status in ('failed', 'failed_insufficient_balance') then ${sql.lit(CANDLE_LEFT_OUT)} else ${sql.lit(CANDLE_COUNTED)} end`,
     })
     .where('market_id', '=', marketId)
     .execute();
