@@ -17,6 +17,7 @@ import {
 import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
 import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
 import { clobMarketRoutes } from '../api/routes/family-c/markets.routes.js';
+import { clobMarketDataRoutes } from '../api/routes/family-c/market-data.routes.js';
 import { ClobBookReads } from '../services/family-c/book-reads.js';
 import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
@@ -156,6 +157,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     txBuilders: familyCTxBuilders(c),
     routes: [
       clobMarketRoutes(c, tops),
+      clobMarketDataRoutes(c, tops),
       clobOrderRoutes(c, runtime.port),
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),

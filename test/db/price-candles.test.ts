@@ -66,7 +66,7 @@ describe.each(DIALECTS)('price candles on $name', ({ available, open }) => {
     const db = await open();
     try {
       const random = rng(30);
-      const rows = [];
+      const rows: Array<ReturnType<typeof fillRow>> = [];
       let at = T0;
       for (let seq = 1; seq <= 120; seq++) {
         // Mostly forward by up to 40 s; a tie now and then, and a clock that steps back 5 s.

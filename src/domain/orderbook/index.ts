@@ -13,3 +13,4 @@ export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './bat
 export * from './positions.js';
 export * from './wallet-moves.js';
 export * from './candles.js';
+export * from './quote.js';

@@ -34,7 +34,15 @@ import {
   toCandle,
 } from '../../../db/repositories/clob-candles.repository.js';
 import { big, num } from '../../../db/codec.js';
-import { bucketStart, fillCandle, foldCandles, INTERVAL_SECONDS, mergeCandles, type Candle, type CandleFill } from '../../domain/orderbook/index.js';
+import {
+  bucketStart,
+  fillCandle,
+  foldCandles,
+  INTERVAL_SECONDS,
+  mergeCandles,
+  type Candle,
+  type CandleFill,
+} from '../../domain/orderbook/index.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { FamilyCContext } from './context.js';
@@ -48,7 +56,13 @@ const MINUTE = INTERVAL_SECONDS[0];
 class ClaimedElsewhere extends Error {}
 
 function candleFill(r: FillRow): CandleFill {
-  return { seq: big(r.seq), outcome: r.outcome, priceBps: num(r.price_bps), quantity: big(r.quantity), at: Math.floor(Date.parse(r.matched_at) / 1000) };
+  return {
+    seq: big(r.seq),
+    outcome: r.outcome,
+    priceBps: num(r.price_bps),
+    quantity: big(r.quantity),
+    at: Math.floor(Date.parse(r.matched_at) / 1000),
+  };
 }
 
 /** Brings the candles up to date with up to `limit` fills; returns how many it handled (0: nothing left, or another run has them). */
@@ -136,7 +150,7 @@ export async function rebuildCandles(ctx: Pick<FamilyCContext, 'db'>, marketId: 
     await resetMarketCandleStates(trx, marketId);
     const minutes = new Map<number, Candle>();
     let counted = 0;
-    for (let after = -1n; ; ) {
+    for (let after = -1n; ;) {
       const page = await marketFillsAfter(trx, marketId, after, 1_000);
       if (page.length === 0) break;
       after = big(page[page.length - 1]!.seq);
