@@ -8,39 +8,19 @@
  *   bps, open and close by match order; the table the job kept equals a rebuild from the fills;
  * - bad input: clear 400s in the Family C envelope.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { Transaction } from '@solana/web3.js';
-import pg from 'pg';
-import { getWithdrawInstruction } from '@pmx/programs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allMarketCandles, fillsNeedingCandles } from '../../db/repositories/clob-candles.repository.js';
 import { rebuildCandles } from '../../src/services/family-c/candles.service.js';
-import { PG_AVAILABLE, POSTGRES_URL } from '../helpers/databases.js';
+import { CLOB_DATABASES, openClobHarnessOn } from './dialect-harness.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { ClobBookReads } from '../../src/services/family-c/book-reads.js';
 import { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
-import {
-  clobWrite,
-  createClobMarket,
-  depositedTrader,
-  get,
-  openClobHarness,
-  place,
-  USDC,
-  waitFor,
-  type CHarness,
-} from './family-c.harness.js';
+import { clobWrite, createClobMarket, depositedTrader, get, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function onPostgres(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-}
 
 /** The canonical text of docs/family-c.md, written from the docs (not from the daemon's code). */
 function expectedHash(book: Json): string {
@@ -64,27 +44,13 @@ function minuteCandles(fills: Array<{ at: number; price: number; quantity: bigin
   return [...out.values()].map((c) => ({ ...c, volume: c.volume.toString() }));
 }
 
-const DATABASES = [
-  { name: 'sqlite', available: true, schema: undefined },
-  { name: 'postgres', available: PG_AVAILABLE, schema: `t_${randomBytes(6).toString('hex')}` },
-];
-
-describe.each(DATABASES)('market data on $name', ({ available, schema }) => {
+describe.each(CLOB_DATABASES)('market data on $name', ({ name, available }) => {
   let h: CHarness;
   beforeAll(async () => {
-    if (!available) return;
-    const env: Record<string, string> = {};
-    if (schema) {
-      await onPostgres(`create schema ${schema}`);
-      const url = new URL(POSTGRES_URL);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      env.DATABASE_URL = url.toString();
-    }
-    h = await openClobHarness(env);
+    if (available) h = await openClobHarnessOn(name);
   }, 60_000);
   afterAll(async () => {
     await h?.close();
-    if (available && schema) await onPostgres(`drop schema if exists ${schema} cascade`);
   });
 
   it.skipIf(!available)(
@@ -196,76 +162,6 @@ describe.each(DATABASES)('market data on $name', ({ available, schema }) => {
       const kept = await allMarketCandles(db, a.id);
       await rebuildCandles({ db }, a.id);
       expect(await allMarketCandles(db, a.id)).toEqual(kept);
-    },
-    120_000,
-  );
-
-  it.skipIf(!available)(
-    'a fill that fails at settlement is taken out of the candles again',
-    async () => {
-      const market = await createClobMarket(h);
-      const m = market.marketPubkey;
-      const payer = await depositedTrader(h, 10n * USDC); // its wallet is emptied behind the API: its fill fails
-      const buyer = await depositedTrader(h, 10n * USDC);
-      const seller = await depositedTrader(h, 10n * USDC);
-      const sk = seller.publicKey.toBase58();
-      await clobWrite(h, '/v2/clob/account/split', { pubkey: sk, marketId: market.id, amount: (10n * USDC).toString() }, seller);
-      await waitFor(
-        'split indexed',
-        async () =>
-          (await get(h, `/v2/clob/account/balances?pubkey=${sk}`)).json().markets[0]?.yesTokens === '10000000' ? true : undefined,
-        20_000,
-      );
-      // Settlement stands still until the payer's fill is matched against the wallet about to be
-      // emptied and the candles count it (the index runs: the fills no longer rest, nothing to cancel).
-      const platform = h.daemon.queues.get('platform');
-      await platform.pause();
-      const db = h.daemon.db.db;
-      const state = async (id: string) =>
-        Number((await db.selectFrom('clob_fills').select('candle_state').where('id', '=', id).executeTakeFirstOrThrow()).candle_state);
-      const history = async (t: number) =>
-        (await get(h, `/v2/clob/markets/${market.id}/prices-history?outcome=no&interval=1h&from=${t - 7_200}&to=${t + 7_200}`)).json()
-          .candles;
-      let failing: Json;
-      let good: Json;
-      try {
-        await place(h, seller, { market: m, side: 'sell', outcome: 'yes', priceBps: 3000, quantity: 4n * USDC });
-        const payerTake = { market: m, side: 'buy', outcome: 'yes', priceBps: 3000, quantity: 2n * USDC, timeInForce: 'ioc' } as const;
-        [failing] = (await place(h, payer, payerTake)).fills;
-        [good] = (await place(h, buyer, { ...payerTake, priceBps: 3500, quantity: 1n * USDC })).fills;
-        const { blockhash } = await h.daemon.chain.client.getLatestBlockhash();
-        const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash });
-        const programId = h.daemon.chain.programs.exchange;
-        tx.add(getWithdrawInstruction({ owner: payer.publicKey, usdcMint: h.usdcMint, amount: 10n * USDC, programId }));
-        tx.sign(payer);
-        expect((await h.ledger.sendRawTransaction(tx.serialize(), { preflight: true })).err).toBeNull();
-        await waitFor('both fills counted', async () =>
-          (await state(failing!.id)) === 1 && (await state(good!.id)) === 1 ? true : undefined,
-        );
-        const t = Math.floor(Date.parse(good!.matchedAt) / 1000);
-        expect(await history(t)).toEqual([
-          { t: Math.floor(t / 3_600) * 3_600, open: 7000, high: 7000, low: 7000, close: 7000, volume: '3000000' },
-        ]);
-      } finally {
-        await platform.resume();
-      }
-      // The failure is recorded and the job has seen it (state 2: left out).
-      await waitFor(
-        'the failed fill taken out',
-        async () => {
-          const f = (await get(h, `/v2/clob/fills/${failing!.id}`)).json().fill;
-          return f.status === 'failed_insufficient_balance' && (await state(failing!.id)) === 2 ? true : undefined;
-        },
-        30_000,
-      );
-      const t = Math.floor(Date.parse(good!.matchedAt) / 1000);
-      const candles = (
-        await get(h, `/v2/clob/markets/${market.id}/prices-history?outcome=no&interval=1h&from=${t - 7_200}&to=${t + 7_200}`)
-      ).json().candles;
-      expect(candles).toEqual([{ t: Math.floor(t / 3_600) * 3_600, open: 7000, high: 7000, low: 7000, close: 7000, volume: '1000000' }]);
-      const kept = await allMarketCandles(db, market.id);
-      await rebuildCandles({ db }, market.id);
-      expect(await allMarketCandles(db, market.id)).toEqual(kept);
     },
     120_000,
   );
