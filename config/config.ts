@@ -97,6 +97,8 @@ export interface Config {
     maxBatchesInFlight: number;
     /** How often positions and PnL are brought up to date even when nothing announced a change. */
     positionsIntervalMs: number;
+    /** How often the price candles are brought up to date when nothing announced a fill (a failed fill is seen then). */
+    candlesIntervalMs: number;
     /** How long market creation waits for the market account to land before answering 202 `creating`. */
     createWaitMs: number;
   };
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
       settleSweepMs: read('CLOB_SETTLE_SWEEP_INTERVAL_MS', int(500, 600_000), 2_000),
       maxBatchesInFlight: read('CLOB_SETTLE_MAX_BATCHES_IN_FLIGHT', int(1, 1_000), 16),
       positionsIntervalMs: read('CLOB_POSITIONS_INTERVAL_MS', int(1_000, 3_600_000), 10_000),
+      candlesIntervalMs: read('CLOB_CANDLES_INTERVAL_MS', int(500, 3_600_000), 5_000),
       createWaitMs: read('CLOB_CREATE_WAIT_MS', int(0, 120_000), 20_000),
     },
     ws: {

@@ -93,6 +93,8 @@ export interface ClobFillsTable {
   /** Migration 0010: a failed fill's quantity given back to the innocent party's resting order. */
   give_back: Generated<ClobGiveBack | null>;
   give_back_order_id: Generated<string | null>;
+  /** Migration 0014: what the price candles count of this fill (0 not seen yet, 1 counted, 2 left out: failed). */
+  candle_state: ColumnType<number, number | undefined, number>;
 }
 
 export type ClobGiveBack = 'pending' | 'restored' | 'not_resting' | 'not_covered';
@@ -142,4 +144,19 @@ export interface ClobCancelAllUsesTable {
   /** The proof's unix seconds. */
   signed_at: BigCol;
   used_at: string;
+}
+
+/** Price candles (migration 0014): prices in YES bps, open/close by fill seq. */
+export interface ClobPriceCandlesTable {
+  market_id: string;
+  interval_seconds: Int;
+  start_unix: BigCol;
+  open_bps: Int;
+  high_bps: Int;
+  low_bps: Int;
+  close_bps: Int;
+  volume: BigCol;
+  open_seq: BigCol;
+  close_seq: BigCol;
+  fills: Int;
 }

@@ -14,6 +14,7 @@ import type {
   ClobOrdersTable,
   ClobOwnerHoldsTable,
   ClobPositionsTable,
+  ClobPriceCandlesTable,
   ClobSettlementBatchesTable,
   ClobWalletsTable,
 } from './schema-clob.js';
@@ -286,6 +287,7 @@ export interface Database {
   clob_batch_fills: ClobBatchFillsTable;
   clob_positions: ClobPositionsTable;
   clob_cancel_all_uses: ClobCancelAllUsesTable;
+  clob_price_candles: ClobPriceCandlesTable;
 }
 
 export type { Generated };

@@ -13,6 +13,7 @@ import * as m0010 from './0010_clob_give_back.js';
 import * as m0011 from './0011_clob_settlement_indexes.js';
 import * as m0012 from './0012_clob_min_order_size.js';
 import * as m0013 from './0013_clob_cancel_all_uses.js';
+import * as m0014 from './0014_clob_price_candles.js';
 import * as m0015 from './0015_family_a_x402_standard.js';
 import * as m0016 from './0016_operator_audit.js';
 
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '0011_clob_settlement_indexes': m0011,
   '0012_clob_min_order_size': m0012,
   '0013_clob_cancel_all_uses': m0013,
+  '0014_clob_price_candles': m0014,
   '0015_family_a_x402_standard': m0015,
   '0016_operator_audit': m0016,
 };

@@ -125,6 +125,14 @@ export async function findClobMarketsByIds(db: Db, ids: string[]) {
   return select(db).where('m.id', 'in', ids).execute();
 }
 
+/** Orderbook markets named by id or slug (one query for a batch read, e.g. the prices endpoint). */
+export async function findClobMarketsByRefs(db: Db, ids: string[], slugs: string[]) {
+  if (ids.length === 0 && slugs.length === 0) return [];
+  return select(db)
+    .where((eb) => eb.or([...(ids.length > 0 ? [eb('m.id', 'in', ids)] : []), ...(slugs.length > 0 ? [eb('m.slug', 'in', slugs)] : [])]))
+    .execute();
+}
+
 /** Orderbook markets whose outcome mint is one of `mints`. */
 export async function findClobMarketsByMints(db: Db, mints: string[]) {
   if (mints.length === 0) return [];

@@ -72,4 +72,13 @@ export const familyCJobs = {
     keepCompleted: 50,
     keepFailed: 200,
   }),
+  /** Price candles from fills as they match, failed fills taken out again (candles.service.ts; deduplicated). */
+  'clob.candles.apply': defineJob({
+    queue: 'index',
+    payload: Type.Object({ reason: Type.String() }),
+    attempts: 3,
+    backoffMs: 500,
+    keepCompleted: 50,
+    keepFailed: 200,
+  }),
 };

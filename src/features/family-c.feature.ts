@@ -17,6 +17,7 @@ import {
 import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
 import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
 import { clobMarketRoutes } from '../api/routes/family-c/markets.routes.js';
+import { clobMarketDataRoutes } from '../api/routes/family-c/market-data.routes.js';
 import { ClobBookReads } from '../services/family-c/book-reads.js';
 import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
@@ -25,7 +26,12 @@ import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
 import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
 import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
 import { clobMatcherRuntime } from './clob-matcher.js';
-import { positionsApplyProcessor, settleMarketProcessor, settleSweepProcessor } from '../../jobs/processors/family-c/settle.processors.js';
+import {
+  candlesApplyProcessor,
+  positionsApplyProcessor,
+  settleMarketProcessor,
+  settleSweepProcessor,
+} from '../../jobs/processors/family-c/settle.processors.js';
 import type { KeeperDeps } from '../services/family-c/settlement/keeper.deps.js';
 import { settleBuilder } from '../services/family-c/settlement/settle.builder.js';
 import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
@@ -90,8 +96,11 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const updatePositions = async (reason: string) => {
     await ctx.queues.enqueue('clob.positions.apply', { reason }, { deduplication: { id: 'clob-positions' } });
   };
+  const updateCandles = (reason: string) =>
+    ctx.queues.enqueue('clob.candles.apply', { reason }, { deduplication: { id: 'clob-candles' } }).catch(warn('price candles'));
   const runtime = clobMatcherRuntime(ctx, c, bus, (marketIds) => {
     for (const m of marketIds) void planSettlement(m).catch(warn('settlement planning'));
+    void updateCandles('fills');
   });
   const keeper: KeeperDeps = {
     c,
@@ -103,6 +112,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     planRequests,
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');
+      await updateCandles('settlement');
       if (marketId) await planSettlement(marketId);
     },
     cancelOwnerEverywhere: async (owner) => {
@@ -141,11 +151,13 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       'clob.settle.market': settleMarketProcessor(keeper),
       'clob.settle.sweep': settleSweepProcessor(keeper, planSettlement),
       'clob.positions.apply': positionsApplyProcessor(c),
+      'clob.candles.apply': candlesApplyProcessor(c),
     },
     outboundBuilders: { [CLOB_MARKET_SETUP]: clobMarketSetupBuilder(c), [CLOB_SETTLE]: settleBuilder(keeper) },
     txBuilders: familyCTxBuilders(c),
     routes: [
       clobMarketRoutes(c, tops),
+      clobMarketDataRoutes(c, tops),
       clobOrderRoutes(c, runtime.port),
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
@@ -163,6 +175,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       await ctx.queues.schedule('clob-index-full', 'clob.index.full', { reason: 'schedule' }, ctx.config.indexIntervalMs);
       await ctx.queues.schedule('clob-settle-sweep', 'clob.settle.sweep', { scheduledBy: 'family-c' }, ctx.config.clob.settleSweepMs);
       await ctx.queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, ctx.config.clob.positionsIntervalMs);
+      await ctx.queues.schedule('clob-candles', 'clob.candles.apply', { reason: 'schedule' }, ctx.config.clob.candlesIntervalMs);
     },
     async start() {
       await subscriptions.start();

@@ -1,8 +1,9 @@
-/** The settlement keeper's and the positions job's processors: each one call into a service, safe to run twice. */
+/** The settlement keeper's, the positions job's and the candles job's processors: each one call into a service, safe to run twice. */
 import type { KeeperDeps } from '../../../src/services/family-c/settlement/keeper.deps.js';
 import { planMarket } from '../../../src/services/family-c/settlement/settle-planner.js';
 import { sweepSettlement } from '../../../src/services/family-c/settlement/settle-sweep.js';
 import { applySettledFills, applyWalletMoves } from '../../../src/services/family-c/positions.service.js';
+import { applyCandleChanges } from '../../../src/services/family-c/candles.service.js';
 import type { FamilyCContext } from '../../../src/services/family-c/context.js';
 import type { Processor } from '../../processor.js';
 import { yieldToEventLoop } from '../../../src/infra/time-slice.js';
@@ -37,5 +38,17 @@ export function positionsApplyProcessor(c: FamilyCContext): Processor<'clob.posi
       await yieldToEventLoop();
     }
     return { fills, wallets: await applyWalletMoves(c) };
+  };
+}
+
+export function candlesApplyProcessor(c: FamilyCContext): Processor<'clob.candles.apply'> {
+  return async () => {
+    let fills = 0;
+    // Until nothing is left: fills matched during the run are taken by it (500 a transaction).
+    for (let n = await applyCandleChanges(c); n > 0; n = await applyCandleChanges(c)) {
+      fills += n;
+      await yieldToEventLoop();
+    }
+    return { fills };
   };
 }

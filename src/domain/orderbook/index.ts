@@ -12,3 +12,5 @@ export { uncoveredOrders, type CommittedOrder, type WalletCover } from './covera
 export { BatchLedger, emptyStart, type OwnerStart, type PlaceCheck } from './batch-ledger.js';
 export * from './positions.js';
 export * from './wallet-moves.js';
+export * from './candles.js';
+export * from './quote.js';

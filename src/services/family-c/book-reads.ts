@@ -14,6 +14,7 @@ import type { BookTops } from './book-tops.js';
 import { EMPTY_TOP, type BookTopView } from './market.presenter.js';
 import { storedView, type BookView } from './events/book-snapshot.js';
 import type { ClobEventBus } from './events/event-bus.js';
+import { bookHash } from './events/book-hash.js';
 import type { MatcherEventPublisher } from './events/matcher-events.publisher.js';
 
 const ALL_LEVELS = 10_000;
@@ -23,16 +24,34 @@ const MAX_TRIES = 3;
 const REDIS_WAIT_MS = 1_000;
 
 export class ClobBookReads implements BookTops {
+  /** The hash of each market's stored book (another node's), with the head it was computed for. */
+  private readonly storedHashes = new Map<string, { head: string; hash: string }>();
+
   constructor(
     private readonly bus: ClobEventBus,
     private readonly local?: MatcherEventPublisher,
   ) {}
 
-  /** The book (`depth` levels per side) with its sequence number (the last market event it includes); null before any. */
-  async view(marketId: string, depth = ALL_LEVELS): Promise<(BookView & { seq?: number }) | null> {
-    const local = this.local?.latest(marketId, depth);
+  /**
+   * The book (`depth` levels per side) with its sequence number (the last market event it
+   * includes) and the hash of all its levels (book-hash.ts); null before any.
+   */
+  async view(marketId: string, depth = ALL_LEVELS): Promise<(BookView & { seq?: number; hash: string }) | null> {
+    const local = this.localSnapshot(marketId, depth);
     if (local) return this.localView(marketId, depth, local);
-    return storedView(marketId, await this.bus.readBook(marketId));
+    const stored = await this.bus.readBook(marketId);
+    const view = storedView(marketId, stored);
+    if (!view) return null;
+    // Another node's book: hashed once per published head (each publish writes a new head).
+    let cached = this.storedHashes.get(marketId);
+    if (cached?.head !== stored.head) this.storedHashes.set(marketId, (cached = { head: stored.head!, hash: bookHash(view) }));
+    return { ...view, hash: cached.hash };
+  }
+
+  /** The mirror's view and the hash of its levels, taken together (both of one version). */
+  private localSnapshot(marketId: string, depth: number): (BookView & { hash: string }) | undefined {
+    const view = this.local?.latest(marketId, depth);
+    return view && { ...view, hash: this.local!.latestHash(marketId)! };
   }
 
   async top(marketId: string): Promise<BookTopView> {
@@ -44,8 +63,24 @@ export class ClobBookReads implements BookTops {
     return { bestBid, bestAsk, lastPrice };
   }
 
+  /** Many markets' tops: this node's mirrors, the rest from their heads in one Redis round trip. */
+  async tops(marketIds: readonly string[]): Promise<BookTopView[]> {
+    const local = marketIds.map((id) => this.local?.latestTop(id));
+    const remote = marketIds.filter((_, i) => !local[i]);
+    const heads = new Map(remote.map((id, i) => [id, i]));
+    const read = await this.bus.readHeads(remote);
+    return marketIds.map((id, i) => {
+      const mine = local[i];
+      if (mine) return { bestBid: { ...mine.bestBid }, bestAsk: { ...mine.bestAsk }, lastPrice: { ...mine.lastPrice } };
+      const head = read[heads.get(id)!] ?? null;
+      if (head === null) return EMPTY_TOP;
+      const { bestBid, bestAsk, lastPrice } = JSON.parse(head) as BookTopView;
+      return { bestBid, bestAsk, lastPrice };
+    });
+  }
+
   /** The mirror's view with the market's counter as its seq, once the mirror's own events are numbered. */
-  private async localView(marketId: string, depth: number, first: BookView): Promise<BookView> {
+  private async localView(marketId: string, depth: number, first: BookView & { hash: string }): Promise<BookView & { hash: string }> {
     const publisher = this.local!;
     let view = first;
     for (let i = 0; i < MAX_TRIES; i++) {
@@ -54,7 +89,7 @@ export class ClobBookReads implements BookTops {
       // Redis away or slow: the view is still the committed book, shown with the seq it had.
       if (!seqs) return view;
       if (publisher.version(marketId) === version) return { ...view, seq: Math.max(seqs[0] ?? 0, seqs[1] ?? 0, view.seq ?? 0) };
-      const newest = publisher.latest(marketId, depth);
+      const newest = this.localSnapshot(marketId, depth);
       if (!newest) return view; // handed over meanwhile
       view = newest;
     }

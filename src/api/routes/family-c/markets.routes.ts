@@ -7,6 +7,7 @@ import { listMarketsPage, requireClobMarket } from '../../../services/family-c/m
 import { EMPTY_TOP, presentMarket } from '../../../services/family-c/market.presenter.js';
 import type { ClobBookReads } from '../../../services/family-c/book-reads.js';
 import { limitDepth } from '../../../services/family-c/events/book-snapshot.js';
+import { EMPTY_BOOK_HASH } from '../../../services/family-c/events/book-hash.js';
 import { listTrades } from '../../../services/family-c/trades.service.js';
 import { Cursor, errorResponses, Limit, MarketParams, MarketView } from './schemas.js';
 import { Fill } from './fills.routes.js';
@@ -76,6 +77,10 @@ export function clobMarketRoutes(ctx: FamilyCContext, tops: ClobBookReads) {
               bestAsk: Prices,
               lastPrice: Prices,
               seq: Type.Union([Type.Integer(), Type.Null()]),
+              hash: Type.String({
+                pattern: '^[0-9a-f]{64}$',
+                description: 'hex SHA-256 of every level of both outcomes, whatever depth (docs/family-c.md: canonical text)',
+              }),
               timestamp: Type.Integer(),
             }),
             ...errorResponses,
@@ -92,6 +97,7 @@ export function clobMarketRoutes(ctx: FamilyCContext, tops: ClobBookReads) {
             no: { bids: [], asks: [] },
             ...EMPTY_TOP,
             seq: null,
+            hash: EMPTY_BOOK_HASH,
             timestamp: Date.now(),
           };
         return { ...limitDepth(view, query.depth), marketId: market.id, seq: view.seq ?? null };

@@ -9,6 +9,7 @@
 import type { BookTop, LevelDelta, OrderBook, Outcome, Side } from '../../../domain/orderbook/index.js';
 import type { BookView } from './book-snapshot.js';
 import type { BookLevelView } from './clob-events.js';
+import { bookHash } from './book-hash.js';
 
 const TICKS = 10_000;
 const SIDES = ['yes:buy', 'yes:sell', 'no:buy', 'no:sell'] as const;
@@ -25,6 +26,8 @@ export class BookMirror {
   seq?: number;
   /** Bumped by every change: a seq answered for an older state is not stamped on a newer one. */
   version = 0;
+  /** The hash of the levels at a version: computed by the first read after a change, not per request. */
+  private hashed?: { version: number; hash: string };
 
   /** The whole book, once (a takeover): O(levels). Returns every level as a delta, for a full publication. */
   static of(book: OrderBook): { mirror: BookMirror; levels: LevelDelta[] } {
@@ -45,6 +48,12 @@ export class BookMirror {
     this.top = { bestBid: { ...top.bestBid }, bestAsk: { ...top.bestAsk }, lastPrice: { ...top.lastPrice } };
     this.seq = undefined;
     this.version++;
+  }
+
+  /** bookHash of every level (one walk of the grid per change of the book, at most). */
+  hash(): string {
+    if (this.hashed?.version !== this.version) this.hashed = { version: this.version, hash: bookHash(this.view('', TICKS)) };
+    return this.hashed.hash;
   }
 
   /** The book as clients see it, `depth` levels per side (best first). */

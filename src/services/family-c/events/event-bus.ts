@@ -147,6 +147,12 @@ export class ClobEventBus {
     return raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
   }
 
+  /** Several markets' heads in one round trip (null where none was published). */
+  async readHeads(marketIds: readonly string[]): Promise<Array<string | null>> {
+    if (marketIds.length === 0) return [];
+    return this.redis.mget(marketIds.map((id) => this.headKey(id)));
+  }
+
   /** Only the head (best bid/ask, last prices): what market listings need, without the levels. */
   async readHead(marketId: string): Promise<string | null> {
     return this.redis.get(this.headKey(marketId));

@@ -130,6 +130,11 @@ export class MatcherEventPublisher implements MatcherEventSink {
     return this.mirrors.get(marketId)?.view(marketId, depth);
   }
 
+  /** The hash of every level of a market this node owns (book-hash.ts), cached per change; undefined for others. */
+  latestHash(marketId: string): string | undefined {
+    return this.mirrors.get(marketId)?.hash();
+  }
+
   /** The committed top of a market this node owns (no levels read). */
   latestTop(marketId: string): BookMirror['top'] | undefined {
     return this.mirrors.get(marketId)?.top;
