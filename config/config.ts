@@ -40,6 +40,8 @@ export interface Config {
   indexIntervalMs: number;
   /** How often unfinished platform transactions are re-enqueued. */
   outboundResumeMs: number;
+  /** How long the console keeps its per-minute samples (hours). */
+  consoleSampleRetentionHours: number;
   /** How often Family B markets' protocol fees are swept to the protocol fee wallet (0 = never). */
   protocolFeeSweepMs: number;
   chain: {
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatIntervalMs: read('HEARTBEAT_INTERVAL_MS', int(1_000, 3_600_000), 5_000),
     indexIntervalMs: read('INDEX_INTERVAL_MS', int(1_000, 3_600_000), 30_000),
     outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
+    consoleSampleRetentionHours: read('CONSOLE_SAMPLE_RETENTION_HOURS', int(1, 24 * 90), 48),
     protocolFeeSweepMs: read('PROTOCOL_FEE_SWEEP_INTERVAL_MS', int(0, 86_400_000), 600_000),
     chain: {
       kind: chainKind,

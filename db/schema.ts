@@ -120,6 +120,22 @@ export interface FamilyAQuotesTable {
   account_fee_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
+/** The console's samples: one row per node and minute (migration 0018). */
+export interface ConsoleSamplesTable {
+  node_id: string;
+  /** The minute's start, ISO 8601 (`2026-11-26T10:41:00.000Z`). */
+  minute: string;
+  http_requests: ColumnType<number, number | undefined, number>;
+  http_4xx: ColumnType<number, number | undefined, number>;
+  http_5xx: ColumnType<number, number | undefined, number>;
+  orders: ColumnType<number, number | undefined, number>;
+  fills_matched: ColumnType<number, number | undefined, number>;
+  fills_settled: ColumnType<number, number | undefined, number>;
+  settle_p50_ms: number | null;
+  settle_p99_ms: number | null;
+  queue_depth: ColumnType<number, number | undefined, number>;
+}
+
 /** One state-changing admin request (migration 0016). */
 export interface OperatorAuditTable {
   id: string;
@@ -273,6 +289,7 @@ export interface Database {
   family_a_quotes: FamilyAQuotesTable;
   family_a_x402_payments: FamilyAX402PaymentsTable;
   operator_audit: OperatorAuditTable;
+  console_samples: ConsoleSamplesTable;
   outbound_transactions: OutboundTransactionsTable;
   family_a_payments: FamilyAPaymentsTable;
   family_a_claims: FamilyAClaimsTable;

@@ -32,7 +32,7 @@ export const MatcherJob = Type.Union([
     op: Type.Literal('cancelOrders'),
     marketId: Id,
     orderIds: Type.Array(Id, { maxItems: 500 }),
-    reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature')]),
+    reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature'), Type.Literal('operator')]),
   }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);

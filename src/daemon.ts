@@ -4,6 +4,7 @@
  * jobs finish), queues, Redis, the chain and the database.
  */
 import { createAuditLog } from './services/operator-audit.service.js';
+import { ConsoleSampler } from './services/console/console-sampler.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Worker } from 'bullmq';
@@ -123,6 +124,10 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
     // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
     const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    // The console's per-minute samples of what this process counts (src/services/console/console-sampler.ts).
+    const sampler = new ConsoleSampler(db.db, metrics.registry, nodeId, log, config.consoleSampleRetentionHours * 3_600_000);
+    await sampler.start();
+    cleanups.push(['console sampler', async () => sampler.stop()]);
     const ctx: FeatureContext = {
       config,
       log,

@@ -25,6 +25,7 @@ import { MarketStatusService } from '../services/family-c/market-status.service.
 import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
 import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
 import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
+import { marketConsoleRoutes } from '../api/routes/family-c/market-console.routes.js';
 import { clobMatcherRuntime } from './clob-matcher.js';
 import {
   candlesApplyProcessor,
@@ -161,6 +162,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       clobOrderRoutes(c, runtime.port),
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
+      marketConsoleRoutes(c, { tops, matcher: runtime.port, adminToken: ctx.adminToken, onStatusChanged: statusChanged }),
       clobAccountRoutes(c, ctx.txBuild),
       clobAdminRoutes(c, tops, {
         adminToken: ctx.adminToken,

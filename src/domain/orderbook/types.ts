@@ -94,7 +94,8 @@ export type CancelReason = 'self_trade' | 'user' | 'expired' | SystemCancelReaso
  * Cancels the service makes on its own finding: the owner's smart wallet no longer covers the
  * order (`insufficient_balance`), or the chain refused the order's proof (`invalid_signature`).
  */
-export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature';
+/** Why the service (not the owner) cancelled an order: its wallet no longer covers it, its proof was refused, or an operator cancelled the market's resting orders. */
+export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature' | 'operator';
 
 export interface CancelledOrder {
   order: RestingOrder;
