@@ -93,6 +93,6 @@ describe('admin authentication of the job dashboard', () => {
       payload: new URLSearchParams({ token: TEST_ADMIN_TOKEN, next: 'https://evil.example/admin/' }).toString(),
     });
     expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe('/admin/queues');
+    expect(response.headers.location).toBe('/admin');
   });
 });

@@ -23,8 +23,9 @@ function field(source: unknown, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Where a login goes next: a console path (never another origin); the overview by default. */
 function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/admin\/[\w\-/?=&.%]*$/.test(next) ? next : BASE;
+  return typeof next === 'string' && /^\/admin(\/[\w\-/?=&.%]*)?$/.test(next) ? next : '/admin';
 }
 
 export async function registerDashboard(app: FastifyInstance, queues: Queue[], token: string): Promise<void> {

@@ -84,6 +84,7 @@ export function marketConsolePage(v: View, notice?: string): string {
 <h3>Batches in flight</h3>${table(['batch', 'fills', 'transaction', 'signature', 'attempts', 'age', 'last error'], batches, 'No batch in flight.')}
 <h3>Stuck (not settled after 60 s)</h3>${table(['fill', 'status', 'fill', 'retries', 'last error', 'age', ''], stuck, 'Nothing stuck.')}
 <h2>Recent trades</h2>${table(['matched', 'type', 'fill', 'status', 'settlement'], trades, 'No trades yet.')}`,
+    base,
   );
 }
 
