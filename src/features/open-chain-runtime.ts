@@ -89,7 +89,9 @@ export async function openChainRuntime(config: Config, log: Logger): Promise<{ r
     const runtime: ChainRuntime = {
       client: chain.client,
       cluster: config.chain.kind === 'embedded' ? 'embedded' : chain.client.cluster,
-      rpcUrl: publicUrl(chain.rpcUrl), // what clients are told: no API key of the operator's provider
+      // What clients are told (no API key of the operator's provider). The ledger process says
+      // RPC_URL when set: bound to 0.0.0.0, its own address would mean nothing to another machine.
+      rpcUrl: publicUrl(chain.ledger && config.chain.rpcUrl ? config.chain.rpcUrl : chain.rpcUrl),
       usdcMint,
       wallets: { treasury: keys.treasury, exchangeOperator: keys.exchangeOperator, protocolFee: keys.protocolFee },
       programs: { market: marketProgram, exchange: exchangeProgram },

@@ -53,6 +53,9 @@ describe('the embedded ledger across processes', () => {
 
     const loopback = await ledger({});
     expect(loopback.runtime.devFaucet).toBeDefined();
+    // Bound to every interface, the ledger process tells clients the address set in RPC_URL.
+    const told = await ledger({ LEDGER_HOST: '0.0.0.0', RPC_URL: 'http://10.0.0.5:8899' });
+    expect(told.runtime.rpcUrl).toBe('http://10.0.0.5:8899');
   });
 
   it('names LEDGER_RPC_PORT when its port, or the PubSub port after it, is taken', async () => {
