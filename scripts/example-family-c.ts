@@ -10,7 +10,7 @@
  * the file DATA_DIR/admin-token (default ./data/admin-token) the daemon wrote.
  * Narrates on stderr; prints one JSON summary on stdout (test/e2e/family-c.e2e.test.ts runs this
  * very script and asserts on it). API_URL defaults to http://127.0.0.1:8080; FAUCET_URL (default
- * API_URL) is the API node that serves the dev faucet, when it is another one (docs/operations.md).
+ * API_URL) is the API node with the dev faucet, if another (docs/operations.md), e.g. 8081.
  */
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -18,9 +18,7 @@ import path from 'node:path';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 
 const API = process.env.API_URL ?? 'http://127.0.0.1:8080';
-const FAUCET = process.env.FAUCET_URL ?? API;
-/** The dev faucet is served only by the API process that runs the ledger: everything else goes to API. */
-const baseOf = (url: string) => (url.startsWith('/v2/dev/faucet') ? FAUCET : API);
+const baseOf = (url: string) => (url.startsWith('/v2/dev/faucet') ? (process.env.FAUCET_URL ?? API) : API);
 const ADMIN = process.env.ADMIN_TOKEN ?? readFileSync(path.join(process.env.DATA_DIR ?? './data', 'admin-token'), 'utf8').trim();
 const say = (text: string) => process.stderr.write(`• ${text}\n`);
 
