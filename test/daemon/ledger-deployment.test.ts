@@ -93,5 +93,9 @@ describe('the embedded ledger across processes', () => {
       ),
     );
     await expect(reach(tempDir('pmx-no-keys-'), one.port)).rejects.toThrow(/without the ledger role: no embedded cluster keys in/);
+    const nobody = await findFreePort();
+    await expect(reach(path.join(one.dataDir, 'keys'), nobody)).rejects.toThrow(
+      new RegExp(`^RPC_URL=http://127.0.0.1:${nobody}/? does not answer \\(.*\\): start the ledger process first$`),
+    );
   });
 });
