@@ -260,7 +260,11 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   const { market, buyer, seller } = world;
   const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
   await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
-  const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, profile);
+  const daemon = await spawnDaemon(
+    dataDir,
+    { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${shared.LEDGER_RPC_PORT}` },
+    profile,
+  );
   try {
     await waitForStatus(daemon, '/v2/config', 200, 60_000);
     // The restarted processes index the wallets again before they accept orders against them.

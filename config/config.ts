@@ -24,6 +24,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** undefined → generated once into DATA_DIR/admin-token (mode 0600). */
   adminToken: string | undefined;
+  /** Platform keypairs and the Family A seed: KEYS_DIR, else DATA_DIR/keys (copy it to every machine). */
+  keysDir: string;
   roles: Role[];
   rateLimit: { readPerMinute: number; writePerMinute: number };
   http: {
@@ -50,6 +52,10 @@ export interface Config {
     wsUrl: string | undefined;
     commitment: 'processed' | 'confirmed' | 'finalized';
     ledgerRpcPort: number;
+    /** Address the ledger's JSON-RPC and PubSub bind (LEDGER_HOST); loopback unless told. */
+    ledgerHost: string;
+    /** requestAirdrop and the dev faucet: on by default only while the ledger binds loopback. */
+    ledgerFaucet: boolean;
     usdcMint: string | undefined;
     marketProgramId: string | undefined;
     /** The exchange program (Family C); undefined → the built-in id (packages/programs/docs/programs.md). */
@@ -140,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const dataDir = path.resolve(read('DATA_DIR', str, './data'));
   const chainKind = read('CHAIN', oneOf('embedded', 'rpc'), 'embedded');
+  const ledgerHost = read('LEDGER_HOST', str, '127.0.0.1');
   const config: Config = {
     host: read('HOST', str, '127.0.0.1'),
     port: read('PORT', int(0, 65535), 8080),
@@ -150,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     queuePrefix: read('QUEUE_PREFIX', str, 'pmx'),
     databaseUrl: read('DATABASE_URL', url('postgres', 'postgresql', 'sqlite')),
     adminToken: read('ADMIN_TOKEN', str),
+    keysDir: path.resolve(read('KEYS_DIR', str, path.join(dataDir, 'keys'))),
     roles: read('ROLES', list(ROLES), [...ROLES]),
     rateLimit: {
       readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
@@ -173,6 +181,9 @@ export function loadConfig(env: Env = process.env): Config {
       wsUrl: read('WS_URL', url('ws', 'wss')),
       commitment: read('COMMITMENT', oneOf('processed', 'confirmed', 'finalized'), 'confirmed'),
       ledgerRpcPort: read('LEDGER_RPC_PORT', int(0, 65534), 8899),
+      ledgerHost,
+      // Anyone who reaches a non-loopback ledger could mint themselves SOL and USDC.
+      ledgerFaucet: read('LEDGER_FAUCET', bool, isLoopback(ledgerHost)),
       usdcMint: read('USDC_MINT', address),
       marketProgramId: read('MARKET_PROGRAM_ID', address),
       exchangeProgramId: read('EXCHANGE_PROGRAM_ID', address),
@@ -218,6 +229,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (chainKind === 'rpc' && config.chain.rpcUrl === undefined) {
     problems.push('RPC_URL: required when CHAIN=rpc');
   }
+  if (chainKind === 'embedded' && !config.roles.includes('ledger') && config.chain.rpcUrl === undefined) {
+    // No guessing 127.0.0.1:8899: whatever listens there may be another ledger (docs/operations.md).
+    problems.push('RPC_URL: required when CHAIN=embedded and ROLES has no "ledger" (the ledger process\'s JSON-RPC URL)');
+  }
   if (chainKind === 'rpc' && config.chain.usdcMint === undefined) {
     problems.push('USDC_MINT: required when CHAIN=rpc (mainnet: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v)');
   }
@@ -236,6 +251,11 @@ function decimal(min: number, max: number): Parser<number> {
     if (value < min || value > max) throw new Error(`must be between ${min} and ${max}, got ${value}`);
     return value;
   };
+}
+
+/** Whether a bind address only this machine can reach (a faucet there is safe to leave on). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** Whether this process runs the given role (the default ROLES lists every role). */

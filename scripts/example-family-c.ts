@@ -9,7 +9,8 @@
  * The operator step (creating and resolving the market) needs the admin token: ADMIN_TOKEN, or
  * the file DATA_DIR/admin-token (default ./data/admin-token) the daemon wrote.
  * Narrates on stderr; prints one JSON summary on stdout (test/e2e/family-c.e2e.test.ts runs this
- * very script and asserts on it). API_URL defaults to http://127.0.0.1:8080.
+ * very script and asserts on it). API_URL defaults to http://127.0.0.1:8080; FAUCET_URL (default
+ * API_URL) is the API node with the dev faucet, if another (docs/operations.md), e.g. 8081.
  */
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
 
 const API = process.env.API_URL ?? 'http://127.0.0.1:8080';
+const baseOf = (url: string) => (url.startsWith('/v2/dev/faucet') ? (process.env.FAUCET_URL ?? API) : API);
 const ADMIN = process.env.ADMIN_TOKEN ?? readFileSync(path.join(process.env.DATA_DIR ?? './data', 'admin-token'), 'utf8').trim();
 const say = (text: string) => process.stderr.write(`• ${text}\n`);
 
@@ -31,7 +33,7 @@ function signMessage(signer: Keypair, text: string): string {
 async function call(method: 'GET' | 'POST', url: string, body?: unknown, admin = false): Promise<{ status: number; json: Json }> {
   const headers: Record<string, string> = body !== undefined ? { 'content-type': 'application/json' } : {};
   if (admin) headers.authorization = `Bearer ${ADMIN}`;
-  const res = await fetch(`${API}${url}`, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${baseOf(url)}${url}`, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
   return { status: res.status, json: (await res.json()) as Json };
 }
 async function ok(method: 'GET' | 'POST', url: string, body?: unknown, admin = false): Promise<Json> {

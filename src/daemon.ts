@@ -37,6 +37,8 @@ import { txBuildParams } from './services/tx-build/tx-build.params.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
 import { resolveAdminToken } from './infra/secret-file.js';
 import { VERSION } from './infra/version.js';
+import { namePortSetting } from './infra/port-in-use.js';
+import { startSummary } from './start-summary.js';
 
 /** Builds run at once in a process with both the api and worker roles; more queue (TxBuildClient). */
 const LOCAL_TX_BUILDS = 64;
@@ -238,6 +240,8 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
           // Any node's workers count: an API-only node is ready when some worker builds its transactions.
           heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
           chainSlot: () => chain.runtime.client.getSlot(),
+          chainRole: hasRole(config, 'ledger') ? 'ledger' : 'process',
+          extra: Object.assign({}, ...features.map((f) => f.readiness ?? {})),
         }),
         routes: features.flatMap((f) => f.routes ?? []),
         trustProxy: config.http.trustProxy,
@@ -246,10 +250,12 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         audit: createAuditLog(db.db),
       });
       cleanups.push(['http', () => app.close()]);
-      daemon.url = await app.listen({ host: config.host, port: config.port });
+      daemon.url = await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+        throw namePortSetting(error, 'PORT', config.port);
+      });
       daemon.app = app;
-      log.info({ url: daemon.url, docs: `${daemon.url}/docs`, dashboard: `${daemon.url}/admin/queues` }, 'HTTP API listening');
     }
+    log.info(startSummary(config, daemon.url), `daemon started: ${config.roles.join(', ')}`);
     return daemon;
   } catch (error) {
     await stop();

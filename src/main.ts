@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config/config.js';
 import { startDaemon } from './daemon.js';
 import { RedisBinaryMissingError } from './infra/embedded-redis.js';
 import { createLogger } from './infra/logger.js';
+import { PortInUseError } from './infra/port-in-use.js';
 import { installProcessGuard } from './infra/process-guard.js';
 
 async function main(): Promise<void> {
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   try {
     daemon = await startDaemon(config, log);
   } catch (error) {
-    if (error instanceof RedisBinaryMissingError) log.fatal(error.message);
+    if (error instanceof RedisBinaryMissingError || error instanceof PortInUseError) log.fatal(error.message);
     else log.fatal({ err: error }, 'daemon failed to start');
     log.flush?.();
     process.exit(1);

@@ -170,3 +170,9 @@ export async function holdsMatcherEpoch(db: Db, marketId: string, epoch: bigint)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** Ids of the orderbook markets that trade now (/ready checks each has a live matcher). */
+export async function activeClobMarketIds(db: Db): Promise<string[]> {
+  const rows = await select(db).where('m.status', '=', 'active').execute();
+  return rows.map((row) => row.id);
+}

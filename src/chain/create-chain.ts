@@ -8,6 +8,7 @@ import { EmbeddedChainClient } from './adapters/embedded.adapter.js';
 import { RpcChainClient } from './adapters/rpc.adapter.js';
 import type { ChainClient, Commitment } from './chain-client.js';
 import { EmbeddedLedger, type ProgramHandler, startClusterEndpoints } from '@pmx/local-cluster';
+import { namePortSetting } from '../infra/port-in-use.js';
 
 export interface ChainConfig {
   chain: 'embedded' | 'rpc';
@@ -17,6 +18,12 @@ export interface ChainConfig {
   wsUrl?: string;
   /** Embedded JSON-RPC port (PubSub on port + 1); 0 = any free pair. Default 8899. */
   ledgerRpcPort?: number;
+  /** Embedded: where the platform keys live (default dataDir/keys). */
+  keysDir?: string;
+  /** Embedded: the address the endpoints bind (default 127.0.0.1). */
+  ledgerHost?: string;
+  /** Embedded: whether JSON-RPC answers requestAirdrop (default true). */
+  airdrop?: boolean;
   commitment?: Commitment;
   programs?: ProgramHandler[];
   logger: Logger;
@@ -37,13 +44,20 @@ export async function createChain(cfg: ChainConfig): Promise<Chain> {
     const client = new RpcChainClient({ rpcUrl: cfg.rpcUrl, wsUrl: cfg.wsUrl, commitment: cfg.commitment, logger: cfg.logger });
     return { client, rpcUrl: cfg.rpcUrl, wsUrl: client.wsUrl, close: () => client.close() };
   }
-  const ledger = await EmbeddedLedger.open({ dataDir: cfg.dataDir, programs: cfg.programs, logger: cfg.logger, slotMs: cfg.slotMs });
+  const ledger = await EmbeddedLedger.open({
+    dataDir: cfg.dataDir,
+    keysDir: cfg.keysDir,
+    programs: cfg.programs,
+    logger: cfg.logger,
+    slotMs: cfg.slotMs,
+  });
   let endpoints;
+  const port = cfg.ledgerRpcPort ?? 8899;
   try {
-    endpoints = await startClusterEndpoints(ledger, cfg.ledgerRpcPort ?? 8899, cfg.logger);
+    endpoints = await startClusterEndpoints(ledger, port, cfg.logger, cfg.ledgerHost, { airdrop: cfg.airdrop });
   } catch (e) {
     await ledger.close();
-    throw e;
+    throw portInUse(e, port);
   }
   cfg.logger.info({ rpcUrl: endpoints.rpcUrl, wsUrl: endpoints.wsUrl }, 'embedded cluster listening');
   const client = new EmbeddedChainClient(ledger);
@@ -58,4 +72,10 @@ export async function createChain(cfg: ChainConfig): Promise<Chain> {
       await ledger.close();
     },
   };
+}
+
+/** JSON-RPC takes LEDGER_RPC_PORT and PubSub the port after it: say which one is taken. */
+function portInUse(error: unknown, port: number): unknown {
+  const taken = (error as { port?: number }).port ?? port;
+  return namePortSetting(error, 'LEDGER_RPC_PORT', port, taken === port ? '' : `: PubSub needs ${taken}, LEDGER_RPC_PORT + 1`);
 }

@@ -9,7 +9,7 @@ import { hasRole } from '../../config/config.js';
 import type { FamilyCContext } from '../services/family-c/context.js';
 import type { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import { MatcherEventPublisher } from '../services/family-c/events/matcher-events.publisher.js';
-import { matchableMarketIds } from '../services/family-c/market-catalog.service.js';
+import { activeMarketIds, matchableMarketIds } from '../services/family-c/market-catalog.service.js';
 import { startCatchUp } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
 import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
@@ -17,6 +17,8 @@ import os from 'node:os';
 import { EXPIRY_SWEEP_MS, Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
 import type { FeatureContext, RoleService } from './feature.js';
+import type { ReadinessCheck } from '../services/readiness.service.js';
+import { matcherCoverage } from '../services/family-c/matcher/matcher-coverage.js';
 
 export interface ClobMatcherRuntime {
   port: RoutingMatcherPort;
@@ -25,6 +27,8 @@ export interface ClobMatcherRuntime {
   leases?: MarketLeases;
   /** Present with the matcher role. */
   service?: RoleService;
+  /** /ready: `matchers` (api: every active market has a live matcher), `matcher` (this node's lease rounds). */
+  readiness: Record<string, ReadinessCheck>;
   close(): Promise<void>;
 }
 
@@ -56,7 +60,14 @@ export function clobMatcherRuntime(
   const close = async () => {
     await Promise.all([...remotes.values()].map((p) => p.close()));
   };
-  if (!hasRole(ctx.config, 'matcher')) return { port: new RoutingMatcherPort({ holder, remote }), close };
+  const coverage = matcherCoverage({
+    redis: reader,
+    prefix,
+    leaseMs: ctx.config.clob.leaseMs,
+    activeMarkets: () => activeMarketIds(c),
+  });
+  const readiness: Record<string, ReadinessCheck> = { matchers: { role: 'api', run: coverage } };
+  if (!hasRole(ctx.config, 'matcher')) return { port: new RoutingMatcherPort({ holder, remote }), readiness, close };
 
   const publisher = new MatcherEventPublisher(bus, log, filled);
   const fees = { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) };
@@ -115,5 +126,7 @@ export function clobMatcherRuntime(
       await leases.stop();
     },
   };
-  return { port: new RoutingMatcherPort({ local: { matcher, port: local }, holder, remote }), publisher, matcher, leases, service, close };
+  readiness.matcher = { role: 'matcher', run: async () => leases.lastRoundAge(2 * ctx.config.clob.leaseMs) };
+  const port = new RoutingMatcherPort({ local: { matcher, port: local }, holder, remote });
+  return { port, publisher, matcher, leases, service, readiness, close };
 }

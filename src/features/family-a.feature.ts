@@ -15,12 +15,14 @@ import { ensurePlatformAccounts } from '../services/family-a/platform-accounts.s
 import { moneySweepProcessor } from '../../jobs/processors/family-a/money-sweep.processor.js';
 import { x402ResumeProcessor } from '../../jobs/processors/family-a/x402-resume.processor.js';
 import { fundDevFeePayer } from '../services/family-a/x402-standard/x402-resume.service.js';
+import { hasRole } from '../../config/config.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 export function familyASettings(ctx: Pick<FeatureContext, 'config' | 'chain'>): FamilyASettings {
   const a = ctx.config.familyA;
   return {
-    network: a.network ?? (ctx.chain.ledger ? 'solana-localnet' : 'solana-devnet'),
+    // Every process on the embedded cluster says localnet, not only the one that runs the ledger.
+    network: a.network ?? (ctx.config.chain.kind === 'embedded' ? 'solana-localnet' : 'solana-devnet'),
     targetPriceRaw: humanToRaw(a.targetPrice, 'FAMILY_A_TARGET_PRICE'),
     defaultMarketLimit: BigInt(a.marketLimit),
     creationFeeUsdcRaw: BigInt(a.creationFeeUsdc) * 1_000_000n,
@@ -47,7 +49,8 @@ export const familyAFeature: FeatureFactory = (ctx) => {
     chain: ctx.chain.client,
     usdcMint: ctx.chain.usdcMint.toBase58(),
     treasury: ctx.chain.wallets.treasury,
-    keys: FamilyAKeys.load(ctx.config.dataDir),
+    // Without the ledger role on the embedded cluster, the ledger process's seed must be there.
+    keys: FamilyAKeys.load(ctx.config.keysDir, ctx.config.chain.kind === 'rpc' || hasRole(ctx.config, 'ledger')),
     settings: familyASettings(ctx),
     log: ctx.log.child({ feature: 'family-a' }),
     dispatchOutbound: async (id, attempt) => {

@@ -173,6 +173,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       ...(ws ? [ws.routes] : []),
     ],
     roleServices: { ...(runtime.service ? { matcher: runtime.service } : {}), ...(ws ? { api: ws.service } : {}) },
+    readiness: runtime.readiness,
     async schedules() {
       await ctx.queues.schedule('clob-index-full', 'clob.index.full', { reason: 'schedule' }, ctx.config.indexIntervalMs);
       await ctx.queues.schedule('clob-settle-sweep', 'clob.settle.sweep', { scheduledBy: 'family-c' }, ctx.config.clob.settleSweepMs);

@@ -20,6 +20,7 @@ import type { ChainRuntime } from '../chain/chain-runtime.js';
 import type { TxBuilderCatalog, TxBuildPort } from '../services/tx-build/tx-build.port.js';
 import type { OutboundBuilders } from '../services/outbound/outbound.types.js';
 import type { DaemonMetrics } from '../infra/metrics.js';
+import type { ReadinessCheck } from '../services/readiness.service.js';
 
 export interface FeatureContext {
   config: Config;
@@ -58,6 +59,8 @@ export interface Feature {
   close?(): Promise<void>;
   /** Long-lived parts of other roles (e.g. the orderbook's matcher), started when this process has the role. */
   roleServices?: Partial<Record<Role, RoleService>>;
+  /** Checks /ready adds, by name (e.g. the orderbook's matcher coverage). */
+  readiness?: Record<string, ReadinessCheck>;
 }
 
 export interface RoleService {

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       PORT: '  ',
       DATA_DIR: '/tmp/pmx-x',
       ROLES: 'api, worker',
+      RPC_URL: 'http://127.0.0.1:8899',
       REDIS_URL: 'redis://127.0.0.1:6390',
       LOG_PRETTY: 'false',
     });
@@ -93,5 +94,29 @@ describe('loadConfig', () => {
       USDC_MINT: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
     });
     expect(config.chain).toMatchObject({ kind: 'rpc', rpcUrl: 'https://api.mainnet-beta.solana.com' });
+  });
+
+  it("requires RPC_URL of a process that reaches another process's ledger (no fixed 127.0.0.1:8899)", () => {
+    expect(problemsOf({ ROLES: 'api' })).toEqual([
+      'RPC_URL: required when CHAIN=embedded and ROLES has no "ledger" (the ledger process\'s JSON-RPC URL)',
+    ]);
+    const config = loadConfig({ ROLES: 'worker,indexer', RPC_URL: 'http://10.0.0.5:8899', WS_URL: 'ws://10.0.0.5:8900' });
+    expect(config.chain).toMatchObject({ kind: 'embedded', rpcUrl: 'http://10.0.0.5:8899', wsUrl: 'ws://10.0.0.5:8900' });
+    expect(loadConfig({ ROLES: 'ledger,worker' }).chain.rpcUrl).toBeUndefined();
+  });
+
+  it('turns the faucet off when the ledger binds a non-loopback address, unless LEDGER_FAUCET says so', () => {
+    expect(loadConfig({}).chain).toMatchObject({ ledgerHost: '127.0.0.1', ledgerFaucet: true });
+    expect(loadConfig({ LEDGER_HOST: '::1' }).chain.ledgerFaucet).toBe(true);
+    expect(loadConfig({ LEDGER_HOST: '0.0.0.0' }).chain).toMatchObject({ ledgerHost: '0.0.0.0', ledgerFaucet: false });
+    expect(loadConfig({ LEDGER_HOST: '10.0.0.5' }).chain.ledgerFaucet).toBe(false);
+    expect(loadConfig({ LEDGER_HOST: '0.0.0.0', LEDGER_FAUCET: 'true' }).chain.ledgerFaucet).toBe(true);
+    expect(loadConfig({ LEDGER_FAUCET: 'false' }).chain.ledgerFaucet).toBe(false);
+    expect(problemsOf({ LEDGER_FAUCET: 'maybe' })[0]).toMatch(/^LEDGER_FAUCET: /);
+  });
+
+  it('reads the keys from KEYS_DIR, else DATA_DIR/keys', () => {
+    expect(loadConfig({ DATA_DIR: '/tmp/pmx-k' }).keysDir).toBe('/tmp/pmx-k/keys');
+    expect(loadConfig({ DATA_DIR: '/tmp/pmx-k', KEYS_DIR: '/etc/pmx/keys' }).keysDir).toBe('/etc/pmx/keys');
   });
 });

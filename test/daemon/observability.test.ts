@@ -85,11 +85,12 @@ describe('the daemon documents and reports itself', () => {
       'a ready daemon',
       async () => {
         const res = await get(h, '/ready');
-        return res.statusCode === 200 ? (res.json() as { checks: Record<string, { ok: boolean }> }) : undefined;
+        return res.statusCode === 200 ? (res.json() as { checks: Record<string, { ok: boolean; role?: string }> }) : undefined;
       },
       10_000,
     );
-    expect(Object.keys(ready.checks).sort()).toEqual(['chain', 'database', 'redis', 'workers']);
+    expect(Object.keys(ready.checks).sort()).toEqual(['chain', 'database', 'matcher', 'matchers', 'redis', 'workers']);
+    expect(ready.checks.matchers).toMatchObject({ ok: true, role: 'api' });
   });
 
   it('exposes HTTP latency by route, queue depths and job outcomes in /metrics', async () => {

@@ -1,6 +1,6 @@
 /**
- * Scale-out on one machine: one process runs the embedded ledger with the workers and the
- * indexer, another runs only the HTTP API and reaches the ledger over JSON-RPC. The API process
+ * Scale-out on one machine: one process runs the embedded ledger with the workers, the indexer
+ * and the matcher, another runs only the HTTP API and reaches the ledger over JSON-RPC (RPC_URL). The API process
  * has no worker, so a transaction it returns was built by the other process through the queue.
  */
 import { Keypair } from '@solana/web3.js';
@@ -28,20 +28,22 @@ describe('split roles', () => {
       const dataDir = tempDir('pmx-split-');
       const shared = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
 
-      const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(await findFreePort()) });
+      const api0 = await spawnDaemon(dataDir, { ...shared, ROLES: 'api', RPC_URL: `http://127.0.0.1:${await findFreePort()}` });
       started.push(api0);
       const refused = await within(api0.exited, 60_000, 'an API process started before its ledger');
       expect(refused.code).not.toBe(0);
       expect(api0.output()).toMatch(/without the ledger role: no embedded cluster keys/);
 
-      const { daemon: ledger, port: ledgerPort } = await startLedgerDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+      const { daemon: ledger, port: ledgerPort } = await startLedgerDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer,matcher' });
       started.push(ledger);
 
-      const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', LEDGER_RPC_PORT: String(ledgerPort) }, '/health', 60_000); // new ports on EADDRINUSE
+      const rpcUrl = `http://127.0.0.1:${ledgerPort}`;
+      const api = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', RPC_URL: rpcUrl }, '/health', 60_000); // new ports on EADDRINUSE
       started.push(api);
       const ready = (await waitForStatus(api, '/ready', 200, 60_000)) as { checks: Record<string, { ok: boolean }> };
       expect(ready.checks.workers?.ok).toBe(true);
       expect(ready.checks.chain?.ok).toBe(true);
+      expect(ready.checks.matchers?.ok).toBe(true);
 
       const config = (await (await fetch(`${api.url}/v2/config`)).json()) as {
         data: { cluster: string; rpcUrl: string; programInitialized: boolean; faucet: boolean };

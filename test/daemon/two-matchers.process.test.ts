@@ -60,7 +60,12 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
     };
     const one = await startReadyDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer,api,matcher' }, '/v2/config', 60_000);
     started.push(one);
-    const two = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api,matcher' }, '/v2/config', 60_000);
+    const two = await startReadyDaemon(
+      dataDir,
+      { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${ledgerPort}` },
+      '/v2/config',
+      60_000,
+    );
     started.push(two);
     const c1 = new ClobClient(one.url, ADMIN);
     const c2 = new ClobClient(two.url, ADMIN);

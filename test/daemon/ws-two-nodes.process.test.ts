@@ -57,17 +57,18 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 describe('WebSockets on two API nodes', () => {
   it('a client on either node sees every event', async () => {
     const dataDir = tempDir('pmx-ws2-');
+    const ledgerPort = await findFreePort();
     const shared = {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
-      LEDGER_RPC_PORT: String(await findFreePort()),
+      LEDGER_RPC_PORT: String(ledgerPort),
       ADMIN_TOKEN: ADMIN,
       INDEX_INTERVAL_MS: '600000',
       RATE_LIMIT_WRITE_PER_MIN: '100000',
     };
     const a = await startReadyDaemon(dataDir, shared, '/ready', 60_000);
     started.push(a);
-    const b = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api' }, '/ready', 60_000);
+    const b = await startReadyDaemon(dataDir, { ...shared, ROLES: 'api', RPC_URL: `http://127.0.0.1:${ledgerPort}` }, '/ready', 60_000);
     started.push(b);
 
     const created = await call(

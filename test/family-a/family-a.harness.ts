@@ -208,7 +208,7 @@ export function familyADeps(h: Harness): FamilyADeps {
     chain: h.client,
     usdcMint: h.usdcMint,
     treasury: h.ctx.chain.wallets.treasury,
-    keys: FamilyAKeys.load(h.ctx.config.dataDir),
+    keys: FamilyAKeys.load(h.ctx.config.keysDir),
     settings: familyASettings(h.ctx),
     log: pino({ level: 'silent' }),
     dispatchOutbound: async (id, attempt) => {

@@ -29,7 +29,7 @@ describe('concurrent jobs for one outbound row', () => {
       chain: h.client,
       usdcMint: h.usdcMint,
       treasury: h.ctx.chain.wallets.treasury,
-      keys: FamilyAKeys.load(h.ctx.config.dataDir),
+      keys: FamilyAKeys.load(h.ctx.config.keysDir),
       settings: {} as FamilyADeps['settings'],
       log: pino({ level: 'silent' }),
       dispatchOutbound: async () => {},

@@ -40,7 +40,7 @@ function depsOf(x: Harness): FamilyADeps {
     chain: x.client,
     usdcMint: x.usdcMint,
     treasury: x.ctx.chain.wallets.treasury,
-    keys: FamilyAKeys.load(x.ctx.config.dataDir),
+    keys: FamilyAKeys.load(x.ctx.config.keysDir),
     settings: {} as FamilyADeps['settings'],
     log: pino({ level: 'silent' }),
     dispatchOutbound: async () => {},

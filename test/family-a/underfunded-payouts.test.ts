@@ -20,7 +20,7 @@ let h: Harness;
 let keys: FamilyAKeys;
 beforeAll(async () => {
   h = await createHarness({ env: { FAMILY_A_DELIVERY_WAIT_MS: '5000' } });
-  keys = FamilyAKeys.load(h.ctx.config.dataDir);
+  keys = FamilyAKeys.load(h.ctx.config.keysDir);
 });
 afterAll(async () => {
   await h?.close();

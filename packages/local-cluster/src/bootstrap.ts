@@ -12,7 +12,8 @@ import {
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
-import { loadOrCreateKeypair, type PlatformKeyName, platformKeyPath } from '@pmx/programs';
+import { join } from 'node:path';
+import { loadOrCreateKeypair, type PlatformKeyName, platformKeyFile } from '@pmx/programs';
 
 export const USDC_DECIMALS = 6;
 export const PLATFORM_WALLET_SOL = 100n * 1_000_000_000n;
@@ -25,10 +26,12 @@ export interface BootstrapInfo {
   wallets: { treasury: string; exchangeOperator: string; protocolFee: string };
 }
 
-export function loadLedgerKeys(dataDir: string | undefined): LedgerKeys {
+/** Keys in `keysDir`, else `dataDir/keys/`; in memory only when neither is given. */
+export function loadLedgerKeys(where: { keysDir?: string; dataDir?: string }): LedgerKeys {
+  const keysDir = where.keysDir ?? (where.dataDir === undefined ? undefined : join(where.dataDir, 'keys'));
   const names: PlatformKeyName[] = ['usdcMint', 'usdcMintAuthority', 'treasury', 'exchangeOperator', 'protocolFee', 'ledgerFaucet'];
   return Object.fromEntries(
-    names.map((n) => [n, dataDir ? loadOrCreateKeypair(platformKeyPath(dataDir, n)) : Keypair.generate()]),
+    names.map((n) => [n, keysDir ? loadOrCreateKeypair(platformKeyFile(keysDir, n)) : Keypair.generate()]),
   ) as LedgerKeys;
 }
 

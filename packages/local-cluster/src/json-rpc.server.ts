@@ -13,7 +13,7 @@ import { DEFAULT_DISPATCH_LIMITS, JsonRpcDispatcher, rpcErrorReply, type Dispatc
 import { accountMethods } from './json-rpc.account-methods.js';
 import { transactionMethods } from './json-rpc.transaction-methods.js';
 import type { EmbeddedLedger } from './ledger.js';
-import { RPC_PARSE_ERROR } from './rpc-error.js';
+import { RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR, RpcError } from './rpc-error.js';
 import { MintDecimals } from './rpc-mint-decimals.js';
 import { isAllowedOrigin } from './rpc-origin.js';
 
@@ -26,6 +26,12 @@ export interface JsonRpcServerOptions {
   limits?: Partial<DispatchLimits>;
   /** Whole request (headers and body) must arrive within this (default 10 s), else 408. */
   requestTimeoutMs?: number;
+  /** false: `requestAirdrop` is refused (a ledger reachable from other machines mints no free SOL). */
+  airdrop?: boolean;
+}
+
+function airdropDisabled(): never {
+  throw new RpcError(RPC_METHOD_NOT_FOUND, 'requestAirdrop is disabled on this cluster (its operator turned the faucet off)');
 }
 
 class HttpRefusal extends Error {
@@ -49,6 +55,7 @@ export class JsonRpcServer {
   ) {
     this.decimals = new MintDecimals(ledger);
     const methods = { ...accountMethods(ledger, this.decimals.of), ...transactionMethods(ledger) };
+    if (opts.airdrop === false) methods.requestAirdrop = airdropDisabled;
     this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger);
     const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     // Node checks the timeouts every connectionsCheckingInterval (30 s by default): tighten it so

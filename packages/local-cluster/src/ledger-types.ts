@@ -6,6 +6,8 @@ import type { TransactionErr } from './tx-errors.js';
 export interface LedgerOptions {
   /** Persistence root (state under `ledger/`, keys under `keys/`); undefined = memory only. */
   dataDir?: string;
+  /** Where the keys live when not under `dataDir/keys/` (the daemon's KEYS_DIR). */
+  keysDir?: string;
   programs?: ProgramHandler[];
   logger?: Logger;
   /** Slot duration (default 400 ms, as on mainnet). */

@@ -77,7 +77,7 @@ export class EmbeddedLedger extends LedgerQueries {
 
   static async open(opts: LedgerOptions = {}): Promise<EmbeddedLedger> {
     const state = openState(opts.dataDir);
-    const keys = loadLedgerKeys(opts.dataDir);
+    const keys = loadLedgerKeys(opts);
     const clock = new LedgerClock(state.seed, state.startSlot, state.timeOffsetSec);
     const ledger = new EmbeddedLedger(state.svm, state.store, clock, keys, opts);
     ledger.fundFaucet();

@@ -3,7 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ReadinessProbe } from '../../services/readiness.service.js';
 
-const Check = Type.Object({ ok: Type.Boolean(), detail: Type.Optional(Type.String()), latencyMs: Type.Optional(Type.Number()) });
+const Check = Type.Object({
+  ok: Type.Boolean(),
+  role: Type.Optional(Type.String({ description: '`process`, or the role that needs the check (api, ledger, matcher…)' })),
+  detail: Type.Optional(Type.String({ description: 'What was seen, or why the check fails' })),
+  latencyMs: Type.Optional(Type.Number()),
+});
 
 export async function systemRoutes(app: FastifyInstance, opts: { readiness: ReadinessProbe; version: string }): Promise<void> {
   const startedAt = new Date().toISOString();
@@ -26,7 +31,7 @@ export async function systemRoutes(app: FastifyInstance, opts: { readiness: Read
     {
       schema: {
         tags: ['system'],
-        summary: 'Readiness: database, Redis, queue workers (heartbeat) and chain',
+        summary: 'Readiness: database, Redis, queue workers (heartbeat), chain and matcher coverage (503 names the failing check)',
         response: {
           200: Type.Object({ ready: Type.Boolean(), checks: Type.Record(Type.String(), Check) }),
           503: Type.Object({ ready: Type.Boolean(), checks: Type.Record(Type.String(), Check) }),

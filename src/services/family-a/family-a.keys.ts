@@ -1,6 +1,7 @@
 /**
  * Family A's platform keypairs, derived, never stored one by one: a 32-byte master seed in
- * DATA_DIR/keys/family-a-seed (mode 0600, created on first start) and
+ * KEYS_DIR/family-a-seed (default DATA_DIR/keys; mode 0600, created on first start by a process
+ * that may create keys, see `load`) and
  * HMAC-SHA512(seed, "pmx-family-a/v1/<role>") → the first 32 bytes are an Ed25519 seed.
  * Roles: `platform` (receives claim transfers and creation fees), `option/<market>/<side>` (the
  * option wallets buyers pay), `mint/<market>/<side>` (the outcome-token mint accounts, so a
@@ -20,9 +21,16 @@ export class FamilyAKeys {
     if (seed.length !== 32) throw new Error('family-a seed must be 32 bytes');
   }
 
-  static load(dataDir: string): FamilyAKeys {
-    const file = path.join(dataDir, 'keys', 'family-a-seed');
-    if (!fs.existsSync(file)) writePrivateFile(file, `${randomBytes(32).toString('hex')}\n`);
+  /**
+   * `create: false` (a process that reaches another's ledger): a missing seed is an error, never a
+   * fresh one — two seeds would mean two sets of platform wallets for one database.
+   */
+  static load(keysDir: string, create = true): FamilyAKeys {
+    const file = path.join(keysDir, 'family-a-seed');
+    if (!fs.existsSync(file)) {
+      if (!create) throw new Error(`no Family A seed at ${file}: copy the ledger process's KEYS_DIR here, or set KEYS_DIR to it`);
+      writePrivateFile(file, `${randomBytes(32).toString('hex')}\n`);
+    }
     assertPrivateFile(file);
     return new FamilyAKeys(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex'));
   }

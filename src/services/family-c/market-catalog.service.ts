@@ -8,6 +8,7 @@ import {
   listAllClobMarkets,
   listClobMarkets,
   type ClobMarketRow,
+  activeClobMarketIds,
 } from '../../../db/repositories/clob-markets.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import type { FamilyCContext } from './context.js';
@@ -60,6 +61,11 @@ export async function listMarketsPage(
 /** Markets a matcher must serve: every orderbook market whose account exists (resolved books still cancel). */
 export async function matchableMarketIds(ctx: Pick<FamilyCContext, 'db'>): Promise<string[]> {
   return (await listAllClobMarkets(ctx.db)).filter((m) => m.status !== 'creating').map((m) => m.id);
+}
+
+/** The markets that trade now: /ready checks each has a live matcher (matcher-coverage.ts). */
+export async function activeMarketIds(ctx: Pick<FamilyCContext, 'db'>): Promise<string[]> {
+  return activeClobMarketIds(ctx.db);
 }
 
 /** A resolved market's outcome in Family C's lowercase form (null while unresolved or unknown). */

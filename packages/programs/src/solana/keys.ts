@@ -54,5 +54,10 @@ export const PLATFORM_KEY_FILES = {
 export type PlatformKeyName = keyof typeof PLATFORM_KEY_FILES;
 
 export function platformKeyPath(dataDir: string, name: PlatformKeyName): string {
-  return join(dataDir, 'keys', PLATFORM_KEY_FILES[name]);
+  return platformKeyFile(join(dataDir, 'keys'), name);
+}
+
+/** The file of a platform keypair in a keys directory of its own (KEYS_DIR: one copy per machine). */
+export function platformKeyFile(keysDir: string, name: PlatformKeyName): string {
+  return join(keysDir, PLATFORM_KEY_FILES[name]);
 }

@@ -17,6 +17,13 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 const renewLease = redisScript('lease-renew', RENEW, integerReply);
 const releaseLease = redisScript('lease-release', RELEASE, integerReply);
 
+/** The live matcher nodes: a sorted set, score = when the node's registration runs out. */
+export const registryKey = (prefix: string) => `${prefix}:clob:matchers`;
+/** When the newest matcher round's registration runs out (outlives a clean stop; /ready reads it). */
+export const lastRoundKey = (prefix: string) => `${prefix}:clob:matchers:last-round`;
+/** Per market: when the lease its holder last renewed runs out (/ready: matcher-coverage.ts). */
+export const coveredKey = (prefix: string) => `${prefix}:clob:covered`;
+
 export interface LeaseOptions {
   redis: Redis;
   prefix: string;
@@ -69,6 +76,7 @@ export function rendezvousOwner(nodes: string[], marketId: string): string | und
 
 export class MarketLeases {
   readonly held = new Set<string>();
+  private lastRoundAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private readonly ttl: number;
@@ -82,7 +90,7 @@ export class MarketLeases {
   }
 
   private get registry(): string {
-    return `${this.o.prefix}:clob:matchers`;
+    return registryKey(this.o.prefix);
   }
 
   /** The node holding a market's lease, if any (API nodes route orders with it). */
@@ -137,6 +145,24 @@ export class MarketLeases {
         await this.release(marketId, 'takeover failed');
       }
     }
+    await this.markCovered(now + this.ttl);
+    this.lastRoundAt = now;
+  }
+
+  /** For /ready on a matcher node: throws when no round completed within `maxAgeMs`. */
+  lastRoundAge(maxAgeMs: number): string {
+    if (this.lastRoundAt === undefined) throw new Error('no lease round completed yet');
+    const age = Date.now() - this.lastRoundAt;
+    if (age > maxAgeMs) throw new Error(`last lease round ${Math.round(age / 1000)} s ago (Redis or the database failing?)`);
+    return `holds ${this.held.size} market(s); last lease round ${age} ms ago`;
+  }
+
+  /** What /ready reads: this round happened, and which markets it holds until when. */
+  private async markCovered(until: number): Promise<void> {
+    const covered = [...this.held].flatMap((marketId) => [marketId, String(until)]);
+    const multi = this.o.redis.multi().set(lastRoundKey(this.o.prefix), String(until));
+    if (covered.length > 0) multi.hset(coveredKey(this.o.prefix), ...covered);
+    await multi.exec();
   }
 
   private async take(marketId: string): Promise<boolean> {
