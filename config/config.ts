@@ -24,6 +24,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** undefined → generated once into DATA_DIR/admin-token (mode 0600). */
   adminToken: string | undefined;
+  /** undefined → GET /metrics is open; else it needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   roles: Role[];
   rateLimit: { readPerMinute: number; writePerMinute: number };
   http: {
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     queuePrefix: read('QUEUE_PREFIX', str, 'pmx'),
     databaseUrl: read('DATABASE_URL', url('postgres', 'postgresql', 'sqlite')),
     adminToken: read('ADMIN_TOKEN', str),
+    metricsToken: read('METRICS_TOKEN', str),
     roles: read('ROLES', list(ROLES), [...ROLES]),
     rateLimit: {
       readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
@@ -208,6 +211,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {
     problems.push('ADMIN_TOKEN: must be at least 16 characters');
+  }
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN: must be at least 16 characters');
   }
   if (chainKind === 'rpc' && config.chain.rpcUrl === undefined) {
     problems.push('RPC_URL: required when CHAIN=rpc');

@@ -218,6 +218,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       const connected = await Promise.all([whenReady(rateLimitRedis, 3_000), whenReady(producer, 3_000)]);
       if (!connected.every(Boolean))
         log.warn('Redis is not connected yet: serving anyway (rate limits open, writes answer 503 until it is)');
+      const readiness = createReadinessProbe({
+        db: db.db,
+        redis: connect('general', 'pmx-ready'),
+        // Any node's workers count: an API-only node is ready when some worker builds its transactions.
+        heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
+        chainSlot: () => chain.runtime.client.getSlot(),
+      });
+      metrics.setReadinessSource(readiness); // pmx_ready_check: alerts on Redis or the database away
       const app = await buildApp({
         log,
         version: VERSION,
@@ -225,14 +233,9 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         rateLimit: { ...config.rateLimit, nameSpace: config.queuePrefix },
         metrics,
         adminToken: admin.token,
+        metricsToken: config.metricsToken,
         dashboardQueues: [...queues.queues.values()],
-        readiness: createReadinessProbe({
-          db: db.db,
-          redis: connect('general', 'pmx-ready'),
-          // Any node's workers count: an API-only node is ready when some worker builds its transactions.
-          heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
-          chainSlot: () => chain.runtime.client.getSlot(),
-        }),
+        readiness,
         routes: features.flatMap((f) => f.routes ?? []),
         trustProxy: config.http.trustProxy,
         requestTimeoutMs: config.http.requestTimeoutMs,

@@ -31,6 +31,8 @@ export interface AppDeps {
   rateLimit: { readPerMinute: number; writePerMinute: number; nameSpace: string };
   metrics: DaemonMetrics;
   adminToken: string;
+  /** Bearer token GET /metrics requires (undefined: open). */
+  metricsToken?: string;
   /** Queues shown in the operator dashboard. */
   dashboardQueues: Queue[];
   readiness: ReadinessProbe;
@@ -98,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
-  await registerMetrics(app, deps.metrics);
+  await registerMetrics(app, deps.metrics, deps.metricsToken);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, deps.adminToken);
   for (const routes of deps.routes) await app.register(routes);

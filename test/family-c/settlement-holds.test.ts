@@ -25,6 +25,7 @@ import { PlanRequests } from '../../src/services/family-c/settlement/plan-reques
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { createMetrics } from '../../src/infra/metrics.js';
 
 const MAKER = Keypair.generate().publicKey.toBase58();
 const TAKER = Keypair.generate().publicKey.toBase58();
@@ -110,6 +111,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
     programId: EXCHANGE_PROGRAM_ID,
     usdcMint: Keypair.generate().publicKey,
     log: pino({ level: 'silent' }),
+    metrics: createMetrics().clob,
   } as unknown as FamilyCContext;
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {

@@ -34,6 +34,7 @@ import { fillEvents } from '../events/user-events.js';
 import { presentFill } from '../orders/order.presenter.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
+import { countMoves, countSettled, movedRows } from './settle-metrics.js';
 
 export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
   await addOwnerHolds(
@@ -111,7 +112,7 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
   // Read after the receipts, so the balances include what the landed fills moved.
   const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
-  const { settled, released } = await k.c.db.transaction().execute(async (trx) => {
+  const { settled, released, ended } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
     await markOutboundsConfirmed(
       trx,
@@ -154,8 +155,11 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
         roundingDust: receipt.roundingDust,
       });
     }
-    return { settled: ended.map((r) => r.id), released };
+    return { settled: ended.map((r) => r.id), released, ended };
   });
+  countSettled(k.c.metrics, ended);
+  countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
+  k.c.metrics.settleTransactions.inc({ outcome: 'confirmed' }, batches.length);
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
@@ -214,6 +218,11 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
     await setBatchStatus(trx, batchId, 'failed', now);
     return { ids, released };
   });
+  const refusedMoved = movedRows(refused, ended.ids);
+  if (status === 'settled') countSettled(k.c.metrics, refusedMoved);
+  else countMoves(k.c.metrics, refusedMoved, status);
+  countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
+  k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
   k.proofsInFlight.end(batchId);
   k.log.warn(
     { batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner },
@@ -240,6 +249,8 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
     await setBatchStatus(trx, batchId, 'failed', now);
     return ids;
   });
+  countMoves(k.c.metrics, movedRows(rows, released), 'matched');
+  k.c.metrics.settleTransactions.inc({ outcome: 'abandoned' });
   k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
   await announce(k, released);
@@ -256,6 +267,7 @@ export async function failUnbatched(k: KeeperDeps, rows: FillRow[], reason: stri
     await releaseHolds(trx, failed);
     return failed.map((r) => r.id);
   });
+  countMoves(k.c.metrics, movedRows(rows, ended), 'failed');
   if (ended.length > 0) k.log.warn({ fills: ended.length, reason }, 'fills failed before settlement');
   await announce(k, ended);
 }
