@@ -67,15 +67,15 @@ export function createClobMetrics(registry: Registry): ClobMetrics {
     labelNames: ['status'],
     registers,
     async collect() {
+      this.reset();
       const value = await readCounts();
       if (!value) return;
-      this.reset();
       for (const { status, count } of value.fills) this.set({ status }, count);
     },
   });
   new Gauge({
     name: 'pmx_clob_oldest_unsettled_fill_seconds',
-    help: 'Age of the oldest fill not settled yet (0 when every fill is settled or failed): alert when it grows',
+    help: 'Age of the oldest fill not settled yet (0 when every fill is settled or failed; its last value while the database is away)',
     registers,
     async collect() {
       const value = await readCounts();
@@ -88,9 +88,9 @@ export function createClobMetrics(registry: Registry): ClobMetrics {
     labelNames: ['status'],
     registers,
     async collect() {
+      this.reset();
       const value = await readCounts();
       if (!value) return;
-      this.reset();
       for (const { status, count } of value.markets) this.set({ status }, count);
     },
   });
