@@ -26,6 +26,8 @@ export interface Config {
   adminToken: string | undefined;
   /** undefined → GET /metrics is open; else it needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** undefined → /metrics only on the HTTP facade (api role); else also on HOST:METRICS_PORT, in any role. */
+  metricsPort: number | undefined;
   roles: Role[];
   rateLimit: { readPerMinute: number; writePerMinute: number };
   http: {
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read('DATABASE_URL', url('postgres', 'postgresql', 'sqlite')),
     adminToken: read('ADMIN_TOKEN', str),
     metricsToken: read('METRICS_TOKEN', str),
+    metricsPort: read('METRICS_PORT', int(0, 65535)),
     roles: read('ROLES', list(ROLES), [...ROLES]),
     rateLimit: {
       readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
