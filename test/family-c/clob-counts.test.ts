@@ -2,13 +2,14 @@
  * The orderbook gauges read from the database at scrape time, on both databases: fills per status
  * and the age of the oldest fill not settled (matched, settling or retrying; settled and failed
  * fills do not count), and a database that stops answering leaves those gauges out of the scrape
- * instead of failing it.
+ * instead of failing it. An operator's re-drive counts as the fill's move back to matched.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ClobFillStatus } from '../../db/schema.js';
 import { createMetrics } from '../../src/infra/metrics.js';
 import { clobCounts } from '../../src/services/family-c/clob-counts.service.js';
+import { redriveFailedFill } from '../../src/services/family-c/settlement/keeper-admin.service.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { sample } from '../helpers/metrics-text.js';
 
@@ -85,5 +86,23 @@ describe.each(DIALECTS)('orderbook gauges from the database on $name', ({ availa
     const away = await metrics.registry.metrics();
     expect(sample(away, 'pmx_clob_fills', { status: 'settled' })).toBeUndefined();
     expect(away).toMatch(/^# HELP pmx_clob_fills /m); // the scrape itself answered
+  });
+
+  it.skipIf(!available)('counts a re-driven fill as failed → matched, once', async () => {
+    const db = await open();
+    const metrics = createMetrics();
+    try {
+      const failed = fill('failed', 60);
+      await db.db.insertInto('clob_fills').values(failed).execute();
+      const ctx = { db: db.db, metrics: metrics.clob };
+      const moved = () =>
+        metrics.registry.metrics().then((t) => sample(t, 'pmx_clob_fill_transitions_total', { from: 'failed', to: 'matched' }));
+      expect(await redriveFailedFill(ctx, failed.id)).toEqual({ marketId: failed.market_id });
+      expect(await moved()).toBe(1);
+      await expect(redriveFailedFill(ctx, failed.id)).rejects.toMatchObject({ code: 'FILL_NOT_FAILED' });
+      expect(await moved()).toBe(1);
+    } finally {
+      await db.close();
+    }
   });
 });
