@@ -40,7 +40,7 @@ export interface ClobMetrics {
   fillTransitions: Counter<'from' | 'to'>;
   /** Seconds from a fill's match to its settlement. */
   settleLatency: Histogram;
-  /** Settlement transactions by how they ended: confirmed, refused (a fill named by the chain), abandoned. */
+  /** Settlement transactions by how they ended: confirmed, refused (a fill named by the chain), abandoned, halted. */
   settleTransactions: Counter<'outcome'>;
   batchSize: Histogram;
   batchDuration: Histogram;
@@ -146,7 +146,7 @@ export function createClobMetrics(registry: Registry): ClobMetrics {
     }),
     settleTransactions: new Counter({
       name: 'pmx_clob_settle_transactions_total',
-      help: 'Settlement transactions by outcome: confirmed, refused (the chain refused a fill), abandoned (never landed)',
+      help: 'Settlement transactions by outcome: confirmed, refused (the chain refused a fill), abandoned (never landed), halted (stopped by a pause or resolution)',
       labelNames: ['outcome'],
       registers,
     }),

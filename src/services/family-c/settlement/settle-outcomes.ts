@@ -101,8 +101,15 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
   await confirmBatches(k, [{ batchId, signature }]);
 }
 
-/** Records batches of one market that landed, in one database transaction (see the module comment). */
-export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatch[]): Promise<void> {
+/**
+ * Records batches of one market that landed, in one database transaction (see the module comment);
+ * `halted`: batches a pause or resolution stopped, recorded by their receipts the same way.
+ */
+export async function confirmBatches(
+  k: KeeperDeps,
+  batches: readonly LandedBatch[],
+  outcome: 'confirmed' | 'halted' = 'confirmed',
+): Promise<void> {
   const rowsOf = await Promise.all(batches.map((b) => fillsOfBatch(k.c.db, b.batchId)));
   const receipts = await readReceipts(
     k.c,
@@ -159,7 +166,7 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
   });
   countSettled(k.c.metrics, ended);
   countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
-  k.c.metrics.settleTransactions.inc({ outcome: 'confirmed' }, batches.length);
+  k.c.metrics.settleTransactions.inc({ outcome }, batches.length);
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
