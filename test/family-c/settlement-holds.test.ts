@@ -249,6 +249,10 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
         // What is left held is exactly the other (still matched) fill's hold: never less, never negative.
         expect(await holdsOf(db, TAKER)).toEqual({ usdc: 6_015_000n, yes: 0n, no: 0n });
         expect(await holdsOf(db, MAKER)).toEqual({ usdc: 0n, yes: 10_000_000n, no: 0n });
+        // The metrics count the one batch and the one fill once too.
+        const counted = await k.c.metrics.settleTransactions.get();
+        expect(counted.values).toEqual([{ labels: { outcome: 'confirmed' }, value: 1 }]);
+        expect((await k.c.metrics.settleLatency.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
       } finally {
         await db.close();
       }

@@ -119,7 +119,7 @@ export async function confirmBatches(
   // Read after the receipts, so the balances include what the landed fills moved.
   const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
-  const { settled, released, ended } = await k.c.db.transaction().execute(async (trx) => {
+  const { settled, released, ended, recorded } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
     await markOutboundsConfirmed(
       trx,
@@ -128,6 +128,7 @@ export async function confirmBatches(
     );
     const ended: FillRow[] = [];
     const released: string[] = [];
+    let recorded = 0;
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
       const ids = await endFills(
@@ -147,7 +148,7 @@ export async function confirmBatches(
           false,
         )),
       );
-      await setBatchStatus(trx, batchId, 'settled', now);
+      if (await setBatchStatus(trx, batchId, 'settled', now)) recorded++; // a batch recorded twice at once counts once
     }
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
@@ -162,11 +163,11 @@ export async function confirmBatches(
         roundingDust: receipt.roundingDust,
       });
     }
-    return { settled: ended.map((r) => r.id), released, ended };
+    return { settled: ended.map((r) => r.id), released, ended, recorded };
   });
   countSettled(k.c.metrics, ended);
   countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
-  k.c.metrics.settleTransactions.inc({ outcome }, batches.length);
+  k.c.metrics.settleTransactions.inc({ outcome }, recorded);
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
@@ -222,14 +223,14 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
       now,
       false,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return { ids, released };
+    const recorded = await setBatchStatus(trx, batchId, 'failed', now);
+    return { ids, released, recorded };
   });
   const refusedMoved = movedRows(refused, ended.ids);
   if (status === 'settled') countSettled(k.c.metrics, refusedMoved);
   else countMoves(k.c.metrics, refusedMoved, status);
   countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
-  k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
+  if (ended.recorded) k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
   k.proofsInFlight.end(batchId);
   k.log.warn(
     { batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner },
@@ -244,7 +245,7 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
 export async function abandonBatch(k: KeeperDeps, batchId: string, reason: string): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const now = new Date().toISOString();
-  const released = await k.c.db.transaction().execute(async (trx) => {
+  const { released, recorded } = await k.c.db.transaction().execute(async (trx) => {
     const ids = await releaseFills(
       trx,
       batchId,
@@ -253,11 +254,10 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
       now,
       true,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return ids;
+    return { released: ids, recorded: await setBatchStatus(trx, batchId, 'failed', now) };
   });
   countMoves(k.c.metrics, movedRows(rows, released), 'matched');
-  k.c.metrics.settleTransactions.inc({ outcome: 'abandoned' });
+  if (recorded) k.c.metrics.settleTransactions.inc({ outcome: 'abandoned' });
   k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
   await announce(k, released);

@@ -88,12 +88,12 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
       now,
       false,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return { ids, released };
+    const recorded = await setBatchStatus(trx, batchId, 'failed', now);
+    return { ids, released, recorded };
   });
   countMoves(k.c.metrics, movedRows(rows, ended.ids), 'failed');
   countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
-  k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
+  if (ended.recorded) k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
   k.proofsInFlight.end(batchId);
   k.log.warn(
     { batch: batchId, fills: ended.ids, orders: [...bad.keys()] },
