@@ -26,6 +26,10 @@ export interface Config {
   adminToken: string | undefined;
   /** Platform keypairs and the Family A seed: KEYS_DIR, else DATA_DIR/keys (copy it to every machine). */
   keysDir: string;
+  /** undefined → GET /metrics is open; else it needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** undefined → /metrics only on the HTTP facade (api role); else also on HOST:METRICS_PORT, in any role. */
+  metricsPort: number | undefined;
   roles: Role[];
   rateLimit: { readPerMinute: number; writePerMinute: number };
   http: {
@@ -158,6 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: read('DATABASE_URL', url('postgres', 'postgresql', 'sqlite')),
     adminToken: read('ADMIN_TOKEN', str),
     keysDir: path.resolve(read('KEYS_DIR', str, path.join(dataDir, 'keys'))),
+    metricsToken: read('METRICS_TOKEN', str),
+    metricsPort: read('METRICS_PORT', int(0, 65535)),
     roles: read('ROLES', list(ROLES), [...ROLES]),
     rateLimit: {
       readPerMinute: read('RATE_LIMIT_READ_PER_MIN', int(1, 1_000_000), 600),
@@ -225,6 +231,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   if (config.adminToken !== undefined && config.adminToken.length < 16) {
     problems.push('ADMIN_TOKEN: must be at least 16 characters');
+  }
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN: must be at least 16 characters');
   }
   if (chainKind === 'rpc' && config.chain.rpcUrl === undefined) {
     problems.push('RPC_URL: required when CHAIN=rpc');

@@ -23,6 +23,7 @@ import { declareSchedules } from '../jobs/schedules.js';
 import { TxBuildClient } from '../jobs/tx-build.client.js';
 import { startWorkers } from '../jobs/workers.js';
 import { buildApp } from './api/app.js';
+import { buildMetricsApp } from './api/metrics-server.js';
 import type { ChainRuntime } from './chain/chain-runtime.js';
 import type { Feature, FeatureContext } from './features/feature.js';
 import { FEATURE_FACTORIES } from './features/index.js';
@@ -47,6 +48,8 @@ export interface Daemon {
   app?: FastifyInstance;
   /** Where the HTTP facade listens, e.g. http://127.0.0.1:8080 (undefined without the api role). */
   url?: string;
+  /** Where METRICS_PORT's /metrics listens (undefined without METRICS_PORT). */
+  metricsUrl?: string;
   db: DatabaseHandle;
   queues: JobQueues;
   redisUrl: string;
@@ -220,6 +223,20 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     }
 
     const daemon: Daemon = { db, queues, redisUrl, dataDir: config.dataDir, metrics, chain: chain.runtime, stop };
+    // GET /ready's checks, also in /metrics as pmx_ready_check (alerts on Redis or the database away).
+    const readiness =
+      hasRole(config, 'api') || config.metricsPort !== undefined
+        ? createReadinessProbe({
+            db: db.db,
+            redis: connect('general', 'pmx-ready'),
+            // Any node's workers count: an API-only node is ready when some worker builds its transactions.
+            heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
+            chainSlot: () => chain.runtime.client.getSlot(),
+            chainRole: hasRole(config, 'ledger') ? 'ledger' : 'process',
+            extra: Object.assign({}, ...features.map((f) => f.readiness ?? {})),
+          })
+        : undefined;
+    if (readiness) metrics.setReadinessSource(readiness);
     if (hasRole(config, 'api')) {
       const rateLimitRedis = connect('ratelimit', 'pmx-ratelimit');
       // Both fail their commands until connected (no offline queue): be connected before listening.
@@ -233,16 +250,9 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         rateLimit: { ...config.rateLimit, nameSpace: config.queuePrefix },
         metrics,
         adminToken: admin.token,
+        metricsToken: config.metricsToken,
         dashboardQueues: [...queues.queues.values()],
-        readiness: createReadinessProbe({
-          db: db.db,
-          redis: connect('general', 'pmx-ready'),
-          // Any node's workers count: an API-only node is ready when some worker builds its transactions.
-          heartbeatMaxAgeMs: config.heartbeatIntervalMs * 3 + 2_000,
-          chainSlot: () => chain.runtime.client.getSlot(),
-          chainRole: hasRole(config, 'ledger') ? 'ledger' : 'process',
-          extra: Object.assign({}, ...features.map((f) => f.readiness ?? {})),
-        }),
+        readiness: readiness!,
         routes: features.flatMap((f) => f.routes ?? []),
         trustProxy: config.http.trustProxy,
         requestTimeoutMs: config.http.requestTimeoutMs,
@@ -256,6 +266,12 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       daemon.app = app;
     }
     log.info(startSummary(config, daemon.url), `daemon started: ${config.roles.join(', ')}`);
+    if (config.metricsPort !== undefined) {
+      const metricsApp = await buildMetricsApp({ metrics, token: config.metricsToken, log });
+      cleanups.push(['metrics http', () => metricsApp.close()]);
+      daemon.metricsUrl = await metricsApp.listen({ host: config.host, port: config.metricsPort });
+      log.info({ metrics: `${daemon.metricsUrl}/metrics` }, 'metrics listening');
+    }
     return daemon;
   } catch (error) {
     await stop();

@@ -85,6 +85,16 @@ export async function listAllClobMarkets(db: Db) {
   return select(db).orderBy('m.created_at').execute();
 }
 
+/** Orderbook markets per catalog status, in one grouped query (the metrics scrape). */
+export async function clobMarketStatusCounts(db: Db): Promise<Array<{ status: string; n: number | bigint | string }>> {
+  return db
+    .selectFrom('markets as m')
+    .innerJoin('clob_markets as c', 'c.market_id', 'm.id')
+    .select(['m.status as status', (eb) => eb.fn.countAll<number | bigint | string>().as('n')])
+    .groupBy('m.status')
+    .execute();
+}
+
 /** The catalog status of each of `ids` (the matcher catches up with changes it was not told of). */
 export async function clobMarketStatuses(db: Db, ids: string[]): Promise<Array<{ id: string; status: string }>> {
   if (ids.length === 0) return [];

@@ -34,6 +34,8 @@ export interface AppDeps {
   rateLimit: { readPerMinute: number; writePerMinute: number; nameSpace: string };
   metrics: DaemonMetrics;
   adminToken: string;
+  /** Bearer token GET /metrics requires (undefined: open). */
+  metricsToken?: string;
   /** Queues shown in the operator dashboard. */
   dashboardQueues: Queue[];
   readiness: ReadinessProbe;
@@ -103,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.version);
   await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
-  await registerMetrics(app, deps.metrics);
+  await registerMetrics(app, deps.metrics, deps.metricsToken);
   // Before every admin route (the job dashboard's included), so that each is recorded.
   if (deps.audit) registerAudit(app, deps.audit, deps.adminToken);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });

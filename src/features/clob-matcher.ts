@@ -12,6 +12,7 @@ import { MatcherEventPublisher } from '../services/family-c/events/matcher-event
 import { activeMarketIds, matchableMarketIds } from '../services/family-c/market-catalog.service.js';
 import { startCatchUp } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
+import { ownedBooks } from '../services/family-c/matcher/matcher-metrics.js';
 import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
 import os from 'node:os';
 import { EXPIRY_SWEEP_MS, Matcher } from '../services/family-c/matcher/matcher.js';
@@ -80,7 +81,9 @@ export function clobMatcherRuntime(
     nodeId: ctx.instanceId,
     events: publisher,
     lockOwners: ctx.dialect === 'postgres',
+    metrics: c.metrics,
   });
+  c.metrics.setOwnedBooksSource(() => ownedBooks(matcher.markets));
   const local = new LocalMatcherPort(matcher);
   const leases = new MarketLeases({
     redis: ctx.redis('general', 'pmx-clob-leases'),
@@ -89,6 +92,10 @@ export function clobMatcherRuntime(
     log,
     ttlMs: ctx.config.clob.leaseMs,
     isDead: deadOnThisHost(os.hostname()),
+    counted: (event) =>
+      event === 'lost'
+        ? c.metrics.leasesLost.inc()
+        : c.metrics.leaseTakeovers.inc({ from: event === 'taken_free' ? 'free' : 'dead_holder' }),
     markets: () => matchableMarketIds(c),
     acquired: async (marketId) => {
       await matcher.own(marketId);

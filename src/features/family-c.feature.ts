@@ -18,6 +18,7 @@ import { clobAccountRoutes } from '../api/routes/family-c/account.routes.js';
 import { clobAdminRoutes } from '../api/routes/family-c/admin.routes.js';
 import { clobMarketRoutes } from '../api/routes/family-c/markets.routes.js';
 import { clobMarketDataRoutes } from '../api/routes/family-c/market-data.routes.js';
+import { clobCounts } from '../services/family-c/clob-counts.service.js';
 import { ClobBookReads } from '../services/family-c/book-reads.js';
 import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
@@ -65,6 +66,7 @@ export function familyCContext(ctx: FeatureContext): FamilyCContext {
     feeWallet: ctx.chain.wallets.protocolFee.publicKey,
     fees: { takerFeeBps: ctx.config.clob.takerFeeBps, makerRebateBps: ctx.config.clob.makerRebateBps },
     log: ctx.log.child({ feature: 'family-c' }),
+    metrics: ctx.metrics.clob,
     dispatchOutbound: async (id) => {
       await ctx.queues.enqueue('outbound.send', { outboundId: id }, { jobId: outboundJobId(id) });
     },
@@ -74,6 +76,7 @@ export function familyCContext(ctx: FeatureContext): FamilyCContext {
 export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const c = familyCContext(ctx);
   await ensureExchangeInitialized(c);
+  ctx.metrics.clob.setCountsSource(() => clobCounts(c));
   const warn = (what: string) => (err: Error) => c.log.warn({ err }, `could not enqueue ${what}`);
   // A settlement changes about five token accounts at once: one job re-reads what changed within 10 ms.
   const changedTokenAccounts = new Coalescer(

@@ -3,6 +3,7 @@
  * facade, the workers and the queue-depth collector report into the same place.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createClobMetrics, type ClobMetrics } from './clob-metrics.js';
 
 export type QueueDepthSource = () => Promise<Array<{ queue: string; state: string; count: number }>>;
 
@@ -15,6 +16,9 @@ export type MoneySource = () => Promise<{
   awaitingFunds: Array<{ purpose: string; count: number; oldestSeconds: number }>;
   transfers: Array<{ state: string; count: number }>;
 }>;
+
+/** The readiness checks of GET /ready (src/services/readiness.service.ts), each ok or not. */
+export type ReadinessSource = () => Promise<Record<string, { ok: boolean }>>;
 
 /** This node's WebSocket hub at scrape time (src/services/family-c/ws/ws-hub.ts `stats()`). */
 export type WebSocketSource = () => {
@@ -37,6 +41,21 @@ export interface DaemonMetrics {
   setWebSocketSource(source: WebSocketSource): void;
   setQueueDepthSource(source: QueueDepthSource): void;
   setMoneySource(source: MoneySource): void;
+  setReadinessSource(source: ReadinessSource): void;
+  /** The orderbook's metrics (src/infra/clob-metrics.ts). */
+  clob: ClobMetrics;
+}
+
+/**
+ * A scrape-time read that fails (Redis or the database away) leaves its gauges out of that scrape
+ * instead of failing the scrape: `pmx_ready_check` then says which dependency is down.
+ */
+async function orNothing<T>(read: () => Promise<T> | undefined): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch {
+    return undefined;
+  }
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -49,9 +68,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     labelNames: ['queue', 'state'],
     registers: [registry],
     async collect() {
-      if (!source) return;
       this.reset();
-      for (const { queue, state, count } of await source()) this.set({ queue, state }, count);
+      for (const { queue, state, count } of (await orNothing(() => source?.())) ?? []) this.set({ queue, state }, count);
     },
   });
   // One database read per scrape feeds the three money gauges.
@@ -75,9 +93,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
       labelNames: [label],
       registers: [registry],
       async collect() {
-        const value = await readMoney();
-        if (!value) return;
         this.reset();
+        const value = await orNothing(readMoney);
+        if (!value) return;
         for (const [key, n] of rows(value)) this.inc({ [label]: key }, n);
       },
     });
@@ -99,6 +117,20 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     'state',
     (v) => v.transfers.map((r) => [r.state, r.count]),
   );
+  let readiness: ReadinessSource | undefined;
+  let readinessSnapshot: { at: number; value: ReturnType<ReadinessSource> } | undefined;
+  new Gauge({
+    name: 'pmx_ready_check',
+    help: 'The checks of GET /ready on this node (database, redis, workers, chain): 1 ok, 0 failing',
+    labelNames: ['check'],
+    registers: [registry],
+    async collect() {
+      if (!readiness) return;
+      if (!readinessSnapshot || Date.now() - readinessSnapshot.at > 500) readinessSnapshot = { at: Date.now(), value: readiness() };
+      this.reset();
+      for (const [check, result] of Object.entries(await readinessSnapshot.value)) this.set({ check }, result.ok ? 1 : 0);
+    },
+  });
   let ws: WebSocketSource | undefined;
   new Gauge({
     name: 'pmx_ws_connections',
@@ -178,5 +210,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
     setMoneySource(next) {
       money = next;
     },
+    setReadinessSource(next) {
+      readiness = next;
+    },
+    clob: createClobMetrics(registry),
   };
 }

@@ -77,9 +77,12 @@ describe('loadConfig', () => {
     expect(problems.find((p) => p.startsWith('FAMILY_A_X402_NETWORK'))).toContain('CAIP-2');
   });
 
-  it('rejects out-of-range ports and short admin tokens', () => {
+  it('rejects out-of-range ports and short admin and metrics tokens', () => {
     expect(problemsOf({ PORT: '70000' })[0]).toMatch(/^PORT: must be between/);
     expect(problemsOf({ ADMIN_TOKEN: 'short' })).toEqual(['ADMIN_TOKEN: must be at least 16 characters']);
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['METRICS_TOKEN: must be at least 16 characters']);
+    expect(loadConfig({ METRICS_TOKEN: 'a-metrics-token-of-32-characters' }).metricsToken).toBe('a-metrics-token-of-32-characters');
+    expect(loadConfig({}).metricsToken).toBeUndefined();
   });
 
   it('requires RPC_URL and USDC_MINT when CHAIN=rpc', () => {

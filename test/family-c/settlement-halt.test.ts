@@ -4,7 +4,8 @@
  * job's retries (`retrying`); then the operator pauses or resolves the market. The fill leaves
  * `retrying` at once — the job's attempt is still waiting out its 15 s confirmation timeout, and
  * 25 attempts remain — paused: back to `matched`, settled exactly once after the resume;
- * resolved: `failed` with MarketResolved, the holds released.
+ * resolved: `failed` with MarketResolved, the holds released. /metrics counts each move and the
+ * halted batch.
  */
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +23,15 @@ import {
   type CHarness,
 } from './family-c.harness.js';
 import { WsClient, wsUrl } from './ws-client.js';
+import { parseSamples, sample, type Sample } from '../helpers/metrics-text.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const scrape = async (): Promise<Sample[]> => parseSamples((await get(h, '/metrics')).body);
+/** How much a counter grew between two scrapes. */
+const grew = (before: Sample[], after: Sample[], name: string, labels: Record<string, string>) =>
+  (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+const moved = (from: string, to: string) => ({ from, to });
 
 let h: CHarness;
 beforeAll(async () => {
@@ -95,6 +103,7 @@ async function fillInRetry(): Promise<{ market: Json; taker: Keypair; fillId: st
 describe('pause and resolve reach settlements in flight', () => {
   it('pause: the retrying fill goes back to matched at once (and its owners hear it), and settles exactly once after the resume', async () => {
     const { market, taker, fillId } = await fillInRetry();
+    const before = await scrape();
     const user = await WsClient.open(wsUrl(h.daemon.url!, 'user'));
     const tk = taker.publicKey.toBase58();
     expect(await user.command({ type: 'subscribe', pubkey: tk })).toMatchObject({ event: 'subscribed' });
@@ -118,6 +127,13 @@ describe('pause and resolve reach settlements in flight', () => {
       .executeTakeFirstOrThrow();
     // Its job's next attempt ends at once; the batch carried the fill no further.
     expect(batch).toMatchObject({ batch: 'settled', outbound: 'failed', last_error: expect.stringMatching(/market paused/) });
+    const halted = await waitFor('the halt counted', async () => {
+      const now = await scrape();
+      return grew(before, now, 'pmx_clob_settle_transactions_total', { outcome: 'halted' }) > 0 ? now : undefined;
+    });
+    expect(grew(before, halted, 'pmx_clob_settle_transactions_total', { outcome: 'halted' })).toBe(1);
+    expect(grew(before, halted, 'pmx_clob_fill_transitions_total', moved('retrying', 'matched'))).toBe(1);
+    expect(sample(halted, 'pmx_clob_fill_transitions_total', moved('settling', 'retrying'))).toBeGreaterThanOrEqual(1);
 
     const resume = await admin(h, `/v2/admin/clob/markets/${market.id}/resume`);
     expect(resume.statusCode, resume.body).toBe(200);
@@ -135,10 +151,18 @@ describe('pause and resolve reach settlements in flight', () => {
     // 5 YES at 6000, holds 3_000_000 + the taker fee ceil(3_000_000 × 25 / 10000) = 7_500.
     expect(held.smartWalletBalance).toBe('19398500');
     expect(held.withdrawable).toBe(String(19_398_500n - 3_007_500n));
+    const before = await scrape();
     const resolve = await admin(h, `/v2/admin/clob/markets/${market.id}/resolve`, { outcome: 'yes' });
     expect(resolve.statusCode, resolve.body).toBe(200);
     const failed = await fillIn(fillId, ['failed', 'settled'], 5_000);
     expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^MarketResolved/) });
+    const after = await waitFor('the failure counted', async () => {
+      const now = await scrape();
+      return grew(before, now, 'pmx_clob_fill_transitions_total', moved('matched', 'failed')) > 0 ? now : undefined;
+    });
+    expect(grew(before, after, 'pmx_clob_fill_transitions_total', moved('matched', 'failed'))).toBe(1);
+    expect(grew(before, after, 'pmx_clob_fill_transitions_total', moved('retrying', 'matched'))).toBe(1);
+    expect(grew(before, after, 'pmx_clob_settle_transactions_total', { outcome: 'halted' })).toBe(1);
     const released = await waitFor('taker hold released', async () => {
       const b = (await get(h, `/v2/clob/account/balances?pubkey=${tk}`)).json();
       return b.withdrawable === '19398500' ? b : undefined;

@@ -25,6 +25,7 @@ import { PlanRequests } from '../../src/services/family-c/settlement/plan-reques
 import { ProofsInFlight } from '../../src/services/family-c/settlement/proofs-in-flight.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { createMetrics } from '../../src/infra/metrics.js';
 
 const MAKER = Keypair.generate().publicKey.toBase58();
 const TAKER = Keypair.generate().publicKey.toBase58();
@@ -110,6 +111,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
     programId: EXCHANGE_PROGRAM_ID,
     usdcMint: Keypair.generate().publicKey,
     log: pino({ level: 'silent' }),
+    metrics: createMetrics().clob,
   } as unknown as FamilyCContext;
   const bus = { publishUser: async () => undefined, publishMarket: async () => undefined } as unknown as ClobEventBus;
   return {
@@ -247,6 +249,10 @@ describe.each(DIALECTS)('settlement holds on $name', ({ name, available, open })
         // What is left held is exactly the other (still matched) fill's hold: never less, never negative.
         expect(await holdsOf(db, TAKER)).toEqual({ usdc: 6_015_000n, yes: 0n, no: 0n });
         expect(await holdsOf(db, MAKER)).toEqual({ usdc: 0n, yes: 10_000_000n, no: 0n });
+        // The metrics count the one batch and the one fill once too.
+        const counted = await k.c.metrics.settleTransactions.get();
+        expect(counted.values).toEqual([{ labels: { outcome: 'confirmed' }, value: 1 }]);
+        expect((await k.c.metrics.settleLatency.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value).toBe(1);
       } finally {
         await db.close();
       }

@@ -25,7 +25,13 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { routes?: FastifyPluginAsync[]; readPerMinute?: number; writePerMinute?: number; db?: DatabaseHandle } = {},
+  options: {
+    routes?: FastifyPluginAsync[];
+    readPerMinute?: number;
+    writePerMinute?: number;
+    db?: DatabaseHandle;
+    metricsToken?: string;
+  } = {},
 ): Promise<TestApp> {
   const prefix = uniquePrefix('app');
   const db = options.db ?? (await sqliteDatabase());
@@ -39,6 +45,7 @@ export async function createTestApp(
     rateLimit: { readPerMinute: options.readPerMinute ?? 600, writePerMinute: options.writePerMinute ?? 300, nameSpace: prefix },
     metrics: createMetrics(),
     adminToken: TEST_ADMIN_TOKEN,
+    metricsToken: options.metricsToken,
     dashboardQueues: [...queues.queues.values()],
     readiness: createReadinessProbe({ db: db.db, redis }),
     routes: options.routes ?? [],

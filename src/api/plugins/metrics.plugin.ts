@@ -1,27 +1,66 @@
 /**
  * Prometheus metrics at /metrics: HTTP latency by route and status, plus whatever the daemon's
- * registry carries (queue depths, job outcomes; see src/infra/metrics.ts).
+ * registry carries (queue depths, job outcomes, the orderbook; see src/infra/metrics.ts). With a
+ * token configured (METRICS_TOKEN) a scrape must send `Authorization: Bearer <token>`, compared in
+ * constant time; without one the endpoint is open, as before (bind it to a private network).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.js';
 import type { DaemonMetrics } from '../../infra/metrics.js';
+import { safeEqual } from './admin-auth.js';
 
-export async function registerMetrics(app: FastifyInstance, metrics: DaemonMetrics): Promise<void> {
+/** Paths outside the families answer in Family A's envelope (src/api/families.ts). */
+const ErrorBody = Type.Object(
+  { success: Type.Literal(false), error: Type.Object({ code: Type.String(), message: Type.String() }) },
+  { additionalProperties: true },
+);
+
+function requireMetricsToken(token: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const authorization = request.headers.authorization ?? '';
+    if (authorization.startsWith('Bearer ') && safeEqual(authorization.slice(7).trim(), token)) return;
+    throw new DomainError(
+      'unauthorized',
+      'UNAUTHORIZED',
+      'Metrics token required: send Authorization: Bearer <METRICS_TOKEN>',
+      {},
+      { 'www-authenticate': 'Bearer realm="metrics"' },
+    );
+  };
+}
+
+export async function registerMetrics(app: FastifyInstance, metrics: DaemonMetrics, token?: string): Promise<void> {
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { tags: ['system'], summary: 'Prometheus metrics' } }, async (_request, reply) => {
-    let body: string;
-    try {
-      body = await metrics.registry.metrics();
-    } catch (error) {
-      // Queue depths are read from Redis: while it is away the scrape fails, which is unavailability, not a bug.
-      throw new DomainError('unavailable', 'METRICS_UNAVAILABLE', `Metrics could not be collected: ${(error as Error).message}`);
-    }
-    reply.header('content-type', metrics.registry.contentType);
-    return body;
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Prometheus metrics (text exposition format); behind a bearer token when METRICS_TOKEN is set',
+        ...(token ? { security: [{ metricsToken: [] }] } : {}),
+        response: {
+          200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }),
+          401: ErrorBody,
+          503: ErrorBody,
+        },
+      },
+      ...(token ? { onRequest: requireMetricsToken(token) } : {}),
+    },
+    async (_request, reply) => {
+      let body: string;
+      try {
+        body = await metrics.registry.metrics();
+      } catch (error) {
+        throw new DomainError('unavailable', 'METRICS_UNAVAILABLE', `Metrics could not be collected: ${(error as Error).message}`);
+      }
+      reply.header('content-type', metrics.registry.contentType);
+      return body;
+    },
+  );
 }

@@ -27,6 +27,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       components: {
         securitySchemes: {
           adminToken: { type: 'http', scheme: 'bearer' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when configured' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         },
       },

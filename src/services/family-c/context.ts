@@ -6,6 +6,7 @@ import type { Database } from '../../../db/schema.js';
 import type { ChainClient } from '../../chain/chain-client.js';
 import { BASE58_PUBKEY, isStrictPublicKey, U64_MAX } from '@pmx/programs';
 import { DomainError } from '../../domain/errors.js';
+import type { ClobMetrics } from '../../infra/clob-metrics.js';
 
 export interface FamilyCContext {
   db: Kysely<Database>;
@@ -18,6 +19,8 @@ export interface FamilyCContext {
   feeWallet: PublicKey;
   fees: { takerFeeBps: number; makerRebateBps: number };
   log: Logger;
+  /** The orderbook's Prometheus metrics (counted where each thing happens). */
+  metrics: ClobMetrics;
   /** Enqueues an outbound transaction (a lost enqueue is picked up by the resume scan). */
   dispatchOutbound(outboundId: string): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { FamilyCContext } from '../../../services/family-c/context.js';
 import type { MatcherPort } from '../../../services/family-c/matcher/matcher.port.js';
 import { cancelAll, cancelOrder, getOrder, listOwnerOrders, placeOrder } from '../../../services/family-c/orders/orders.service.js';
 import { MarketLookup } from '../../../services/family-c/orders/market-lookup.js';
+import { countedPlacement } from '../../../services/family-c/orders/order-results.js';
 import { Cursor, errorResponses, Limit, MarketRef, Pubkey } from './schemas.js';
 
 const U64 = Type.String({ pattern: '^[0-9]{1,20}$' });
@@ -89,7 +90,7 @@ export function clobOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) {
           response: { 200: Placement, ...errorResponses },
         },
       },
-      async ({ body }) => placeOrder(markets, matcher, body),
+      async ({ body }) => countedPlacement(ctx.metrics, () => placeOrder(markets, matcher, body)),
     );
 
     app.get(

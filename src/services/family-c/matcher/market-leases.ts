@@ -40,7 +40,11 @@ export interface LeaseOptions {
    * its leases are taken at once instead of after their expiry.
    */
   isDead?(holder: string): boolean;
+  /** Counts lease moves (metrics): a lease taken (nobody held it, or a dead holder did) or one this node lost. */
+  counted?(event: LeaseEvent): void;
 }
+
+export type LeaseEvent = 'taken_free' | 'taken_from_dead' | 'lost';
 
 /**
  * Instance ids are `host:port:roles:pid:random` (src/daemon.ts). A holder on this host whose pid
@@ -167,16 +171,22 @@ export class MarketLeases {
 
   private async take(marketId: string): Promise<boolean> {
     const r = this.o.redis;
-    if ((await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK') return true;
+    if ((await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK') {
+      this.o.counted?.('taken_free');
+      return true;
+    }
     const holder = await r.get(this.leaseKey(marketId));
     if (!holder || !this.o.isDead?.(holder)) return false;
     await releaseLease(r, [this.leaseKey(marketId)], [holder]);
     await r.zrem(this.registry, holder);
     this.o.log.info({ market: marketId, holder }, 'taking over the lease of a dead matcher on this host');
-    return (await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK';
+    const taken = (await r.set(this.leaseKey(marketId), this.o.node, 'PX', this.ttl, 'NX')) === 'OK';
+    if (taken) this.o.counted?.('taken_from_dead');
+    return taken;
   }
 
   private drop(marketId: string, why: string): void {
+    this.o.counted?.('lost');
     this.held.delete(marketId);
     this.o.lost(marketId);
     this.o.log.warn({ market: marketId, why }, 'matcher lease dropped');

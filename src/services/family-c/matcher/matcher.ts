@@ -18,6 +18,7 @@ import {
 } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
+import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
@@ -26,6 +27,7 @@ import { loadBook } from './book-loader.js';
 import { applyStatus, cancelOrder, cancelOwner, cancelOrders, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
+import { observeBatch } from './matcher-metrics.js';
 
 export interface MatcherDeps {
   db: Kysely<Database>;
@@ -37,6 +39,8 @@ export interface MatcherDeps {
   /** PostgreSQL: owners' rows are locked per batch (several matchers write one database). */
   lockOwners?: boolean;
   events?: MatcherEventSink;
+  /** Batch size, duration and new fills (matcher-metrics.ts). */
+  metrics?: ClobMetrics;
   /** Largest number of operations committed together (default 256). */
   maxBatch?: number;
   now?: () => number;
@@ -127,11 +131,14 @@ export class Matcher {
   private async drain(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.deps.maxBatch ?? 256);
-      await this.runBatch(batch);
+      const started = performance.now();
+      const outcomes = await this.runBatch(batch);
+      if (this.deps.metrics) observeBatch(this.deps.metrics, batch.length, (performance.now() - started) / 1000, outcomes);
     }
   }
 
-  private async runBatch(batch: Pending[]): Promise<void> {
+  /** Runs one batch; what it committed (none when it failed). */
+  private async runBatch(batch: Pending[]): Promise<OpOutcome[]> {
     const results: Array<{ ok: OpOutcome } | { err: unknown }> = [];
     const touched = new Set<string>();
     const nowMs = this.now();
@@ -208,7 +215,7 @@ export class Matcher {
           ? new DomainError('unavailable', 'MARKET_NOT_OWNED', `${error.message}; try again`)
           : new DomainError('unavailable', 'MATCHER_UNAVAILABLE', 'The order could not be recorded; nothing was placed. Try again.');
       for (const p of batch) p.reject(unavailable);
-      return;
+      return [];
     }
     const outcomes: OpOutcome[] = [];
     for (const [i, p] of batch.entries()) {
@@ -225,6 +232,7 @@ export class Matcher {
         this.deps.log.error({ err }, 'matcher event sink failed');
       }
     }
+    return outcomes;
   }
 
   private apply(c: OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {

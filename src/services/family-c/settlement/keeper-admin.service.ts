@@ -14,7 +14,8 @@ import { presentFill } from '../orders/order.presenter.js';
 
 const UNSETTLED = new Set(['matched', 'settling', 'retrying']);
 
-export async function keeperStatus(ctx: Pick<FamilyCContext, 'db'>, nowMs = Date.now()) {
+/** Fills per status and the age of the oldest one not settled yet (also the metrics' gauges: clob-counts.service.ts). */
+export async function keeperCounts(ctx: Pick<FamilyCContext, 'db'>, nowMs = Date.now()) {
   const counts = await fillStatusCounts(ctx.db);
   const byStatus: Record<string, number> = {};
   let oldest: string | null = null;
@@ -25,11 +26,14 @@ export async function keeperStatus(ctx: Pick<FamilyCContext, 'db'>, nowMs = Date
   return {
     fillsByStatus: byStatus,
     oldestUnsettledAgeSeconds: oldest ? Math.max(0, Math.round((nowMs - Date.parse(oldest)) / 1000)) : null,
-    failedFills: (await failedFills(ctx.db, 50)).map(presentFill),
   };
 }
 
-export async function redriveFailedFill(ctx: Pick<FamilyCContext, 'db'>, id: string): Promise<{ marketId: string }> {
+export async function keeperStatus(ctx: Pick<FamilyCContext, 'db'>, nowMs = Date.now()) {
+  return { ...(await keeperCounts(ctx, nowMs)), failedFills: (await failedFills(ctx.db, 50)).map(presentFill) };
+}
+
+export async function redriveFailedFill(ctx: Pick<FamilyCContext, 'db' | 'metrics'>, id: string): Promise<{ marketId: string }> {
   const row = /^[0-9a-f-]{36}$/i.test(id) ? await findFill(ctx.db, id.toLowerCase()) : undefined;
   if (!row) throw new DomainError('not_found', 'FILL_NOT_FOUND', `No fill ${id}`);
   const ok = await ctx.db.transaction().execute(async (trx) => {
@@ -37,6 +41,7 @@ export async function redriveFailedFill(ctx: Pick<FamilyCContext, 'db'>, id: str
     await addOwnerHolds(trx, fillHolds(normalizeFill(row)), 1n);
     return true;
   });
+  if (ok) ctx.metrics.fillTransitions.inc({ from: row.status, to: 'matched' });
   if (!ok && (row.give_back === 'pending' || row.give_back === 'restored')) {
     throw new DomainError(
       'conflict',

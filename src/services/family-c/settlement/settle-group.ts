@@ -78,6 +78,7 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
       throw error;
     });
   if (!recorded) return false;
+  k.c.metrics.fillTransitions.inc({ from: 'matched', to: 'settling' }, signed.flatMap((b) => b.choice.fillIds).length);
   for (const b of signed) k.proofsInFlight.add(b.batchId, b.choice.proves);
 
   try {

@@ -45,6 +45,7 @@ export async function haltBatches(k: KeeperDeps, market: Pick<ClobMarketRow, 'id
   await confirmBatches(
     k,
     batches.map((b) => ({ batchId: b.id, signature: b.signature })),
+    'halted',
   );
   k.log.warn({ market: marketId, status: market.status, batches: batches.length }, 'settlements in flight stopped by the market status');
   return batches.length;

@@ -34,6 +34,7 @@ import { fillEvents } from '../events/user-events.js';
 import { presentFill } from '../orders/order.presenter.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { readReceipts, readSmartWalletAccounts } from './settle-inputs.js';
+import { countMoves, countSettled, movedRows } from './settle-metrics.js';
 
 export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]): Promise<void> {
   await addOwnerHolds(
@@ -100,8 +101,15 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
   await confirmBatches(k, [{ batchId, signature }]);
 }
 
-/** Records batches of one market that landed, in one database transaction (see the module comment). */
-export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatch[]): Promise<void> {
+/**
+ * Records batches of one market that landed, in one database transaction (see the module comment);
+ * `halted`: batches a pause or resolution stopped, recorded by their receipts the same way.
+ */
+export async function confirmBatches(
+  k: KeeperDeps,
+  batches: readonly LandedBatch[],
+  outcome: 'confirmed' | 'halted' = 'confirmed',
+): Promise<void> {
   const rowsOf = await Promise.all(batches.map((b) => fillsOfBatch(k.c.db, b.batchId)));
   const receipts = await readReceipts(
     k.c,
@@ -111,7 +119,7 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
   // Read after the receipts, so the balances include what the landed fills moved.
   const balances = await settledBalances(k, landedOf.flat());
   const now = new Date().toISOString();
-  const { settled, released } = await k.c.db.transaction().execute(async (trx) => {
+  const { settled, released, ended, recorded } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
     await markOutboundsConfirmed(
       trx,
@@ -120,6 +128,7 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
     );
     const ended: FillRow[] = [];
     const released: string[] = [];
+    let recorded = 0;
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
       const ids = await endFills(
@@ -139,7 +148,7 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
           false,
         )),
       );
-      await setBatchStatus(trx, batchId, 'settled', now);
+      if (await setBatchStatus(trx, batchId, 'settled', now)) recorded++; // a batch recorded twice at once counts once
     }
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
@@ -154,8 +163,11 @@ export async function confirmBatches(k: KeeperDeps, batches: readonly LandedBatc
         roundingDust: receipt.roundingDust,
       });
     }
-    return { settled: ended.map((r) => r.id), released };
+    return { settled: ended.map((r) => r.id), released, ended, recorded };
   });
+  countSettled(k.c.metrics, ended);
+  countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
+  k.c.metrics.settleTransactions.inc({ outcome }, recorded);
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
@@ -211,9 +223,14 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
       now,
       false,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return { ids, released };
+    const recorded = await setBatchStatus(trx, batchId, 'failed', now);
+    return { ids, released, recorded };
   });
+  const refusedMoved = movedRows(refused, ended.ids);
+  if (status === 'settled') countSettled(k.c.metrics, refusedMoved);
+  else countMoves(k.c.metrics, refusedMoved, status);
+  countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
+  if (ended.recorded) k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
   k.proofsInFlight.end(batchId);
   k.log.warn(
     { batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner },
@@ -228,7 +245,7 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
 export async function abandonBatch(k: KeeperDeps, batchId: string, reason: string): Promise<void> {
   const rows = await fillsOfBatch(k.c.db, batchId);
   const now = new Date().toISOString();
-  const released = await k.c.db.transaction().execute(async (trx) => {
+  const { released, recorded } = await k.c.db.transaction().execute(async (trx) => {
     const ids = await releaseFills(
       trx,
       batchId,
@@ -237,9 +254,10 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
       now,
       true,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return ids;
+    return { released: ids, recorded: await setBatchStatus(trx, batchId, 'failed', now) };
   });
+  countMoves(k.c.metrics, movedRows(rows, released), 'matched');
+  if (recorded) k.c.metrics.settleTransactions.inc({ outcome: 'abandoned' });
   k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
   await announce(k, released);
@@ -256,6 +274,7 @@ export async function failUnbatched(k: KeeperDeps, rows: FillRow[], reason: stri
     await releaseHolds(trx, failed);
     return failed.map((r) => r.id);
   });
+  countMoves(k.c.metrics, movedRows(rows, ended), 'failed');
   if (ended.length > 0) k.log.warn({ fills: ended.length, reason }, 'fills failed before settlement');
   await announce(k, ended);
 }

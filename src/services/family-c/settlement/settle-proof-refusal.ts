@@ -19,6 +19,7 @@ import { orderSigningText } from '../../../domain/orderbook/index.js';
 import { PublicKey } from '@solana/web3.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { announce, releaseHolds } from './settle-outcomes.js';
+import { countMoves, movedRows } from './settle-metrics.js';
 
 /** Agave's PrecompileError codes run 0 … 4 (InvalidPublicKey … InvalidInstructionDataSize). */
 const PRECOMPILE_ERROR_MAX = 4;
@@ -87,9 +88,12 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
       now,
       false,
     );
-    await setBatchStatus(trx, batchId, 'failed', now);
-    return { ids, released };
+    const recorded = await setBatchStatus(trx, batchId, 'failed', now);
+    return { ids, released, recorded };
   });
+  countMoves(k.c.metrics, movedRows(rows, ended.ids), 'failed');
+  countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
+  if (ended.recorded) k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
   k.proofsInFlight.end(batchId);
   k.log.warn(
     { batch: batchId, fills: ended.ids, orders: [...bad.keys()] },

@@ -6,10 +6,16 @@
  * (settle-halt.ts, in case the status change's own planning job was missed) — and asks for
  * batches for every market whose fills wait.
  */
-import { marketsWithMatchedFills, markRetrying, pendingBatches } from '../../../../db/repositories/clob-settlement.repository.js';
+import {
+  fillsOfBatch,
+  marketsWithMatchedFills,
+  markRetrying,
+  pendingBatches,
+} from '../../../../db/repositories/clob-settlement.repository.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { abandonBatch, announce, confirmBatch } from './settle-outcomes.js';
 import { haltStoppedMarket } from './settle-halt.js';
+import { countMoves, movedRows } from './settle-metrics.js';
 
 export async function sweepSettlement(
   k: KeeperDeps,
@@ -21,7 +27,9 @@ export async function sweepSettlement(
     if (b.outbound_status === 'confirmed') await confirmBatch(k, b.id, b.signature);
     else if (b.outbound_status === 'failed') await abandonBatch(k, b.id, b.last_error ?? 'the settlement transaction failed');
     else if (Number(b.attempts) > 1 && b.last_error) {
+      const before = await fillsOfBatch(k.c.db, b.id); // for the metrics' `from`: settling, or retrying again
       const ids = await markRetrying(k.c.db, b.id, Number(b.attempts) - 1, b.last_error, new Date().toISOString());
+      countMoves(k.c.metrics, movedRows(before, ids), 'retrying');
       await announce(k, ids);
     }
   }
