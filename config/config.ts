@@ -48,6 +48,9 @@ export interface Config {
   outboundResumeMs: number;
   /** How long the console keeps its per-minute samples (hours). */
   consoleSampleRetentionHours: number;
+  /** A console session ends after this long without a request (minutes), and this long after login (hours) whatever. */
+  operatorSessionIdleMin: number;
+  operatorSessionMaxHours: number;
   /** How often Family B markets' protocol fees are swept to the protocol fee wallet (0 = never). */
   protocolFeeSweepMs: number;
   chain: {
@@ -180,6 +183,8 @@ export function loadConfig(env: Env = process.env): Config {
     indexIntervalMs: read('INDEX_INTERVAL_MS', int(1_000, 3_600_000), 30_000),
     outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
     consoleSampleRetentionHours: read('CONSOLE_SAMPLE_RETENTION_HOURS', int(1, 24 * 90), 48),
+    operatorSessionIdleMin: read('OPERATOR_SESSION_IDLE_MIN', int(1, 24 * 60), 30),
+    operatorSessionMaxHours: read('OPERATOR_SESSION_MAX_HOURS', int(1, 24 * 30), 12),
     protocolFeeSweepMs: read('PROTOCOL_FEE_SWEEP_INTERVAL_MS', int(0, 86_400_000), 600_000),
     chain: {
       kind: chainKind,

@@ -120,6 +120,30 @@ export interface FamilyAQuotesTable {
   account_fee_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
+export type OperatorRole = 'viewer' | 'operator' | 'admin';
+
+/** A named operator (migration 0022). */
+export interface OperatorsTable {
+  name: string;
+  role: OperatorRole;
+  /** `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>` of the secret. */
+  secret_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** A console session (migration 0022); the browser holds the id, this row its SHA-256. */
+export interface OperatorSessionsTable {
+  id_hash: string;
+  operator: string;
+  role: OperatorRole;
+  csrf: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 /** The console's samples: one row per node and minute (migration 0018). */
 export interface ConsoleSamplesTable {
   node_id: string;
@@ -290,6 +314,8 @@ export interface Database {
   family_a_x402_payments: FamilyAX402PaymentsTable;
   operator_audit: OperatorAuditTable;
   console_samples: ConsoleSamplesTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
   outbound_transactions: OutboundTransactionsTable;
   family_a_payments: FamilyAPaymentsTable;
   family_a_claims: FamilyAClaimsTable;

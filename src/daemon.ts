@@ -4,6 +4,7 @@
  * jobs finish), queues, Redis, the chain and the database.
  */
 import { createAuditLog } from './services/operator-audit.service.js';
+import { createOperatorAccess } from './services/operators/operator-access.js';
 import { ConsoleSampler } from './services/console/console-sampler.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -258,6 +259,10 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         requestTimeoutMs: config.http.requestTimeoutMs,
         maxConnectionsPerClient: config.http.maxConnectionsPerClient,
         audit: createAuditLog(db.db),
+        operators: createOperatorAccess(db.db, admin.token, {
+          idleMs: config.operatorSessionIdleMin * 60_000,
+          maxMs: config.operatorSessionMaxHours * 3_600_000,
+        }),
       });
       cleanups.push(['http', () => app.close()]);
       daemon.url = await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {

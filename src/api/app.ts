@@ -24,6 +24,8 @@ import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { registerAudit } from './plugins/audit.plugin.js';
+import { registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
+import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/operators/operator-access.js';
 import type { AuditLog } from '../services/operator-audit.service.js';
 
 export interface AppDeps {
@@ -49,6 +51,8 @@ export interface AppDeps {
   maxConnectionsPerClient?: number;
   /** The operators' audit log; every state-changing admin request is recorded in it. */
   audit?: AuditLog;
+  /** Who operators are (accounts, sessions, login throttle): every admin path asks it. Absent: the admin token alone. */
+  operators?: OperatorAccess;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types take it as a function). */
@@ -84,6 +88,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
   installRequestLog(app);
+  // Before every route: each admin path learns its caller and role here (operator-auth.ts).
+  const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
+  registerOperatorAuth(app, operators);
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
@@ -107,9 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
   await registerMetrics(app, deps.metrics, deps.metricsToken);
   // Before every admin route (the job dashboard's included), so that each is recorded.
-  if (deps.audit) registerAudit(app, deps.audit, deps.adminToken);
+  if (deps.audit) registerAudit(app, deps.audit);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
-  await registerDashboard(app, deps.dashboardQueues, deps.adminToken);
+  await registerDashboard(app, deps.dashboardQueues, operators);
   if (deps.audit) await app.register(auditRoutes(deps.audit, deps.adminToken));
   for (const routes of deps.routes) await app.register(routes);
   return app;

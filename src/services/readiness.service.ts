@@ -52,31 +52,42 @@ async function timed(fn: () => Promise<string | undefined>, role = 'process'): P
 
 export function createReadinessProbe(deps: ReadinessDeps): ReadinessProbe {
   return async () => {
-    const checks: Record<string, CheckResult> = {
-      database: await timed(async () => {
-        await sql`select 1`.execute(deps.db);
-        return undefined;
-      }),
-      redis: await timed(async () => {
-        await deps.redis.ping();
-        return undefined;
-      }),
-    };
+    // All at once: a dependency that is away costs one timeout (2 s), not one per check that needs it.
+    const pending: Array<[string, Promise<CheckResult>]> = [
+      [
+        'database',
+        timed(async () => {
+          await sql`select 1`.execute(deps.db);
+          return undefined;
+        }),
+      ],
+      [
+        'redis',
+        timed(async () => {
+          await deps.redis.ping();
+          return undefined;
+        }),
+      ],
+    ];
     if (deps.heartbeatMaxAgeMs !== undefined) {
       const maxAge = deps.heartbeatMaxAgeMs;
-      checks.workers = await timed(async () => {
-        const newest = await newestBeatAt(deps.db);
-        if (!newest) throw new Error('no heartbeat processed yet');
-        const age = Date.now() - Date.parse(newest);
-        if (age > maxAge) throw new Error(`newest heartbeat is ${Math.round(age / 1000)} s old`);
-        return `newest heartbeat ${Math.round(age)} ms ago`;
-      }, 'api');
+      pending.push([
+        'workers',
+        timed(async () => {
+          const newest = await newestBeatAt(deps.db);
+          if (!newest) throw new Error('no heartbeat processed yet');
+          const age = Date.now() - Date.parse(newest);
+          if (age > maxAge) throw new Error(`newest heartbeat is ${Math.round(age / 1000)} s old`);
+          return `newest heartbeat ${Math.round(age)} ms ago`;
+        }, 'api'),
+      ]);
     }
     if (deps.chainSlot) {
       const slot = deps.chainSlot;
-      checks.chain = await timed(async () => `slot ${await slot()}`, deps.chainRole);
+      pending.push(['chain', timed(async () => `slot ${await slot()}`, deps.chainRole)]);
     }
-    for (const [name, check] of Object.entries(deps.extra ?? {})) checks[name] = await timed(() => check.run(), check.role);
-    return checks;
+    for (const [name, check] of Object.entries(deps.extra ?? {})) pending.push([name, timed(() => check.run(), check.role)]);
+    const results = await Promise.all(pending.map(([, p]) => p));
+    return Object.fromEntries(pending.map(([name], i) => [name, results[i]!]));
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_COOKIE } from '../../src/api/plugins/admin-auth.js';
+import { SESSION_COOKIE as ADMIN_COOKIE } from '../../src/api/plugins/admin-auth.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -57,7 +57,7 @@ describe('admin authentication of the job dashboard', () => {
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: 'wrong-token-wrong-token', next: '/admin/queues' }).toString(),
+      payload: new URLSearchParams({ name: 'admin', secret: 'wrong-token-wrong-token', next: '/admin/queues' }).toString(),
     });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['content-type']).toMatch(/text\/html/);
@@ -68,7 +68,7 @@ describe('admin authentication of the job dashboard', () => {
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: TEST_ADMIN_TOKEN, next: '/admin/queues' }).toString(),
+      payload: new URLSearchParams({ name: 'admin', secret: TEST_ADMIN_TOKEN, next: '/admin/queues' }).toString(),
     });
     expect(right.statusCode).toBe(303);
     expect(right.headers.location).toBe('/admin/queues');
@@ -90,7 +90,7 @@ describe('admin authentication of the job dashboard', () => {
       method: 'POST',
       url: '/admin/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: TEST_ADMIN_TOKEN, next: 'https://evil.example/admin/' }).toString(),
+      payload: new URLSearchParams({ name: 'admin', secret: TEST_ADMIN_TOKEN, next: 'https://evil.example/admin/' }).toString(),
     });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/admin');

@@ -121,7 +121,7 @@ describe('four processes, four data directories, PostgreSQL and one Redis', () =
       const ready = (await waitForStatus(api, '/ready', 200, 90_000)) as Ready;
       expect(ready.checks.matchers).toMatchObject({ ok: true, detail: 'no active orderbook market' });
       expect(first.output()).toMatch(/"msg":"daemon started: ledger, api"/);
-      expect(first.output()).toContain(`"console":["${first.url}/admin/queues","${first.url}/admin/money"`);
+      expect(first.output()).toContain(`"console":["${first.url}/admin","${first.url}/admin/markets"`);
 
       const config = (await (await fetch(`${api.url}/v2/config`)).json()) as Json;
       expect(config.data).toMatchObject({ faucet: false, rpcUrl: `http://127.0.0.1:${ledgerPort}` });

@@ -2,7 +2,6 @@
 // minute's difference), nodes are summed on read, and rows past the retention are pruned — on
 // both databases. The latency percentile is the upper bound of the bucket it falls in.
 import { pino } from 'pino';
-import { Counter, Histogram } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { listSampleMinutes } from '../../db/repositories/console-samples.repository.js';
@@ -56,23 +55,11 @@ for (const { name, available, open } of DIALECTS)
       const minute = (m: number) => Date.UTC(2026, 10, 26, 10, m, 5);
       const nodes = ['api-1', 'api-2'].map((id) => {
         const metrics = createMetrics();
-        const orders = new Counter({
-          name: 'pmx_clob_orders_total',
-          help: 'x',
-          labelNames: ['result', 'reason'],
-          registers: [metrics.registry],
-        });
-        const latency = new Histogram({
-          name: 'pmx_clob_fill_settle_latency_seconds',
-          help: 'x',
-          buckets: [0.5, 1, 2],
-          registers: [metrics.registry],
-        });
         return {
           id,
           metrics,
-          orders,
-          latency,
+          orders: metrics.clob.orders,
+          latency: metrics.clob.settleLatency,
           sampler: new ConsoleSampler(db.db, metrics.registry, id, pino({ level: 'silent' }), 3_600_000),
         };
       });
@@ -85,9 +72,9 @@ for (const { name, available, open } of DIALECTS)
       a!.metrics.httpDuration.observe({ method: 'GET', route: '/x', status: '404' }, 0.01);
       b!.metrics.httpDuration.observe({ method: 'POST', route: '/y', status: '503' }, 0.01);
       a!.orders.inc({ result: 'placed', reason: '' }, 5);
-      a!.orders.inc({ result: 'rejected', reason: 'funds' }, 2); // not placed: not counted
-      b!.latency.observe(0.4);
-      b!.latency.observe(1.5);
+      a!.orders.inc({ result: 'rejected', reason: 'balance' }, 2); // not placed: not counted
+      b!.latency.observe(0.4); // bucket ≤ 0.5 s
+      b!.latency.observe(1.5); // bucket ≤ 2 s
       for (const n of nodes) await n.sampler.sample(minute(1)); // writes 10:00
 
       const rows = await listSampleMinutes(db.db, new Date(Date.UTC(2026, 10, 26, 10, 0)).toISOString());

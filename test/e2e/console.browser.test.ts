@@ -133,7 +133,8 @@ describe('operator console in a real browser', () => {
     page.setDefaultTimeout(15_000);
     await page.goto(`${base}/admin`);
     expect(new URL(page.url()).pathname).toBe('/admin/login');
-    await page.fill('#token', TEST_ADMIN_TOKEN);
+    await page.fill('#name', 'admin');
+    await page.fill('#secret', TEST_ADMIN_TOKEN);
     await Promise.all([page.waitForURL(`${base}/admin`), page.click('button[type=submit]')]);
     await page.waitForFunction('document.body.dataset.charts !== undefined'); // the charts drew from the samples
     await page.screenshot({ path: path.join(SHOTS, 'console-overview.png'), fullPage: true });
@@ -169,7 +170,8 @@ describe('operator console in a real browser', () => {
       .id;
     const page = await browser.newPage();
     await page.goto(`${base}/admin/login`);
-    await page.fill('#token', TEST_ADMIN_TOKEN);
+    await page.fill('#name', 'admin');
+    await page.fill('#secret', TEST_ADMIN_TOKEN);
     await Promise.all([page.waitForURL(`${base}/admin`), page.click('button[type=submit]')]);
     const times: Record<string, number> = {};
     for (const url of [...PAGES, '/admin/markets?family=C', `/admin/markets/c/${market}`]) {

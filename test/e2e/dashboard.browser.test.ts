@@ -46,14 +46,16 @@ describe('operator dashboard in a real browser', () => {
     expect(new URL(page.url()).pathname).toBe('/admin/login');
     await expect(page.locator('h1').textContent()).resolves.toContain('PMX operator login');
 
-    await page.fill('#token', 'not-the-token-at-all');
+    await page.fill('#name', 'admin');
+    await page.fill('#secret', 'not-the-token-at-all');
     await Promise.all([page.waitForLoadState('domcontentloaded'), page.click('button[type=submit]')]);
     await page.getByRole('alert').waitFor();
 
-    await page.fill('#token', TEST_ADMIN_TOKEN);
+    await page.fill('#name', 'admin');
+    await page.fill('#secret', TEST_ADMIN_TOKEN);
     await Promise.all([page.waitForURL(`${base}/admin/queues`), page.click('button[type=submit]')]);
     const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === 'pmx_admin')).toMatchObject({ httpOnly: true });
+    expect(cookies.find((c) => c.name === 'pmx_session')).toMatchObject({ httpOnly: true });
     expect(cookies.some((c) => c.value.includes(TEST_ADMIN_TOKEN))).toBe(false);
 
     for (const name of ['system', 'tx-build', 'index', 'platform']) {

@@ -8,7 +8,6 @@
 import { Transaction, type Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithdrawInstruction } from '@pmx/programs';
-import { ADMIN_COOKIE, sessionValue } from '../../src/api/plugins/admin-auth.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import {
   clobWrite,
@@ -132,14 +131,14 @@ describe('a withdrawal behind the API', () => {
     );
     expect(again.failureReason).toMatch(/^InsufficientBalance/);
 
-    // As a browser re-drives it: the page's form posts an empty urlencoded body with the session
-    // cookie (this used to be 415: only the job dashboard's scope parsed form bodies).
+    // As the page's form re-drives it: an empty urlencoded body (this used to be 415: only the job
+    // dashboard's scope parsed form bodies).
     const fromPage = await h.app.inject({
       method: 'POST',
       url: `/admin/orderbook/fills/${fill.id}/retry`,
       payload: '',
       headers: {
-        cookie: `${ADMIN_COOKIE}=${sessionValue(TEST_ADMIN_TOKEN)}`,
+        authorization: `Bearer ${TEST_ADMIN_TOKEN}`,
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'text/html',
       },

@@ -11,6 +11,8 @@ import { buildApp } from '../../src/api/app.js';
 import { createMetrics } from '../../src/infra/metrics.js';
 import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { createAuditLog } from '../../src/services/operator-audit.service.js';
+import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../../src/services/operators/operator-access.js';
+import type { SessionSettings } from '../../src/services/operators/sessions.service.js';
 import { sqliteDatabase } from './databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from './redis.js';
 
@@ -31,6 +33,7 @@ export async function createTestApp(
     writePerMinute?: number;
     db?: DatabaseHandle;
     metricsToken?: string;
+    sessions?: SessionSettings;
   } = {},
 ): Promise<TestApp> {
   const prefix = uniquePrefix('app');
@@ -50,6 +53,7 @@ export async function createTestApp(
     readiness: createReadinessProbe({ db: db.db, redis }),
     routes: options.routes ?? [],
     audit: createAuditLog(db.db),
+    operators: createOperatorAccess(db.db, TEST_ADMIN_TOKEN, options.sessions ?? DEFAULT_SESSION_SETTINGS),
   });
   await app.ready();
   return {

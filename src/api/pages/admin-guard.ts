@@ -4,7 +4,7 @@ import { isAdminRequest } from '../plugins/admin-auth.js';
 
 export function adminPage(adminToken: string) {
   return (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (isAdminRequest(request, adminToken)) return true;
+    if (isAdminRequest(request)) return true;
     if ((request.headers.accept ?? '').includes('text/html'))
       void reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 302);
     else void reply.status(401).send({ success: false, error: { code: 'UNAUTHORIZED', message: 'Admin token required' } });

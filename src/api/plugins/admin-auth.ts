@@ -1,25 +1,24 @@
 /**
- * Admin authentication. Tools send `Authorization: Bearer <admin token>`; browsers log in once at
- * /admin/login and carry an HttpOnly cookie holding an HMAC of the token (never the token
- * itself), or use Basic auth with the token as password. Comparisons are constant-time.
+ * Small pieces of operator authentication shared by the console and the admin routes. Who the
+ * caller is and what they may do is decided once per request by operator-auth.ts (a hook on
+ * every admin path); routes and pages read its verdict here.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.js';
 
-export const ADMIN_COOKIE = 'pmx_admin';
+/** The console session's cookie: a random id (sessions.service.ts), HttpOnly, SameSite=Strict, Path=/admin. */
+export const SESSION_COOKIE = 'pmx_session';
 
-export function sessionValue(token: string): string {
-  return createHmac('sha256', token).update('pmx-admin-session-v1').digest('base64url');
+/** Constant time whatever the lengths (both sides hashed first). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  const left = createHash('sha256').update(a).digest();
+  const right = createHash('sha256').update(b).digest();
+  return timingSafeEqual(left, right);
 }
 
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function cookie(request: FastifyRequest, name: string): string | undefined {
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie ?? '';
   for (const part of header.split(';')) {
     const [key, ...rest] = part.trim().split('=');
@@ -33,30 +32,22 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-export function isAdminRequest(request: FastifyRequest, token: string): boolean {
-  const authorization = request.headers.authorization ?? '';
-  if (authorization.startsWith('Bearer ')) return safeEqual(authorization.slice(7).trim(), token);
-  if (authorization.startsWith('Basic ')) {
-    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
-    return safeEqual(decoded.slice(decoded.indexOf(':') + 1), token);
-  }
-  const session = cookie(request, ADMIN_COOKIE);
-  return session !== undefined && safeEqual(session, sessionValue(token));
+/** Whether operator-auth.ts recognised the caller (only on admin paths). */
+export function isAdminRequest(request: FastifyRequest): boolean {
+  return Boolean(request.operator);
 }
 
-/** How a request proves the admin token (for the audit log), or undefined when it does not. */
-export function adminCredential(request: FastifyRequest, token: string): 'bearer' | 'basic' | 'session' | undefined {
-  if (!isAdminRequest(request, token)) return undefined;
-  const authorization = request.headers.authorization ?? '';
-  if (authorization.startsWith('Bearer ')) return 'bearer';
-  return authorization.startsWith('Basic ') ? 'basic' : 'session';
+/** Who acted, for the audit log: `operator:<name> (<role>) via <bearer|basic|session>`. */
+export function callerLabel(request: FastifyRequest): string | undefined {
+  const c = request.operator;
+  return c ? `operator:${c.name} (${c.role}) via ${c.via}` : undefined;
 }
 
-/** onRequest hook for JSON admin endpoints. */
-export function requireAdmin(token: string) {
+/** onRequest hook of JSON admin routes: a second lock behind operator-auth.ts's. */
+export function requireAdmin() {
   return async (request: FastifyRequest): Promise<void> => {
-    if (!isAdminRequest(request, token)) {
-      throw new DomainError('unauthorized', 'UNAUTHORIZED', 'Admin token required: send Authorization: Bearer <admin token>');
+    if (!isAdminRequest(request)) {
+      throw new DomainError('unauthorized', 'UNAUTHORIZED', 'Operator credentials required: send Authorization: Bearer <name>:<secret>');
     }
   };
 }

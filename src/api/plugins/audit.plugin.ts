@@ -5,10 +5,9 @@
  * an action the process dies in shows as `pending`; it is completed with the status (and the
  * error code of a refusal) just before the answer is sent. Login and logout are not operator actions.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditLog } from '../../services/operator-audit.service.js';
-import { adminCredential } from './admin-auth.js';
+import { callerLabel } from './admin-auth.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const NOT_ACTIONS = new Set(['/admin/login', '/admin/logout']);
@@ -36,17 +35,16 @@ function bodyText(body: unknown): string {
   return text.length > MAX_PARAMS ? `${text.slice(0, MAX_PARAMS)}…` : text;
 }
 
-export function registerAudit(app: FastifyInstance, audit: AuditLog, adminToken: string): void {
-  const fingerprint = createHash('sha256').update(`pmx-admin-fingerprint:${adminToken}`).digest('hex').slice(0, 12);
+export function registerAudit(app: FastifyInstance, audit: AuditLog): void {
   app.addHook('preHandler', async (request: Audited) => {
     if (!isOperatorAction(request)) return;
-    const via = adminCredential(request, adminToken);
-    if (!via) return; // refused by the route's own check: not an operator's action
+    const caller = callerLabel(request);
+    if (!caller) return; // not an operator's request: refused before it got here
     request[AUDIT_ID] = await audit.begin({
       action: `${request.method} ${request.routeOptions.url ?? request.url.split('?', 1)[0]}`,
       target: target(request.params),
       params: bodyText(request.body),
-      caller: `admin-token:${fingerprint} via ${via}`,
+      caller,
       address: request.ip,
     });
   });

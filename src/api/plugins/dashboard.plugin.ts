@@ -1,13 +1,14 @@
 /**
- * The operator job dashboard (bull-board) at /admin/queues, behind the admin token, with a small
- * login form at /admin/login for browsers.
+ * The operator job dashboard (bull-board) at /admin/queues, and the console's login (a name and a
+ * secret, or `admin` and the admin token) and logout at /admin/login, /admin/logout.
  */
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_COOKIE, isAdminRequest, safeEqual, sessionValue } from './admin-auth.js';
+import { cookieOf, isAdminRequest, SESSION_COOKIE } from './admin-auth.js';
+import type { OperatorAccess } from './operator-auth.js';
 import { addFormBodyParser } from './form-body.js';
 import { loginPage } from './login-page.js';
 
@@ -28,7 +29,7 @@ function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/admin(\/[\w\-/?=&.%]*)?$/.test(next) ? next : '/admin';
 }
 
-export async function registerDashboard(app: FastifyInstance, queues: Queue[], token: string): Promise<void> {
+export async function registerDashboard(app: FastifyInstance, queues: Queue[], access: OperatorAccess): Promise<void> {
   await app.register(async (scope) => {
     addFormBodyParser(scope);
     const hide = { hide: true };
@@ -37,28 +38,35 @@ export async function registerDashboard(app: FastifyInstance, queues: Queue[], t
     });
     scope.post('/admin/login', { schema: hide }, async (request, reply) => {
       const next = safeNext(field(request.body, 'next'));
-      if (!safeEqual((field(request.body, 'token') ?? '').trim(), token)) {
+      const name = (field(request.body, 'name') ?? '').trim().slice(0, 64);
+      const secret = (field(request.body, 'secret') ?? '').trim();
+      // Slowed, never locked out (login-throttle.ts): the wait grows with this name's and this address's failures.
+      const wait = access.throttle.delayMs(name, request.ip);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const operator = name && secret ? await access.directory.authenticate(name, secret) : undefined;
+      if (!operator) {
+        access.throttle.failed(name, request.ip);
         return reply.status(401).type('text/html').send(loginPage(next, true));
       }
+      access.throttle.succeeded(name);
+      const session = await access.sessions.create(operator);
       const secure = request.protocol === 'https' ? '; Secure' : '';
-      reply.header('set-cookie', `${ADMIN_COOKIE}=${sessionValue(token)}; HttpOnly; SameSite=Strict; Path=/admin${secure}`);
+      reply.header('set-cookie', `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/admin${secure}`);
       return reply.redirect(next, 303);
     });
-    scope.post('/admin/logout', { schema: hide }, async (_request, reply) => {
-      reply.header('set-cookie', `${ADMIN_COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0`);
+    scope.post('/admin/logout', { schema: hide }, async (request, reply) => {
+      const id = cookieOf(request, SESSION_COOKIE);
+      if (id) await access.sessions.end(id);
+      reply.header('set-cookie', `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/admin; Max-Age=0`);
       return reply.redirect('/admin/login', 303);
     });
   });
 
   await app.register(async (scope) => {
+    // Who may see and act is decided by operator-auth.ts before these routes run; this is a second lock.
     scope.addHook('onRequest', async (request, reply) => {
-      if (isAdminRequest(request, token)) return;
-      const wantsHtml = (request.headers.accept ?? '').includes('text/html');
-      if (wantsHtml) return reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 302);
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer realm="pmx-admin"')
-        .send({ success: false, error: { code: 'UNAUTHORIZED', message: 'Admin token required' } });
+      if (!isAdminRequest(request))
+        return reply.status(401).send({ success: false, error: { code: 'UNAUTHORIZED', message: 'Operator credentials required' } });
     });
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(BASE);

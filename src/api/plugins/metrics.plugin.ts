@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.js';
 import type { DaemonMetrics } from '../../infra/metrics.js';
-import { safeEqual } from './admin-auth.js';
+import { constantTimeEqual } from './admin-auth.js';
 
 /** Paths outside the families answer in Family A's envelope (src/api/families.ts). */
 const ErrorBody = Type.Object(
@@ -19,7 +19,7 @@ const ErrorBody = Type.Object(
 function requireMetricsToken(token: string) {
   return async (request: FastifyRequest): Promise<void> => {
     const authorization = request.headers.authorization ?? '';
-    if (authorization.startsWith('Bearer ') && safeEqual(authorization.slice(7).trim(), token)) return;
+    if (authorization.startsWith('Bearer ') && constantTimeEqual(authorization.slice(7).trim(), token)) return;
     throw new DomainError(
       'unauthorized',
       'UNAUTHORIZED',

@@ -47,7 +47,7 @@ export function auditRoutes(audit: AuditLog, adminToken: string) {
     app.get(
       '/v2/admin/audit',
       {
-        onRequest: requireAdmin(adminToken),
+        onRequest: requireAdmin(),
         schema: {
           tags: ['admin'],
           summary: 'The operators’ audit log, newest first: every state-changing admin request (API or console)',
@@ -63,7 +63,7 @@ export function auditRoutes(audit: AuditLog, adminToken: string) {
       async ({ query }) => ok(await audit.list({ ...query, limit: query.limit ?? 50 })),
     );
     app.get('/admin/audit', { schema: { hide: true, querystring: Query } }, async (request, reply) => {
-      if (!isAdminRequest(request, adminToken)) return reply.redirect('/admin/login?next=%2Fadmin%2Faudit', 302);
+      if (!isAdminRequest(request)) return reply.redirect('/admin/login?next=%2Fadmin%2Faudit', 302);
       const query = request.query as Static<typeof Query>;
       const { items } = await audit.list({ action: query.action || undefined, target: query.target || undefined, limit: 200 });
       return reply.type('text/html').send(auditPage(items, query));

@@ -68,7 +68,7 @@ export function consoleRoutes(deps: ConsoleDeps, adminToken: string) {
       },
     );
 
-    const admin = { onRequest: requireAdmin(adminToken) };
+    const admin = { onRequest: requireAdmin() };
     app.get(
       '/v2/admin/console/overview',
       {

@@ -21,7 +21,7 @@ const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown()
 export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAdmin(adminToken));
+    app.addHook('onRequest', requireAdmin());
 
     app.post(
       '/v2/admin/markets',

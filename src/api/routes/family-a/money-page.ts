@@ -55,7 +55,7 @@ export function moneyPage(o: Overview): string {
 export function moneyPageRoute(deps: FamilyADeps, adminToken: string) {
   return async function (app: FastifyInstance): Promise<void> {
     app.get('/admin/money', { schema: { hide: true } }, async (request, reply) => {
-      if (!isAdminRequest(request, adminToken)) {
+      if (!isAdminRequest(request)) {
         if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect('/admin/login?next=%2Fadmin%2Fmoney', 302);
         return reply.status(401).send({ success: false, error: { code: 'UNAUTHORIZED', message: 'Admin token required' } });
       }

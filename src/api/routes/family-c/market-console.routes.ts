@@ -92,7 +92,7 @@ export function marketConsoleRoutes(ctx: FamilyCContext, deps: MarketConsoleDeps
       });
     });
 
-    const admin = { onRequest: requireAdmin(deps.adminToken) };
+    const admin = { onRequest: requireAdmin() };
     // Family C's success answers carry no envelope (docs/family-c.md); errors take its error envelope.
     const View = Type.Object({}, { additionalProperties: true });
     app.get(

@@ -47,7 +47,7 @@ export function orderbookPage(k: Status, markets: Markets, notice?: string): str
 
 export function orderbookPageRoutes(ctx: FamilyCContext, adminToken: string, redriven: (marketId: string) => Promise<void>) {
   const guard = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (isAdminRequest(request, adminToken)) return true;
+    if (isAdminRequest(request)) return true;
     if ((request.headers.accept ?? '').includes('text/html')) void reply.redirect('/admin/login?next=%2Fadmin%2Forderbook', 302);
     else void reply.status(401).send({ success: false, error: { code: 'UNAUTHORIZED', message: 'Admin token required' } });
     return false;

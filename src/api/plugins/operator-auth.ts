@@ -1,0 +1,150 @@
+/**
+ * Who is calling an admin path (`/admin…`, `/v2/admin/…`), and may they: one hook for every
+ * console page, admin route and the job dashboard.
+ *
+ * - Callers: `Authorization: Bearer <admin token>` (the operator `admin`), `Bearer <name>:<secret>`,
+ *   Basic with the same name and secret (or any user and the admin token), or the console's
+ *   session cookie (sessions.service.ts).
+ * - Roles: each admin route declares the least role it needs in `config.role`; GET routes need
+ *   `viewer`; an undeclared write needs `admin` (test/api/operator-roles.test.ts fails on any).
+ *   The job dashboard's writes need `operator`. Not logged in: 401, or the login page for a browser.
+ * - CSRF: a request carried by the session cookie that changes anything must also carry the
+ *   session's CSRF token (the `_csrf` form field every console form gets, or `x-csrf-token`); the
+ *   job dashboard's own calls (`/admin/queues/api/…`) instead must come from this origin.
+ * - Pages: a console page gets the CSRF token in each of its post forms, the operator's name and
+ *   role with a logout button, and loses the controls its operator's role may not use.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperatorRole } from '../../../db/schema.js';
+import type { OperatorDirectory } from '../../services/operators/operators.service.js';
+import { roleAllows } from '../../services/operators/operators.service.js';
+import type { SessionStore } from '../../services/operators/sessions.service.js';
+import type { LoginThrottle } from '../../services/operators/login-throttle.js';
+import { errorEnvelope } from '../envelopes.js';
+import { familyOf } from '../families.js';
+import { constantTimeEqual, cookieOf, SESSION_COOKIE } from './admin-auth.js';
+import { decorateConsolePage } from '../pages/console-decoration.js';
+
+export interface OperatorAccess {
+  directory: OperatorDirectory;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+}
+
+export interface Caller {
+  name: string;
+  role: OperatorRole;
+  via: 'bearer' | 'basic' | 'session';
+  csrf?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operator?: Caller | null;
+  }
+  interface FastifyContextConfig {
+    /** The least operator role an admin route needs (GET routes: viewer by default). */
+    role?: OperatorRole;
+  }
+}
+
+const OPEN = new Set(['/admin/login', '/admin/logout']);
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isAdminPath(path: string): boolean {
+  return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/v2/admin/');
+}
+
+/** The role a request needs: the route's declaration; reads `viewer`; the dashboard's writes `operator`; else `admin`. */
+export function neededRole(request: FastifyRequest, path: string): OperatorRole {
+  const declared = request.routeOptions.config?.role;
+  if (declared) return declared;
+  if (READS.has(request.method)) return 'viewer';
+  return path.startsWith('/admin/queues/') ? 'operator' : 'admin';
+}
+
+async function callerOf(request: FastifyRequest, access: OperatorAccess): Promise<Caller | null> {
+  const authorization = request.headers.authorization ?? '';
+  if (authorization.startsWith('Bearer ')) return credentials(access, authorization.slice(7).trim(), 'bearer');
+  if (authorization.startsWith('Basic ')) {
+    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const [user, secret] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
+    if (access.directory.isAdminToken(secret)) return { name: 'admin', role: 'admin', via: 'basic' };
+    const operator = colon > 0 ? await access.directory.authenticate(user, secret) : undefined;
+    return operator ? { ...operator, via: 'basic' } : null;
+  }
+  const id = cookieOf(request, SESSION_COOKIE);
+  const session = id ? await access.sessions.resolve(id) : undefined;
+  return session ? { name: session.name, role: session.role, via: 'session', csrf: session.csrf } : null;
+}
+
+async function credentials(access: OperatorAccess, value: string, via: 'bearer'): Promise<Caller | null> {
+  if (access.directory.isAdminToken(value)) return { name: 'admin', role: 'admin', via };
+  const colon = value.indexOf(':');
+  if (colon <= 0) return null;
+  const operator = await access.directory.authenticate(value.slice(0, colon), value.slice(colon + 1));
+  return operator ? { ...operator, via } : null;
+}
+
+function refuse(request: FastifyRequest, reply: FastifyReply, status: 401 | 403, code: string, message: string) {
+  const wantsHtml = READS.has(request.method) && (request.headers.accept ?? '').includes('text/html');
+  if (status === 401 && wantsHtml) return reply.redirect(`/admin/login?next=${encodeURIComponent(request.url)}`, 302);
+  if (status === 401) void reply.header('www-authenticate', 'Bearer realm="pmx-admin"');
+  return reply.status(status).send(errorEnvelope(familyOf(request.url), { code, message }));
+}
+
+/** Same origin: the browser's Origin (or Referer) names this host. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const source = request.headers.origin ?? request.headers.referer;
+  if (typeof source !== 'string') return false;
+  try {
+    return new URL(source).host === request.host;
+  } catch {
+    return false;
+  }
+}
+
+function csrfOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-csrf-token'];
+  if (typeof header === 'string') return header;
+  const body = request.body as Record<string, unknown> | undefined;
+  return typeof body?._csrf === 'string' ? body._csrf : undefined;
+}
+
+export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!isAdminPath(path) || OPEN.has(path) || path.startsWith('/admin/assets/')) return;
+    request.operator = await callerOf(request, access);
+    if (!request.operator)
+      return refuse(
+        request,
+        reply,
+        401,
+        'UNAUTHORIZED',
+        'Operator credentials required: log in, or send Authorization: Bearer <name>:<secret>',
+      );
+    const needed = neededRole(request, path);
+    if (!roleAllows(request.operator.role, needed))
+      return refuse(
+        request,
+        reply,
+        403,
+        'FORBIDDEN',
+        `This needs the ${needed} role; ${request.operator.name} is ${request.operator.role}`,
+      );
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    const caller = request.operator;
+    if (!caller || caller.via !== 'session' || READS.has(request.method)) return;
+    const path = request.url.split('?', 1)[0] ?? '';
+    const ok = path.startsWith('/admin/queues/api/') ? sameOrigin(request) : constantTimeEqual(csrfOf(request) ?? '', caller.csrf ?? '');
+    if (!ok) return refuse(request, reply, 403, 'CSRF_REFUSED', 'This form is not from this console session (missing or wrong CSRF token)');
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const caller = request.operator;
+    if (!caller || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    return decorateConsolePage(payload, caller);
+  });
+}
