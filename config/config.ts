@@ -42,6 +42,10 @@ export interface Config {
   outboundResumeMs: number;
   /** How long the console keeps its per-minute samples (hours). */
   consoleSampleRetentionHours: number;
+  /** The Money page flags the treasury (fee payer of platform transactions) below this many SOL. */
+  consoleTreasuryMinSol: number;
+  /** The Money page flags the exchange operator (pays settlement fees and receipt rent) below this many SOL. */
+  consoleOperatorMinSol: number;
   /** How often Family B markets' protocol fees are swept to the protocol fee wallet (0 = never). */
   protocolFeeSweepMs: number;
   chain: {
@@ -166,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     indexIntervalMs: read('INDEX_INTERVAL_MS', int(1_000, 3_600_000), 30_000),
     outboundResumeMs: read('OUTBOUND_RESUME_INTERVAL_MS', int(1_000, 3_600_000), 15_000),
     consoleSampleRetentionHours: read('CONSOLE_SAMPLE_RETENTION_HOURS', int(1, 24 * 90), 48),
+    consoleTreasuryMinSol: read('CONSOLE_TREASURY_MIN_SOL', decimal(0, 1_000_000), 0.1),
+    consoleOperatorMinSol: read('CONSOLE_OPERATOR_MIN_SOL', decimal(0, 1_000_000), 1),
     protocolFeeSweepMs: read('PROTOCOL_FEE_SWEEP_INTERVAL_MS', int(0, 86_400_000), 600_000),
     chain: {
       kind: chainKind,
