@@ -3,6 +3,7 @@
 // green one. Amounts in USDC / SOL, exact (bigint).
 import { describe, expect, it } from 'vitest';
 import { solvencyAlert, solvencySections, units } from '../../src/api/routes/console/solvency-page.js';
+import { moneyPage } from '../../src/api/routes/family-a/money-page.js';
 import type { SolvencyReport } from '../../src/services/console/solvency.service.js';
 
 const vault = { address: 'M', vault: 'V', yesSupply: '0', noSupply: '0', problem: null };
@@ -83,6 +84,17 @@ describe('solvency sections', () => {
     expect(solvencyAlert(healthy)).toBe('');
     expect(solvencySections(healthy)).not.toContain('class="bad"');
     expect(solvencySections(healthy).match(/class="good"/g)).toHaveLength(3);
+  });
+
+  it('on the Money page: the checks above Family A money, or a banner when the chain could not be read', () => {
+    const empty = { counts: { transfers: [], awaitingFunds: [] }, awaitingFunds: [], openTransfers: [], recentRefunds: [] };
+    const page = moneyPage(empty, report);
+    expect(page.indexOf('Solvency checks fail')).toBeLessThan(page.indexOf('<h2>Platform wallets</h2>'));
+    expect(page.indexOf('<h2>Platform wallets</h2>')).toBeLessThan(page.indexOf('<h2>Waiting for funds</h2>'));
+    const down = moneyPage(empty, new Error('connect ECONNREFUSED 127.0.0.1:8899'));
+    expect(down).toContain('Solvency checks unavailable: the chain could not be read (connect ECONNREFUSED 127.0.0.1:8899)');
+    expect(down).not.toContain('<h2>Platform wallets</h2>');
+    expect(down).toContain('<h2>Waiting for funds</h2>');
   });
 
   it('writes raw units exactly', () => {

@@ -79,18 +79,25 @@ export async function solvencyReport(deps: SolvencyDeps, now = new Date()) {
   };
 }
 
-/** The report, read at most once per `ttlMs`; callers meanwhile share the one in flight. A failed read is not kept. */
+/**
+ * The report, read at most once per `ttlMs` after the last read finished; callers meanwhile,
+ * and while a read is in flight, share it. A failed read is not kept.
+ */
 export function cachedSolvency(deps: SolvencyDeps, ttlMs = SOLVENCY_TTL_MS, clock = () => Date.now()) {
-  let kept: { at: number; report: Promise<SolvencyReport> } | null = null;
+  let kept: { report: Promise<SolvencyReport>; doneAt: number | null } | null = null;
   return (): Promise<SolvencyReport> => {
-    const now = clock();
-    if (kept && now - kept.at < ttlMs) return kept.report;
-    const report = solvencyReport(deps, new Date(now));
-    const entry = { at: now, report };
+    if (kept && (kept.doneAt === null || clock() - kept.doneAt < ttlMs)) return kept.report;
+    const entry: { report: Promise<SolvencyReport>; doneAt: number | null } = {
+      report: solvencyReport(deps, new Date(clock())),
+      doneAt: null,
+    };
     kept = entry;
-    report.catch(() => {
-      if (kept === entry) kept = null;
-    });
-    return report;
+    entry.report.then(
+      () => (entry.doneAt = clock()),
+      () => {
+        if (kept === entry) kept = null;
+      },
+    );
+    return entry.report;
   };
 }
