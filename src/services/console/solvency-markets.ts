@@ -4,13 +4,13 @@
  * rules: src/domain/solvency/solvency-rules.ts). Each family's market accounts, vaults and mints
  * are read fresh from the chain, never from the index, in getMultipleAccounts chunks.
  */
-import { PublicKey } from '@solana/web3.js';
-import { decodeClobMarket, decodeMarketAccount, findTokenAccountAddress, toMarketState } from '@pmx/programs';
+import { decodeClobMarket, decodeMarketAccount, toMarketState } from '@pmx/programs';
 import type { Kysely } from 'kysely';
 import { newestChainMarkets, newestOrderbookMarkets } from '../../../db/repositories/solvency.repository.js';
 import type { Database } from '../../../db/schema.js';
 import { familyBSolvency, orderbookSolvency } from '../../domain/solvency/solvency-rules.js';
-import type { ChainClient } from '../../chain/chain-client.js';
+import type { AccountSnapshot, ChainClient } from '../../chain/chain-client.js';
+import { timeSlicer } from '../../infra/time-slice.js';
 import { mintSupply, readAccounts, tokenAmount } from './solvency-reads.js';
 
 export interface MarketReadDeps {
@@ -60,28 +60,38 @@ export interface OrderbookVaultRow {
 
 const s = (value: bigint | number) => String(value);
 
+/**
+ * `items.map(fn)` in slices of 5 ms with a turn of the event loop between them: decoding 500
+ * market accounts measured 60–170 ms in one block (their string slots), too long to hold requests.
+ */
+async function mapSliced<T, R>(items: T[], fn: (item: T) => R): Promise<R[]> {
+  const slice = timeSlicer();
+  const out: R[] = [];
+  for (const item of items) {
+    await slice();
+    out.push(fn(item));
+  }
+  return out;
+}
+
 export async function familyBVaults(deps: MarketReadDeps, limit: number): Promise<FamilyBVaultRow[]> {
-  const usdc = new PublicKey(deps.usdcMint);
-  const rows = (await newestChainMarkets(deps.db, limit)).map((r) => ({
-    ...r,
-    vault: findTokenAccountAddress(new PublicKey(r.address), usdc).toBase58(),
-  }));
-  const accounts = await readAccounts(
+  const rows = await newestChainMarkets(deps.db, limit);
+  const markets = await readAccounts(
     deps.chain,
-    rows.flatMap((r) => [r.address, r.vault]),
+    rows.map((r) => r.address),
   );
-  return rows.map((r) => {
-    const account = accounts.get(r.address);
-    const balance = tokenAmount(accounts.get(r.vault), deps.usdcMint);
-    const empty = { mode: null, status: null, yesSupply: '0', noSupply: '0', collateral: '0', unclaimedFees: '0', owedToHolders: '0' };
-    const base = { marketId: s(BigInt(r.market_id)), address: r.address, vault: r.vault, vaultBalance: s(balance ?? 0n) };
-    if (!account || account.owner !== deps.marketProgram)
-      return { ...base, ...empty, required: '0', shortfall: '0', ok: false, problem: 'market account missing' };
-    let state;
-    try {
-      state = toMarketState(decodeMarketAccount(account.data));
-    } catch {
-      return { ...base, ...empty, required: '0', shortfall: '0', ok: false, problem: 'market account unreadable' };
+  // The vault's address comes from the account (deriving 500 ATAs would cost ~1 ms of curve checks each).
+  const decoded = await mapSliced(rows, (r) => ({ row: r, ...decodeMarket(markets.get(r.address), deps.marketProgram) }));
+  const vaults = await readAccounts(
+    deps.chain,
+    decoded.flatMap((d) => (d.vault ? [d.vault] : [])),
+  );
+  return decoded.map(({ row, state, vault, problem }) => {
+    const balance = vault ? tokenAmount(vaults.get(vault), deps.usdcMint) : null;
+    const base = { marketId: s(BigInt(row.market_id)), address: row.address, vault: vault ?? '', vaultBalance: s(balance ?? 0n) };
+    if (!state) {
+      const empty = { mode: null, status: null, yesSupply: '0', noSupply: '0', collateral: '0', unclaimedFees: '0', owedToHolders: '0' };
+      return { ...base, ...empty, required: '0', shortfall: '0', ok: false, problem };
     }
     const check = familyBSolvency(state, balance ?? 0n);
     return {
@@ -101,11 +111,21 @@ export async function familyBVaults(deps: MarketReadDeps, limit: number): Promis
   });
 }
 
+function decodeMarket(account: AccountSnapshot | null | undefined, program: string) {
+  if (!account || account.owner !== program) return { state: null, vault: null, problem: 'market account missing' };
+  try {
+    const market = decodeMarketAccount(account.data);
+    return { state: toMarketState(market), vault: market.vault.toBase58(), problem: null };
+  } catch {
+    return { state: null, vault: null, problem: 'market account unreadable' };
+  }
+}
+
 export async function orderbookVaults(deps: MarketReadDeps, limit: number): Promise<OrderbookVaultRow[]> {
   const rows = await newestOrderbookMarkets(deps.db, limit);
   const mints = rows.flatMap((r) => [r.yes_mint, r.no_mint].filter((m): m is string => m !== null));
   const accounts = await readAccounts(deps.chain, [...rows.flatMap((r) => [r.market_pubkey, r.vault]), ...mints]);
-  return rows.map((r) => {
+  return mapSliced(rows, (r): OrderbookVaultRow => {
     const account = accounts.get(r.market_pubkey);
     const balance = tokenAmount(accounts.get(r.vault), deps.usdcMint);
     const base = { id: r.id, slug: r.slug, address: r.market_pubkey, vault: r.vault, vaultBalance: s(balance ?? 0n) };
