@@ -51,6 +51,10 @@ export interface Config {
   /** A console session ends after this long without a request (minutes), and this long after login (hours) whatever. */
   operatorSessionIdleMin: number;
   operatorSessionMaxHours: number;
+  /** The Money page flags the treasury (fee payer of platform transactions) below this many SOL. */
+  consoleTreasuryMinSol: number;
+  /** The Money page flags the exchange operator (pays settlement fees and receipt rent) below this many SOL. */
+  consoleOperatorMinSol: number;
   /** How often Family B markets' protocol fees are swept to the protocol fee wallet (0 = never). */
   protocolFeeSweepMs: number;
   chain: {
@@ -185,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     consoleSampleRetentionHours: read('CONSOLE_SAMPLE_RETENTION_HOURS', int(1, 24 * 90), 48),
     operatorSessionIdleMin: read('OPERATOR_SESSION_IDLE_MIN', int(1, 24 * 60), 30),
     operatorSessionMaxHours: read('OPERATOR_SESSION_MAX_HOURS', int(1, 24 * 30), 12),
+    consoleTreasuryMinSol: read('CONSOLE_TREASURY_MIN_SOL', decimal(0, 1_000_000), 0.1),
+    consoleOperatorMinSol: read('CONSOLE_OPERATOR_MIN_SOL', decimal(0, 1_000_000), 1),
     protocolFeeSweepMs: read('PROTOCOL_FEE_SWEEP_INTERVAL_MS', int(0, 86_400_000), 600_000),
     chain: {
       kind: chainKind,

@@ -21,6 +21,7 @@ import { startWorkers } from '../../jobs/workers.js';
 import { EmbeddedChainClient } from '../../src/chain/adapters/embedded.adapter.js';
 import { embeddedDevFaucet } from '../../src/chain/dev-faucet.js';
 import { EmbeddedLedger } from '@pmx/local-cluster';
+import { consoleFeature } from '../../src/features/console.feature.js';
 import { familyAFeature, familyASettings } from '../../src/features/family-a.feature.js';
 import type { FamilyADeps } from '../../src/services/family-a/family-a.deps.js';
 import { FamilyAKeys } from '../../src/services/family-a/family-a.keys.js';
@@ -84,9 +85,11 @@ export async function createHarness(
   };
   const feature = await familyAFeature(ctx);
   const outbound = outboundFeature(ctx, [feature]);
+  // The console's routes too: /admin/money (Family A's money beside the solvency checks) is the console's.
+  const operatorConsole = await consoleFeature(ctx);
   const t = await createTestApp({
     db,
-    routes: feature.routes ?? [],
+    routes: [...(feature.routes ?? []), ...(operatorConsole.routes ?? [])],
     readPerMinute: opts.readPerMinute,
     writePerMinute: opts.writePerMinute,
   });

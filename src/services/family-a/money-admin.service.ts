@@ -12,7 +12,7 @@ import { presentTransfer, refundStatus } from './transfer-outcome.presenter.js';
 /** `open`: what still needs something to happen (held, credited, manual). */
 export type TransferFilter = InboundState | 'open';
 
-export async function listTransfers(deps: FamilyADeps, filter: TransferFilter, limit: number, offset: number) {
+export async function listTransfers(deps: Pick<FamilyADeps, 'db' | 'usdcMint'>, filter: TransferFilter, limit: number, offset: number) {
   const states: InboundState[] = filter === 'open' ? ['held', 'credited', 'manual'] : [filter];
   const rows = await listInboundByState(deps.db, states, limit, offset);
   return rows.map((r) => presentTransfer(deps, r));
@@ -30,7 +30,8 @@ export async function moneyCounts(deps: Pick<FamilyADeps, 'db'>) {
   return { transfers, awaitingFunds: await awaitingFundsSummary(deps.db) };
 }
 
-export async function moneyOverview(deps: FamilyADeps) {
+/** Needs only the database and the USDC mint, so that the console can render it beside the solvency checks. */
+export async function moneyOverview(deps: Pick<FamilyADeps, 'db' | 'usdcMint'>) {
   const [counts, awaiting, open, refunds] = await Promise.all([
     moneyCounts(deps),
     listOutbound(deps.db, 'awaiting_funds'),

@@ -11,7 +11,6 @@ import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
 import { adminRoutes } from './admin.routes.js';
 import { createRoutes } from './create.routes.js';
 import { marketRoutes } from './markets.routes.js';
-import { moneyPageRoute } from './money-page.js';
 import { paymentRoutes } from './payments.routes.js';
 import { tradeRoutes } from './trade.routes.js';
 
@@ -28,5 +27,6 @@ export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminTo
     await app.register(createRoutes(deps));
     await app.register(paymentRoutes(deps));
   };
-  return [publicRoutes, adminRoutes(deps, apiKeys, adminToken), moneyPageRoute(deps, adminToken)];
+  // /admin/money (money-page.ts) is registered by the console feature, beside every family's solvency checks.
+  return [publicRoutes, adminRoutes(deps, apiKeys, adminToken)];
 }
