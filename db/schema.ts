@@ -28,8 +28,14 @@ export interface DaemonNodesTable {
   pid: Int;
   version: string;
   started_at: string;
+  /** The node's own beat (every role, on a timer). */
   last_beat_at: string;
   beats: ColumnType<bigint, bigint | number, bigint | number>;
+  /** When a worker of this node last ran the heartbeat job (/ready); null when it never did. */
+  pipeline_beat_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Event-loop delay over the last beat interval, in microseconds. */
+  loop_lag_p99_us: ColumnType<number | null, number | null | undefined, number | null>;
+  loop_lag_mean_us: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

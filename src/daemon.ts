@@ -31,6 +31,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.j
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
+import { startNodeBeat } from './services/daemon-nodes.service.js';
 import { moneyCounts } from './services/family-a/money-admin.service.js';
 import { txBuildParams } from './services/tx-build/tx-build.params.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
@@ -86,6 +87,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     await migrateToLatest(db.db, log);
     log.info({ database: db.location, dialect: db.dialect }, 'database ready');
 
+    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
+    // Leases and node beats need an identity per running process (a restarted daemon must not
+    // inherit its predecessor's leases, and shows as a new node).
+    const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const identity = { nodeId: instanceId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() };
+    const beat = startNodeBeat({ db: db.db, node: identity, intervalMs: config.heartbeatIntervalMs, log });
+    cleanups.push(['node beat', () => beat.stop()]);
+
     const connections: Redis[] = [];
     const connect = (role: ConnectionRole, name: string) => {
       const connection = createRedisConnection(redisUrl, role, name);
@@ -120,9 +129,6 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       await txBuild.ready();
     }
 
-    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
-    // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
-    const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const ctx: FeatureContext = {
       config,
       log,
@@ -151,12 +157,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     );
     const processors: ProcessorMap = Object.assign(
       {
-        'system.heartbeat': heartbeatProcessor(db.db, {
-          nodeId,
-          roles: config.roles,
-          version: VERSION,
-          startedAt: new Date().toISOString(),
-        }),
+        'system.heartbeat': heartbeatProcessor(db.db, identity),
         'tx.build': txBuildProcessor(builders),
       },
       ...features.map((f) => f.processors ?? {}),

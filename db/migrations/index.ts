@@ -16,6 +16,7 @@ import * as m0013 from './0013_clob_cancel_all_uses.js';
 import * as m0014 from './0014_clob_price_candles.js';
 import * as m0015 from './0015_family_a_x402_standard.js';
 import * as m0016 from './0016_operator_audit.js';
+import * as m0020 from './0020_daemon_node_beats.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0014_clob_price_candles': m0014,
   '0015_family_a_x402_standard': m0015,
   '0016_operator_audit': m0016,
+  '0020_daemon_node_beats': m0020,
 };
