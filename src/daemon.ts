@@ -31,7 +31,9 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.j
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
-import { startNodeBeat } from './services/daemon-nodes.service.js';
+import { matcherNodes, startNodeBeat } from './services/daemon-nodes.service.js';
+import { nodesOverview } from './services/nodes-overview.service.js';
+import { depthSamples, QueueDirectory } from '../jobs/queue-directory.js';
 import { moneyCounts } from './services/family-a/money-admin.service.js';
 import { txBuildParams } from './services/tx-build/tx-build.params.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
@@ -107,14 +109,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const producer = connect('producer', 'pmx-producer');
     const queues = new JobQueues(producer, config.queuePrefix);
     cleanups.push(['queues', () => queues.close()]);
-    metrics.setQueueDepthSource(async () => {
-      const rows: Array<{ queue: string; state: string; count: number }> = [];
-      for (const [queue, q] of queues.queues) {
-        const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
-        for (const [state, count] of Object.entries(counts)) rows.push({ queue, state, count });
-      }
-      return rows;
+    // The catalog's queues and the matcher processes' own (for /metrics, the job dashboard, the Nodes page).
+    const directory = new QueueDirectory({
+      queues,
+      connection: producer,
+      matcherNodes: () => matcherNodes(db.db, config.heartbeatIntervalMs),
     });
+    cleanups.push(['queue directory', () => directory.close()]);
+    metrics.setQueueDepthSource(async () => depthSamples(await directory.depths()));
 
     // Payouts waiting for funds and Family A transfers by state (operators alert on these).
     metrics.setMoneySource(() => moneyCounts({ db: db.db }));
@@ -216,6 +218,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const daemon: Daemon = { db, queues, redisUrl, dataDir: config.dataDir, metrics, chain: chain.runtime, stop };
     if (hasRole(config, 'api')) {
       const rateLimitRedis = connect('ratelimit', 'pmx-ratelimit');
+      const operatorsRedis = connect('general', 'pmx-operators');
       // Both fail their commands until connected (no offline queue): be connected before listening.
       const connected = await Promise.all([whenReady(rateLimitRedis, 3_000), whenReady(producer, 3_000)]);
       if (!connected.every(Boolean))
@@ -227,7 +230,15 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         rateLimit: { ...config.rateLimit, nameSpace: config.queuePrefix },
         metrics,
         adminToken: admin.token,
-        dashboardQueues: [...queues.queues.values()],
+        dashboardQueues: directory,
+        nodes: () =>
+          nodesOverview({
+            db: db.db,
+            redis: operatorsRedis,
+            queuePrefix: config.queuePrefix,
+            beatIntervalMs: config.heartbeatIntervalMs,
+            queueDepths: () => directory.depths(),
+          }),
         readiness: createReadinessProbe({
           db: db.db,
           redis: connect('general', 'pmx-ready'),

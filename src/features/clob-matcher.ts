@@ -12,7 +12,7 @@ import { MatcherEventPublisher } from '../services/family-c/events/matcher-event
 import { matchableMarketIds } from '../services/family-c/market-catalog.service.js';
 import { startCatchUp } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
-import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
+import { deadOnThisHost, marketLeaseKey, MarketLeases } from '../services/family-c/matcher/market-leases.js';
 import os from 'node:os';
 import { EXPIRY_SWEEP_MS, Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
@@ -52,7 +52,7 @@ export function clobMatcherRuntime(
     }
     return port;
   };
-  const holder = (marketId: string) => reader.get(`${prefix}:clob:lease:${marketId}`);
+  const holder = (marketId: string) => reader.get(marketLeaseKey(prefix, marketId));
   const close = async () => {
     await Promise.all([...remotes.values()].map((p) => p.close()));
   };

@@ -90,3 +90,10 @@ export async function nodesForOperators(db: Kysely<Database>, beatIntervalMs: nu
   });
   return [...views.filter((v) => !v.gone), ...views.filter((v) => v.gone)];
 }
+
+/** The matcher processes on record, live or gone (their queues: jobs/queue-directory.ts). */
+export async function matcherNodes(db: Kysely<Database>, beatIntervalMs: number): Promise<Array<{ nodeId: string; gone: boolean }>> {
+  return (await nodesForOperators(db, beatIntervalMs))
+    .filter((node) => node.roles.includes('matcher'))
+    .map((node) => ({ nodeId: node.nodeId, gone: node.gone }));
+}
