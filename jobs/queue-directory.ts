@@ -50,11 +50,11 @@ export class QueueDirectory {
   private readonly matchers = new Map<string, { node: string; queue: Queue }>();
   private refreshed: { at: number; run: Promise<void> } | undefined;
 
-  constructor(private readonly o: QueueDirectoryOptions) {}
+  constructor(private readonly options: QueueDirectoryOptions) {}
 
   /** The catalog's queues, then the matcher queues, fresh within `maxAgeMs`. */
   async list(): Promise<Queue[]> {
-    const maxAge = this.o.maxAgeMs ?? 5_000;
+    const maxAge = this.options.maxAgeMs ?? 5_000;
     if (!this.refreshed || Date.now() - this.refreshed.at > maxAge) {
       const run = this.refresh();
       this.refreshed = { at: Date.now(), run };
@@ -62,7 +62,7 @@ export class QueueDirectory {
       run.catch(() => (this.refreshed = undefined));
     }
     await this.refreshed.run.catch(() => undefined);
-    return [...this.o.queues.queues.values(), ...[...this.matchers.values()].map((m) => m.queue)];
+    return [...this.options.queues.queues.values(), ...[...this.matchers.values()].map((m) => m.queue)];
   }
 
   /** Each queue's jobs by state. */
@@ -89,7 +89,7 @@ export class QueueDirectory {
 
   private async refresh(): Promise<void> {
     const keep = new Map<string, string>();
-    for (const { nodeId, gone } of await this.o.matcherNodes()) {
+    for (const { nodeId, gone } of await this.options.matcherNodes()) {
       const name = matcherQueueName(nodeId);
       if (!gone || pendingWork(await this.queue(name, nodeId).getJobCounts(...STATES)) > 0) keep.set(name, nodeId);
     }
@@ -111,7 +111,7 @@ export class QueueDirectory {
   }
 
   private open(name: string): Queue {
-    return new Queue(name, { connection: this.o.connection, prefix: this.o.queues.prefix });
+    return new Queue(name, { connection: this.options.connection, prefix: this.options.queues.prefix });
   }
 
   async close(): Promise<void> {

@@ -42,7 +42,7 @@ export async function recordHeartbeat(db: Kysely<Database>, node: NodeIdentity):
 }
 
 /** Beats now and every `intervalMs` until stopped; a failed beat is logged and the next one tries again. */
-export function startNodeBeat(o: { db: Kysely<Database>; node: NodeIdentity; intervalMs: number; log: Logger }): {
+export function startNodeBeat(options: { db: Kysely<Database>; node: NodeIdentity; intervalMs: number; log: Logger }): {
   stop(): Promise<void>;
 } {
   const meter = startLoopLagMeter();
@@ -50,16 +50,16 @@ export function startNodeBeat(o: { db: Kysely<Database>; node: NodeIdentity; int
   const beat = () => {
     beating ??= (async () => {
       const now = new Date();
-      await recordBeat(o.db, record(o.node), now, meter.read());
-      await deleteNodesSilentSince(o.db, new Date(now.getTime() - NODE_RETENTION_MS));
+      await recordBeat(options.db, record(options.node), now, meter.read());
+      await deleteNodesSilentSince(options.db, new Date(now.getTime() - NODE_RETENTION_MS));
     })()
-      .catch((err: unknown) => o.log.warn({ err }, 'node beat failed'))
+      .catch((err: unknown) => options.log.warn({ err }, 'node beat failed'))
       .finally(() => {
         beating = undefined;
       });
   };
   beat();
-  const timer = setInterval(beat, o.intervalMs);
+  const timer = setInterval(beat, options.intervalMs);
   timer.unref();
   return {
     async stop() {

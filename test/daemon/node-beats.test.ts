@@ -1,14 +1,23 @@
 /**
  * Every node beats on its own timer with its event-loop delay; a node silent past the threshold
- * shows as gone, and one silent for the retention is forgotten by the next beat. On SQLite and
- * PostgreSQL.
+ * shows as gone, and one silent for the retention is forgotten by the next beat; /ready still
+ * waits for the heartbeat JOB (a node's own beat proves no worker runs). On SQLite and PostgreSQL.
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { findNode, recordBeat } from '../../db/repositories/daemon-nodes.repository.js';
-import { goneAfterMs, NODE_RETENTION_MS, nodesForOperators, startNodeBeat } from '../../src/services/daemon-nodes.service.js';
+import { Redis } from 'ioredis';
+import {
+  goneAfterMs,
+  NODE_RETENTION_MS,
+  nodesForOperators,
+  recordHeartbeat,
+  startNodeBeat,
+} from '../../src/services/daemon-nodes.service.js';
+import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 const INTERVAL_MS = 50;
 const identity = (nodeId: string) => ({ nodeId, roles: ['api'], version: 'test', startedAt: new Date().toISOString() });
@@ -72,5 +81,20 @@ for (const { name, available, open } of DIALECTS)
         ['silent', true, (threshold + 1_000) / 1000],
       ]);
       expect(views[0]).toMatchObject({ roles: ['api'], beats: '1', loopLagP99Us: 900, loopLagMeanUs: 100 });
+    });
+
+    it("keeps /ready waiting for the heartbeat job, not for the nodes' own beats", async () => {
+      const fresh = await open();
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        const ready = createReadinessProbe({ db: fresh.db, redis, heartbeatMaxAgeMs: 10_000 });
+        await recordBeat(fresh.db, record('api-only'), new Date());
+        expect((await ready()).workers).toMatchObject({ ok: false, detail: 'no heartbeat processed yet' });
+        await recordHeartbeat(fresh.db, identity('worker'));
+        expect((await ready()).workers).toMatchObject({ ok: true });
+      } finally {
+        redis.disconnect();
+        await fresh.close();
+      }
     });
   });
