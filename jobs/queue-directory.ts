@@ -71,7 +71,7 @@ export class QueueDirectory {
     const nodeOf = new Map([...this.matchers.values()].map((m) => [m.queue.name, m.node]));
     return Promise.all(
       queues.map(async (queue) => {
-        const counts = await queue.getJobCounts(...STATES);
+        const counts = await this.counts(queue);
         const depth: QueueDepth = {
           queue: queue.name,
           node: nodeOf.get(queue.name) ?? null,
@@ -91,13 +91,32 @@ export class QueueDirectory {
     const keep = new Map<string, string>();
     for (const { nodeId, gone } of await this.options.matcherNodes()) {
       const name = matcherQueueName(nodeId);
-      if (!gone || pendingWork(await this.queue(name, nodeId).getJobCounts(...STATES)) > 0) keep.set(name, nodeId);
+      if (!gone || pendingWork(await this.counts(this.queue(name, nodeId))) > 0) keep.set(name, nodeId);
     }
     const before = new Map(this.matchers);
     this.matchers.clear();
     // Listed in the order of the nodes (live ones first); clients of queues no longer listed are closed.
     for (const [name, node] of keep) this.matchers.set(name, before.get(name) ?? { node, queue: this.open(name) });
     for (const [name, { queue }] of before) if (!keep.has(name)) await queue.close();
+  }
+
+  /**
+   * A queue's jobs by state. A BullMQ client whose first commands failed (a command timeout while
+   * the process was busy starting) fails every later one with the same error: a matcher queue's
+   * client that fails is dropped, so that the next ask opens a new one.
+   */
+  private async counts(queue: Queue): Promise<Record<string, number>> {
+    try {
+      return await queue.getJobCounts(...STATES);
+    } catch (error) {
+      const matcher = this.matchers.get(queue.name);
+      if (matcher?.queue === queue) {
+        this.matchers.delete(queue.name);
+        this.refreshed = undefined; // the next ask lists it again, with a new client
+        await queue.close().catch(() => undefined);
+      }
+      throw new Error(`${queue.name}: ${(error as Error).message}`, { cause: error });
+    }
   }
 
   /** The client of a matcher queue: the one listed, else a new one (kept by refresh() if listed). */

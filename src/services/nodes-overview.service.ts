@@ -3,7 +3,9 @@
  * beat and event-loop delay, the orderbook markets each matcher owns (lease in Redis, fencing
  * epoch in the database), the markets no live matcher holds, and every queue's depth (the
  * matchers' queues included). Read from the database, Redis and the queues at request time, so
- * any API node shows the whole deployment.
+ * any API node shows the whole deployment. A part that cannot be read (Redis slow or away) is
+ * named in `unavailable` and the rest is still shown: the page is where an operator looks when
+ * something is wrong.
  */
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -45,6 +47,8 @@ export interface NodeOverview extends Omit<NodeView, 'loopLagP99Us' | 'loopLagMe
 
 export interface NodesOverview {
   generatedAt: string;
+  /** Parts that could not be read this time, with why (their lists are then empty or unknown). */
+  unavailable: Array<{ part: 'queues' | 'leases'; reason: string }>;
   beatIntervalMs: number;
   goneAfterMs: number;
   nodes: NodeOverview[];
@@ -62,20 +66,32 @@ export interface NodesOverviewDeps {
 
 const ms = (us: number | null) => (us === null ? null : Math.round(us / 100) / 10);
 
+/** The part's value, or undefined with the reason noted in `unavailable`. */
+async function part<T>(
+  name: 'queues' | 'leases',
+  read: () => Promise<T>,
+  unavailable: NodesOverview['unavailable'],
+): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    unavailable.push({ part: name, reason: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
 export async function nodesOverview(deps: NodesOverviewDeps): Promise<NodesOverview> {
+  const unavailable: NodesOverview['unavailable'] = [];
   const [nodes, epochs, queues] = await Promise.all([
     nodesForOperators(deps.db, deps.beatIntervalMs),
     listMatcherEpochs(deps.db),
-    deps.queueDepths(),
+    part('queues', () => deps.queueDepths(), unavailable),
   ]);
-  const leases = await readLeases(
-    deps.redis,
-    deps.queuePrefix,
-    epochs.map((e) => e.marketId),
-  );
+  const marketIds = epochs.map((e) => e.marketId);
+  const leases = await part('leases', () => readLeases(deps.redis, deps.queuePrefix, marketIds), unavailable);
   const live = new Set(nodes.filter((n) => !n.gone).map((n) => n.nodeId));
   const markets: MarketOwnership[] = epochs.map((e) => {
-    const lease = leases.get(e.marketId) ?? { holder: null, expiresInMs: null };
+    const lease = leases?.get(e.marketId) ?? { holder: null, expiresInMs: null };
     return {
       marketId: e.marketId,
       slug: e.slug,
@@ -84,11 +100,13 @@ export async function nodesOverview(deps: NodesOverviewDeps): Promise<NodesOverv
       epochNode: e.node,
       leaseHolder: lease.holder,
       leaseExpiresInMs: lease.expiresInMs,
-      unowned: lease.holder === null || !live.has(lease.holder),
+      // Unknown leases say nothing about ownership: no alarm for every market at once.
+      unowned: leases !== undefined && (lease.holder === null || !live.has(lease.holder)),
     };
   });
   return {
     generatedAt: new Date().toISOString(),
+    unavailable,
     beatIntervalMs: deps.beatIntervalMs,
     goneAfterMs: goneAfterMs(deps.beatIntervalMs),
     nodes: nodes.map(({ loopLagP99Us, loopLagMeanUs, ...node }) => ({
@@ -98,6 +116,6 @@ export async function nodesOverview(deps: NodesOverviewDeps): Promise<NodesOverv
       markets: markets.filter((m) => m.leaseHolder === node.nodeId),
     })),
     markets,
-    queues,
+    queues: queues ?? [],
   };
 }

@@ -14,6 +14,10 @@ import type { DatabaseHandle } from '../../db/database.js';
 import { bumpMatcherEpoch, insertCatalogMarket, insertClobTerms } from '../../db/repositories/clob-markets.repository.js';
 import { recordBeat } from '../../db/repositories/daemon-nodes.repository.js';
 import { matcherQueueName } from '../../jobs/matcher-queue.js';
+import { QueueDirectory } from '../../jobs/queue-directory.js';
+import { JobQueues } from '../../jobs/queues.js';
+import { nodesPage } from '../../src/api/pages/nodes-page.js';
+import { nodesOverview } from '../../src/services/nodes-overview.service.js';
 import { createTestApp, TEST_ADMIN_TOKEN, TEST_BEAT_INTERVAL_MS, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
@@ -97,6 +101,7 @@ for (const { name, available, open } of DIALECTS)
       const res = await t.app.inject({ method: 'GET', url: '/v2/admin/nodes', headers: admin });
       expect(res.statusCode, res.body).toBe(200);
       const data = res.json().data as Json;
+      expect(data.unavailable).toEqual([]);
       expect(data.nodes.map((n: Json) => [n.nodeId, n.gone])).toEqual([
         [MATCHER_A, false],
         [WORKER, false],
@@ -134,7 +139,15 @@ for (const { name, available, open } of DIALECTS)
       expect(get.tags).toEqual(['admin']);
       expect(Object.keys(get.responses).sort()).toEqual(['200', '401']);
       const data = get.responses['200'].content['application/json'].schema.properties.data;
-      expect(Object.keys(data.properties).sort()).toEqual(['beatIntervalMs', 'generatedAt', 'goneAfterMs', 'markets', 'nodes', 'queues']);
+      expect(Object.keys(data.properties).sort()).toEqual([
+        'beatIntervalMs',
+        'generatedAt',
+        'goneAfterMs',
+        'markets',
+        'nodes',
+        'queues',
+        'unavailable',
+      ]);
     });
 
     it('renders the page: alerts above the fold, nodes, matchers, queues', async () => {
@@ -154,6 +167,36 @@ for (const { name, available, open } of DIALECTS)
       expect(ownedBy).not.toContain(`stale-${name}`);
       expect(html).toContain(`<a href="/admin/queues/queue/${matcherQueueName(MATCHER_A)}">${matcherQueueName(MATCHER_A)}</a>`);
       expect(html).toContain('<a href="/admin/nodes">Nodes</a>');
+    });
+
+    it('still shows the nodes when Redis cannot be read, naming what is missing', async () => {
+      // Nothing listens on port 1: every command fails at once, as against a Redis that is down.
+      const away = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      away.on('error', () => undefined);
+      const queues = new JobQueues(away, t.prefix);
+      for (const queue of queues.queues.values()) queue.on('error', () => undefined); // expected here: quiet
+      const directory = new QueueDirectory({ queues, connection: away, matcherNodes: async () => [], maxAgeMs: 0 });
+      try {
+        const overview = await nodesOverview({
+          db: db.db,
+          redis: away,
+          queuePrefix: t.prefix,
+          beatIntervalMs: TEST_BEAT_INTERVAL_MS,
+          queueDepths: () => directory.depths(),
+        });
+        expect(overview.unavailable.map((u) => u.part).sort()).toEqual(['leases', 'queues']);
+        expect(overview.nodes.map((n) => n.nodeId)).toContain(MATCHER_A);
+        expect(overview.queues).toEqual([]);
+        // Unknown leases raise no alarm for every market at once.
+        expect(overview.markets.map((m) => [m.leaseHolder, m.unowned])).toEqual(overview.markets.map(() => [null, false]));
+        const html = nodesPage(overview);
+        expect(html).toContain('Could not read the queues this time');
+        expect(html).toContain('Could not read the leases this time');
+      } finally {
+        await directory.close();
+        await queues.close();
+        away.disconnect();
+      }
     });
 
     it('refuses without the admin token: 401 in JSON, the login page for a browser', async () => {

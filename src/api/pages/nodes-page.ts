@@ -15,7 +15,7 @@ const lag = (n: NodeOverview) => (n.loopLagP99Ms === null ? '—' : `${n.loopLag
 const node = (id: string | null) => (id === null ? '—' : id);
 
 function alerts(o: NodesOverview): string {
-  const lines: string[] = [];
+  const lines = o.unavailable.map((u) => `Could not read the ${u.part} this time: ${esc(u.reason)}.`);
   const unowned = o.markets.filter((m) => m.unowned);
   if (unowned.length > 0)
     lines.push(

@@ -53,6 +53,9 @@ const Queue = Type.Object({
 
 const Overview = Type.Object({
   generatedAt: Type.String({ format: 'date-time' }),
+  unavailable: Type.Array(Type.Object({ part: Type.Union([Type.Literal('queues'), Type.Literal('leases')]), reason: Type.String() }), {
+    description: 'parts that could not be read this time (Redis slow or away); the rest is still answered',
+  }),
   beatIntervalMs: Type.Integer(),
   goneAfterMs: Type.Integer(),
   nodes: Type.Array(Node, { description: 'live nodes first, then gone ones (forgotten after a day)' }),
