@@ -65,11 +65,14 @@ export class QueueDirectory {
     return [...this.options.queues.queues.values(), ...[...this.matchers.values()].map((m) => m.queue)];
   }
 
-  /** Each queue's jobs by state. */
-  async depths(): Promise<QueueDepth[]> {
+  /**
+   * Each queue's jobs by state; fails naming the first queue it could not read. `skipUnreadable`
+   * leaves such queues out instead (a metrics scrape then still reports the others).
+   */
+  async depths(options: { skipUnreadable?: boolean } = {}): Promise<QueueDepth[]> {
     const queues = await this.list();
     const nodeOf = new Map([...this.matchers.values()].map((m) => [m.queue.name, m.node]));
-    return Promise.all(
+    const read = await Promise.allSettled(
       queues.map(async (queue) => {
         const counts = await this.counts(queue);
         const depth: QueueDepth = {
@@ -85,6 +88,9 @@ export class QueueDirectory {
         return depth;
       }),
     );
+    const failure = read.find((r) => r.status === 'rejected');
+    if (failure && !options.skipUnreadable) throw failure.reason;
+    return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
 
   private async refresh(): Promise<void> {

@@ -116,7 +116,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       matcherNodes: () => matcherNodes(db.db, config.heartbeatIntervalMs),
     });
     cleanups.push(['queue directory', () => directory.close()]);
-    metrics.setQueueDepthSource(async () => depthSamples(await directory.depths()));
+    metrics.setQueueDepthSource(async () => depthSamples(await directory.depths({ skipUnreadable: true })));
 
     // Payouts waiting for funds and Family A transfers by state (operators alert on these).
     metrics.setMoneySource(() => moneyCounts({ db: db.db }));

@@ -47,7 +47,7 @@ export async function createTestApp(
     maxAgeMs: 0,
   });
   const metrics = createMetrics();
-  metrics.setQueueDepthSource(async () => depthSamples(await directory.depths()));
+  metrics.setQueueDepthSource(async () => depthSamples(await directory.depths({ skipUnreadable: true })));
   const app = await buildApp({
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     version: 'test',
