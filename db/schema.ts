@@ -1,5 +1,5 @@
 /**
- * Kysely table types (Family C, the orderbook, in schema-clob.ts). Columns added by a migration
+ * Kysely table types (Family C, the orderbook, in schema-clob.ts; daemon nodes in schema-daemon.ts). Columns added by a migration
  * are declared in the same commit.
  * Integer columns are `bigint` where they carry money or on-chain u64 values, `number` otherwise;
  * booleans are 0/1 integers (see codec.ts). Timestamps are ISO 8601 text unless named `*_unix`.
@@ -18,25 +18,10 @@ import type {
   ClobSettlementBatchesTable,
   ClobWalletsTable,
 } from './schema-clob.js';
+import type { DaemonNodesTable } from './schema-daemon.js';
 
 export type * from './schema-clob.js';
-
-export interface DaemonNodesTable {
-  node_id: string;
-  roles: string;
-  hostname: string;
-  pid: Int;
-  version: string;
-  started_at: string;
-  /** The node's own beat (every role, on a timer). */
-  last_beat_at: string;
-  beats: ColumnType<bigint, bigint | number, bigint | number>;
-  /** When a worker of this node last ran the heartbeat job (/ready); null when it never did. */
-  pipeline_beat_at: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Event-loop delay over the last beat interval, in microseconds. */
-  loop_lag_p99_us: ColumnType<number | null, number | null | undefined, number | null>;
-  loop_lag_mean_us: ColumnType<number | null, number | null | undefined, number | null>;
-}
+export type * from './schema-daemon.js';
 
 /**
  * The market catalog shared by the families: every market has a UUID (Family C addresses it),
