@@ -1,6 +1,6 @@
 /**
- * Kysely table types (Family C, the orderbook, in schema-clob.ts; daemon nodes in schema-daemon.ts). Columns added by a migration
- * are declared in the same commit.
+ * Kysely table types (Family C, the orderbook, in schema-clob.ts; daemon nodes in
+ * schema-daemon.ts). Columns added by a migration are declared in the same commit.
  * Integer columns are `bigint` where they carry money or on-chain u64 values, `number` otherwise;
  * booleans are 0/1 integers (see codec.ts). Timestamps are ISO 8601 text unless named `*_unix`.
  */
