@@ -1,6 +1,6 @@
 /**
- * Kysely table types (Family C, the orderbook, in schema-clob.ts). Columns added by a migration
- * are declared in the same commit.
+ * Kysely table types (Family C, the orderbook, in schema-clob.ts; daemon nodes in
+ * schema-daemon.ts). Columns added by a migration are declared in the same commit.
  * Integer columns are `bigint` where they carry money or on-chain u64 values, `number` otherwise;
  * booleans are 0/1 integers (see codec.ts). Timestamps are ISO 8601 text unless named `*_unix`.
  */
@@ -18,19 +18,10 @@ import type {
   ClobSettlementBatchesTable,
   ClobWalletsTable,
 } from './schema-clob.js';
+import type { DaemonNodesTable } from './schema-daemon.js';
 
 export type * from './schema-clob.js';
-
-export interface DaemonNodesTable {
-  node_id: string;
-  roles: string;
-  hostname: string;
-  pid: Int;
-  version: string;
-  started_at: string;
-  last_beat_at: string;
-  beats: ColumnType<bigint, bigint | number, bigint | number>;
-}
+export type * from './schema-daemon.js';
 
 /**
  * The market catalog shared by the families: every market has a UUID (Family C addresses it),

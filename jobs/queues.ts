@@ -4,7 +4,7 @@
  * repeatable jobs go through `schedule()`, which does the same for the job each run adds.
  * Schedules are declared as the worker role starts, so a bad one fails the daemon's start.
  */
-import { Queue, type JobsOptions, type Job } from 'bullmq';
+import { Queue, type JobsOptions, type Job, type KeepJobs } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Value } from 'typebox/value';
 import { jobCatalog, QUEUE_NAMES, type JobDefinition, type JobName, type JobPayload, type QueueName } from './catalog.js';
@@ -38,12 +38,23 @@ export class JobQueues {
 
   /**
    * Declares (idempotently: BullMQ keeps one scheduler per id) a job of the catalog added every
-   * `everyMs`, the first at once; each run's job has its catalog queue, retries and retention.
+   * `everyMs`, the first at once; each run's job has its catalog queue and retries, and removes
+   * itself when it ends: a run every few seconds kept by count would trim the queue's whole
+   * completed (failed) set and push the real jobs' history out. A failed run is still logged and
+   * counted (`pmx_jobs_total{outcome="failed"}`), and the next run comes within the interval.
    */
   async schedule<N extends JobName>(schedulerId: string, name: N, payload: JobPayload<N>, everyMs: number): Promise<void> {
     const definition = checked(name, payload);
     if (!Number.isSafeInteger(everyMs) || everyMs <= 0) throw new Error(`invalid schedule ${schedulerId}: every ${everyMs} ms`);
-    await this.get(definition.queue).upsertJobScheduler(schedulerId, { every: everyMs }, { name, data: payload, opts: policy(definition) });
+    await this.get(definition.queue).upsertJobScheduler(
+      schedulerId,
+      { every: everyMs },
+      {
+        name,
+        data: payload,
+        opts: { ...policy(definition), removeOnComplete: true, removeOnFail: true },
+      },
+    );
   }
 
   /** Removes a schedule declared by `schedule()` (e.g. a sweep turned off by configuration). */
@@ -66,12 +77,30 @@ function checked<N extends JobName>(name: N, payload: JobPayload<N>): JobDefinit
   return definition;
 }
 
+/**
+ * BullMQ trims a queue's WHOLE completed (failed) set to the count of the job that just ended, not
+ * that job's own entries: a job keeping 200 on a queue where another keeps 500 would cut the
+ * other's history to 200. So every job of a queue trims by the largest count its queue's jobs
+ * declare; a job keeping 0 removes only itself (`true`), whatever else the queue holds.
+ */
+function largestKeep(queue: QueueName, field: 'keepCompleted' | 'keepFailed', fallback: number): number {
+  const counts = Object.values<JobDefinition>(jobCatalog)
+    .filter((d) => d.queue === queue)
+    .map((d) => d[field] ?? fallback);
+  return Math.max(0, ...counts);
+}
+
+function retention(definition: JobDefinition, field: 'keepCompleted' | 'keepFailed', fallback: number): true | KeepJobs {
+  if ((definition[field] ?? fallback) === 0) return true;
+  return { count: largestKeep(definition.queue, field, fallback) };
+}
+
 /** Retries and retention as the catalog declares them. */
 function policy(definition: JobDefinition): JobsOptions {
   return {
     attempts: definition.attempts,
     ...(definition.backoffMs > 0 ? { backoff: { type: 'exponential', delay: definition.backoffMs } } : {}),
-    removeOnComplete: { count: definition.keepCompleted ?? 1000 },
-    removeOnFail: { count: definition.keepFailed ?? 5000 },
+    removeOnComplete: retention(definition, 'keepCompleted', 1000),
+    removeOnFail: retention(definition, 'keepFailed', 5000),
   };
 }

@@ -34,6 +34,9 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './infra/embedded-redis.j
 import type { Logger } from './infra/logger.js';
 import { createMetrics, type DaemonMetrics } from './infra/metrics.js';
 import { createReadinessProbe } from './services/readiness.service.js';
+import { matcherNodes, startNodeBeat } from './services/daemon-nodes.service.js';
+import { nodesOverview } from './services/nodes-overview.service.js';
+import { depthSamples, QueueDirectory } from '../jobs/queue-directory.js';
 import { moneyCounts } from './services/family-a/money-admin.service.js';
 import { txBuildParams } from './services/tx-build/tx-build.params.js';
 import { makeDataDirPrivate } from './infra/private-data-dir.js';
@@ -93,6 +96,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     await migrateToLatest(db.db, log);
     log.info({ database: db.location, dialect: db.dialect }, 'database ready');
 
+    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
+    // Leases and node beats need an identity per running process (a restarted daemon must not
+    // inherit its predecessor's leases, and shows as a new node).
+    const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const identity = { nodeId: instanceId, roles: config.roles, version: VERSION, startedAt: new Date().toISOString() };
+    const beat = startNodeBeat({ db: db.db, node: identity, intervalMs: config.heartbeatIntervalMs, log });
+    cleanups.push(['node beat', () => beat.stop()]);
+
     const connections: Redis[] = [];
     const connect = (role: ConnectionRole, name: string) => {
       const connection = createRedisConnection(redisUrl, role, name);
@@ -105,14 +116,14 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     const producer = connect('producer', 'pmx-producer');
     const queues = new JobQueues(producer, config.queuePrefix);
     cleanups.push(['queues', () => queues.close()]);
-    metrics.setQueueDepthSource(async () => {
-      const rows: Array<{ queue: string; state: string; count: number }> = [];
-      for (const [queue, q] of queues.queues) {
-        const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
-        for (const [state, count] of Object.entries(counts)) rows.push({ queue, state, count });
-      }
-      return rows;
+    // The catalog's queues and the matcher processes' own (for /metrics, the job dashboard, the Nodes page).
+    const directory = new QueueDirectory({
+      queues,
+      connection: producer,
+      matcherNodes: () => matcherNodes(db.db, config.heartbeatIntervalMs),
     });
+    cleanups.push(['queue directory', () => directory.close()]);
+    metrics.setQueueDepthSource(async () => depthSamples(await directory.depths({ skipUnreadable: true })));
 
     // Payouts waiting for funds and Family A transfers by state (operators alert on these).
     metrics.setMoneySource(() => moneyCounts({ db: db.db }));
@@ -127,9 +138,6 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
       await txBuild.ready();
     }
 
-    const nodeId = `${os.hostname()}:${config.port}:${config.roles.join('+')}`;
-    // Leases need an identity per running process (a restarted daemon must not inherit its predecessor's leases).
-    const instanceId = `${nodeId}:${process.pid}:${randomUUID().slice(0, 8)}`;
     // The console's per-minute samples of what this process counts (src/services/console/console-sampler.ts).
     const sampler = new ConsoleSampler(db.db, metrics.registry, nodeId, log, config.consoleSampleRetentionHours * 3_600_000);
     await sampler.start();
@@ -162,12 +170,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     );
     const processors: ProcessorMap = Object.assign(
       {
-        'system.heartbeat': heartbeatProcessor(db.db, {
-          nodeId,
-          roles: config.roles,
-          version: VERSION,
-          startedAt: new Date().toISOString(),
-        }),
+        'system.heartbeat': heartbeatProcessor(db.db, identity),
         'tx.build': txBuildProcessor(builders),
       },
       ...features.map((f) => f.processors ?? {}),
@@ -240,6 +243,7 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
     if (readiness) metrics.setReadinessSource(readiness);
     if (hasRole(config, 'api')) {
       const rateLimitRedis = connect('ratelimit', 'pmx-ratelimit');
+      const operatorsRedis = connect('general', 'pmx-operators');
       // Both fail their commands until connected (no offline queue): be connected before listening.
       const connected = await Promise.all([whenReady(rateLimitRedis, 3_000), whenReady(producer, 3_000)]);
       if (!connected.every(Boolean))
@@ -252,7 +256,15 @@ export async function startDaemon(config: Config, log: Logger): Promise<Daemon> 
         metrics,
         adminToken: admin.token,
         metricsToken: config.metricsToken,
-        dashboardQueues: [...queues.queues.values()],
+        dashboardQueues: directory,
+        nodes: () =>
+          nodesOverview({
+            db: db.db,
+            redis: operatorsRedis,
+            queuePrefix: config.queuePrefix,
+            beatIntervalMs: config.heartbeatIntervalMs,
+            queueDepths: () => directory.depths(),
+          }),
         readiness: readiness!,
         routes: features.flatMap((f) => f.routes ?? []),
         trustProxy: config.http.trustProxy,

@@ -17,6 +17,7 @@ import * as m0014 from './0014_clob_price_candles.js';
 import * as m0015 from './0015_family_a_x402_standard.js';
 import * as m0016 from './0016_operator_audit.js';
 import * as m0018 from './0018_console_samples.js';
+import * as m0020 from './0020_daemon_node_beats.js';
 import * as m0022 from './0022_operators.js';
 
 export const migrations: Record<string, Migration> = {
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '0015_family_a_x402_standard': m0015,
   '0016_operator_audit': m0016,
   '0018_console_samples': m0018,
+  '0020_daemon_node_beats': m0020,
   '0022_operators': m0022,
 };

@@ -12,7 +12,12 @@ export interface JobDefinition<S extends TSchema = TSchema> {
   backoffMs: number;
   /** Deterministic job id for deduplication (BullMQ ignores an add with an existing id). */
   jobId?: (payload: Static<S>) => string;
-  /** Completed jobs kept for the dashboard; failed ones are kept longer for operators. */
+  /**
+   * Completed jobs kept for the dashboard; failed ones are kept longer for operators. BullMQ keeps
+   * a count per QUEUE, not per job name (jobs/queues.ts `policy`): the queue keeps the largest
+   * count its jobs declare. 0 = each run removes itself, and trims nobody else's history: what
+   * periodic sweeps declare (their runs are also removed when added by a schedule).
+   */
   keepCompleted?: number;
   keepFailed?: number;
 }

@@ -13,8 +13,8 @@ export const familyAJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 20,
-    keepFailed: 100,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
   /** Finishes standard x402 payments left undecided and reports the fee payer's balance (x402-resume.service.ts). */
   'family-a.x402.resume': defineJob({
@@ -22,7 +22,7 @@ export const familyAJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 20,
-    keepFailed: 100,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
 };

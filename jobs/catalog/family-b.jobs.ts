@@ -43,7 +43,7 @@ export const familyBJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 20,
-    keepFailed: 100,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
 };

@@ -60,8 +60,8 @@ export const familyCJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 20,
-    keepFailed: 100,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
   /** Positions and PnL from settled fills, and the splits, merges and redemptions found in smart wallets (deduplicated). */
   'clob.positions.apply': defineJob({

@@ -24,7 +24,7 @@ export const outboundJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 20,
-    keepFailed: 100,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
 };

@@ -13,8 +13,8 @@ export const systemJobs = {
     payload: Type.Object({ scheduledBy: Type.String() }),
     attempts: 1,
     backoffMs: 0,
-    keepCompleted: 50,
-    keepFailed: 200,
+    keepCompleted: 0,
+    keepFailed: 0,
   }),
   'tx.build': defineJob({
     queue: 'tx-build',

@@ -15,7 +15,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { installRequestLog } from './request-log.js';
 import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
-import { registerDashboard } from './plugins/dashboard.plugin.js';
+import { registerDashboard, type DashboardQueues } from './plugins/dashboard.plugin.js';
 import { registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
@@ -27,6 +27,8 @@ import { registerAudit } from './plugins/audit.plugin.js';
 import { registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
 import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/operators/operator-access.js';
 import type { AuditLog } from '../services/operator-audit.service.js';
+import type { NodesOverview } from '../services/nodes-overview.service.js';
+import { nodesRoutes } from './routes/nodes.routes.js';
 
 export interface AppDeps {
   log: Logger;
@@ -38,8 +40,8 @@ export interface AppDeps {
   adminToken: string;
   /** Bearer token GET /metrics requires (undefined: open). */
   metricsToken?: string;
-  /** Queues shown in the operator dashboard. */
-  dashboardQueues: Queue[];
+  /** Queues shown in the operator dashboard: fixed, or read again as the dashboard is used (matcher queues come and go). */
+  dashboardQueues: Queue[] | DashboardQueues;
   readiness: ReadinessProbe;
   /** The families' route plugins, built by the composition root from the services. */
   routes: FastifyPluginAsync[];
@@ -53,6 +55,8 @@ export interface AppDeps {
   audit?: AuditLog;
   /** Who operators are (accounts, sessions, login throttle): every admin path asks it. Absent: the admin token alone. */
   operators?: OperatorAccess;
+  /** What the Nodes page shows (nodes, matchers, queues); without it there is no Nodes page. */
+  nodes?: () => Promise<NodesOverview>;
 }
 
 /** A hop count trusts that many proxies nearest to us (Fastify's types take it as a function). */
@@ -118,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);
   if (deps.audit) await app.register(auditRoutes(deps.audit, deps.adminToken));
+  if (deps.nodes) await app.register(nodesRoutes(deps.nodes, deps.adminToken));
   for (const routes of deps.routes) await app.register(routes);
   return app;
 }

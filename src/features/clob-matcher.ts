@@ -13,7 +13,7 @@ import { activeMarketIds, matchableMarketIds } from '../services/family-c/market
 import { startCatchUp } from '../services/family-c/matcher/catch-up.js';
 import { LocalMatcherPort } from '../services/family-c/matcher/local-matcher.port.js';
 import { ownedBooks } from '../services/family-c/matcher/matcher-metrics.js';
-import { deadOnThisHost, MarketLeases } from '../services/family-c/matcher/market-leases.js';
+import { deadOnThisHost, marketLeaseKey, MarketLeases } from '../services/family-c/matcher/market-leases.js';
 import os from 'node:os';
 import { EXPIRY_SWEEP_MS, Matcher } from '../services/family-c/matcher/matcher.js';
 import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher.port.js';
@@ -57,7 +57,7 @@ export function clobMatcherRuntime(
     }
     return port;
   };
-  const holder = (marketId: string) => reader.get(`${prefix}:clob:lease:${marketId}`);
+  const holder = (marketId: string) => reader.get(marketLeaseKey(prefix, marketId));
   const close = async () => {
     await Promise.all([...remotes.values()].map((p) => p.close()));
   };

@@ -7,7 +7,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
-import { newestBeatAt } from '../../db/repositories/daemon-nodes.repository.js';
+import { newestPipelineBeatAt } from '../../db/repositories/daemon-nodes.repository.js';
 import type { Database } from '../../db/schema.js';
 
 export interface CheckResult {
@@ -74,7 +74,7 @@ export function createReadinessProbe(deps: ReadinessDeps): ReadinessProbe {
       pending.push([
         'workers',
         timed(async () => {
-          const newest = await newestBeatAt(deps.db);
+          const newest = await newestPipelineBeatAt(deps.db);
           if (!newest) throw new Error('no heartbeat processed yet');
           const age = Date.now() - Date.parse(newest);
           if (age > maxAge) throw new Error(`newest heartbeat is ${Math.round(age / 1000)} s old`);

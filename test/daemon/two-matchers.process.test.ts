@@ -2,12 +2,14 @@
  * Two matcher processes on shared Redis and PostgreSQL split the orderbook markets between them
  * (rendezvous hashing of the market leases); each API node reaches the owner of any market (its
  * own matcher in-process, the other through its job queue); when one matcher dies, the other
- * takes its markets over with their books intact.
+ * takes its markets over with their books intact. The Nodes view of either API node shows both
+ * matchers, the markets each owns and both matcher queues, then the dead one as gone.
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { matcherQueueName } from '../../jobs/matcher-queue.js';
 import { findFreePort } from '../../src/infra/free-port.js';
 import { ClobClient } from '../helpers/clob-client.js';
 import { PG_AVAILABLE, POSTGRES_URL, tempDir } from '../helpers/databases.js';
@@ -32,6 +34,12 @@ afterAll(async () => {
   }
 });
 
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** GET /v2/admin/nodes through one API node. */
+const nodesView = async (client: ClobClient): Promise<Json> =>
+  (await client.ok('GET', '/v2/admin/nodes', undefined, { authorization: `Bearer ${ADMIN}` })).data;
+
 async function leaseHolders(redis: Redis, marketIds: string[]): Promise<Map<string, string | null>> {
   const values = await Promise.all(marketIds.map((id) => redis.get(`${prefix}:clob:lease:${id}`)));
   return new Map(marketIds.map((id, i) => [id, values[i] ?? null]));
@@ -54,6 +62,7 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
       ADMIN_TOKEN: ADMIN,
       LEDGER_RPC_PORT: String(ledgerPort),
       CLOB_MATCHER_LEASE_MS: '2000',
+      HEARTBEAT_INTERVAL_MS: '1000',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_WRITE_PER_MIN: '1000000',
       RATE_LIMIT_READ_PER_MIN: '1000000',
@@ -100,6 +109,20 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
       for (const [id, node] of holders) byNode.set(node!, [...(byNode.get(node!) ?? []), id]);
       expect([...byNode.values()].every((list) => list.length >= 1)).toBe(true);
 
+      // Either API node shows both matchers with the markets each owns, and both matcher queues.
+      // (A process busy taking its markets may miss Redis's 1 s command timeout once: the view then
+      // names the part it could not read; wait for a whole one.)
+      const view = await c2.waitFor('a whole Nodes view', async () => {
+        const v = await nodesView(c2);
+        return v.unavailable.length === 0 ? v : undefined;
+      });
+      for (const [node, owned] of byNode) {
+        const shown = (view.nodes as Json[]).find((n) => n.nodeId === node);
+        expect(shown, node).toMatchObject({ gone: false, roles: expect.arrayContaining(['matcher']) });
+        expect((shown!.markets as Json[]).map((m) => m.marketId).sort()).toEqual([...owned].sort());
+        expect((view.queues as Json[]).map((q) => q.queue)).toContain(matcherQueueName(node));
+      }
+
       // Resting orders through the OTHER node's API on every market: each reaches the market's owner.
       const maker = await c1.fundedTrader(200n * USDC);
       for (const m of markets) {
@@ -123,6 +146,21 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
         },
         20_000,
       );
+      // The dead matcher shows as gone, its markets under the live one, and its idle queue leaves
+      // the list (read again within 5 s).
+      const afterDeath = await c1.waitFor(
+        'matcher two shown as gone, its queue no longer listed',
+        async () => {
+          const v = await nodesView(c1);
+          const gone = (v.nodes as Json[]).some((n) => n.nodeId === twoNode && n.gone);
+          const listed = (v.queues as Json[]).some((q) => q.queue === matcherQueueName(twoNode));
+          return v.unavailable.length === 0 && gone && !listed ? v : undefined;
+        },
+        20_000,
+      );
+      expect((afterDeath.markets as Json[]).filter((m) => m.unowned)).toEqual([]);
+      const oneNode = [...byNode.keys()].find((node) => node !== twoNode)!;
+      expect((afterDeath.queues as Json[]).map((q) => q.queue)).toContain(matcherQueueName(oneNode));
       for (const id of twosMarkets) {
         const book = await c1.ok('GET', `/v2/clob/markets/${id}/orderbook`);
         expect(book.yes.bids).toEqual([{ price: 1000, size: String(5n * USDC) }]);

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqlite, type DatabaseHandle } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrator.js';
 import { migrations } from '../../db/migrations/index.js';
-import { findNode, newestBeatAt, recordBeat } from '../../db/repositories/daemon-nodes.repository.js';
+import {
+  deleteNodesSilentSince,
+  findNode,
+  listNodes,
+  newestPipelineBeatAt,
+  recordBeat,
+  recordPipelineBeat,
+} from '../../db/repositories/daemon-nodes.repository.js';
 import { DIALECTS, tempDir } from '../helpers/databases.js';
 
 const MAX_I64 = 2n ** 63n - 1n;
@@ -62,21 +69,35 @@ for (const dialect of DIALECTS) {
 
     it('records beats, finds nodes and reports the newest beat', async () => {
       expect(await findNode(handle.db, 'missing')).toBeUndefined();
-      expect(await newestBeatAt(handle.db)).toBeUndefined();
+      expect(await newestPipelineBeatAt(handle.db)).toBeUndefined();
 
       await recordBeat(handle.db, node('n1'), new Date('2024-05-01T10:00:00.000Z'));
-      await recordBeat(handle.db, node('n1'), new Date('2024-05-01T10:00:05.000Z'));
+      await recordBeat(handle.db, node('n1'), new Date('2024-05-01T10:00:05.000Z'), { p99Us: 12_345, meanUs: 210 });
       await recordBeat(handle.db, node('n2'), new Date('2024-05-01T10:00:03.000Z'));
+      // A node's own beats are no proof that the job pipeline works: /ready waits for a job's beat.
+      expect(await newestPipelineBeatAt(handle.db)).toBeUndefined();
 
       const n1 = await findNode(handle.db, 'n1');
       expect(n1).toEqual({
         ...node('n1'),
         lastBeatAt: '2024-05-01T10:00:05.000Z',
         beats: 2n,
+        pipelineBeatAt: null,
+        loopLagP99Us: 12_345,
+        loopLagMeanUs: 210,
       });
       expect(typeof n1?.pid).toBe('number');
       expect((await findNode(handle.db, 'n2'))?.beats).toBe(1n);
-      expect(await newestBeatAt(handle.db)).toBe('2024-05-01T10:00:05.000Z');
+
+      await recordPipelineBeat(handle.db, node('n2'), new Date('2024-05-01T10:00:04.000Z'));
+      await recordPipelineBeat(handle.db, node('n3'), new Date('2024-05-01T10:00:02.000Z')); // before its own first beat
+      expect(await newestPipelineBeatAt(handle.db)).toBe('2024-05-01T10:00:04.000Z');
+      expect(await findNode(handle.db, 'n2')).toMatchObject({ lastBeatAt: '2024-05-01T10:00:03.000Z', beats: 1n });
+      expect(await findNode(handle.db, 'n3')).toMatchObject({ lastBeatAt: '2024-05-01T10:00:02.000Z', beats: 0n });
+      expect((await listNodes(handle.db)).map((n) => n.nodeId)).toEqual(['n1', 'n2', 'n3']);
+
+      expect(await deleteNodesSilentSince(handle.db, new Date('2024-05-01T10:00:03.000Z'))).toBe(1);
+      expect((await listNodes(handle.db)).map((n) => n.nodeId)).toEqual(['n1', 'n2']);
     });
 
     it('round-trips bigint values beyond 2^53 exactly', async () => {

@@ -6,7 +6,9 @@
  * before its registration lands fails instead of being retried forever.
  */
 import { AddressLookupTableProgram, PublicKey } from '@solana/web3.js';
+import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { tokenBalance } from '../family-b/family-b.harness.js';
 import {
   clobWrite,
@@ -219,15 +221,23 @@ describe('settlement', () => {
         });
       // It stays failed: nothing plans it again. Waited for by an event, not a sleep: a whole settle
       // sweep (which plans every market with matched fills) started and finished after the failure.
+      // A sweep's run removes itself when done (job-retention.test.ts): its completion is read from
+      // the queue's events; its id names the time it was due, so a later one started after the failure.
       const failedAt = Date.now();
-      await waitFor(
-        'a settle sweep run after the failure',
-        async () => {
-          const done = await platform.getJobs(['completed'], 0, 100);
-          return done.some((j) => j.name === 'clob.settle.sweep' && (j.processedOn ?? 0) > failedAt) ? true : undefined;
-        },
-        20_000,
-      );
+      const connection = createRedisConnection(h.daemon.redisUrl, 'blocking', 'test-sweep-events');
+      const events = new QueueEvents('platform', { connection, prefix: h.daemon.queues.prefix });
+      try {
+        let swept = false;
+        events.on('completed', ({ jobId }) => {
+          const due = /^repeat:clob-settle-sweep:(\d+)$/.exec(jobId)?.[1];
+          if (due && Number(due) > failedAt) swept = true;
+        });
+        await events.waitUntilReady();
+        await waitFor('a settle sweep run after the failure', async () => (swept ? true : undefined), 20_000);
+      } finally {
+        await events.close();
+        await connection.quit();
+      }
       expect((await get(h, `/v2/clob/fills/${fillId}`)).json().fill).toMatchObject({ status: 'failed' });
     } finally {
       client.getMultipleAccounts = getMultipleAccounts;

@@ -55,8 +55,9 @@ describe('schedules through the catalog', () => {
         data: { reason: 'schedule' },
         opts: {
           attempts: definition.attempts,
-          removeOnComplete: { count: definition.keepCompleted },
-          removeOnFail: { count: definition.keepFailed },
+          // A scheduled run removes itself, completed or failed (job-retention.test.ts).
+          removeOnComplete: true,
+          removeOnFail: true,
         },
       });
       await queues.unschedule('clob-positions', 'clob.positions.apply');

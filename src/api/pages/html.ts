@@ -20,7 +20,7 @@ export function page(title: string, body: string, refreshUrl?: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refresh}"><title>PMX ${esc(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:90rem}table{border-collapse:collapse;width:100%;font-size:.85rem}
 td,th{border:1px solid #ccc;padding:.3rem;text-align:left;word-break:break-all}.chart{display:inline-block;margin:.5rem}.alert{color:#fff;background:#b00020;padding:.6rem}.none{color:#666}.bad{color:#b00020;font-weight:bold}.good{color:#2e7d32}</style></head>
-<body><!--operator--><h1>${esc(title)}</h1><nav><p><a href="/admin">Overview</a> · <a href="/admin/markets">Markets</a> · <a href="/admin/orderbook">Orderbook</a> · <a href="/admin/money">Platform money</a> · <a href="/admin/queues">Job dashboard</a> · <a href="/admin/audit">Audit log</a></p></nav>
+<body><!--operator--><h1>${esc(title)}</h1><nav><p><a href="/admin">Overview</a> · <a href="/admin/markets">Markets</a> · <a href="/admin/orderbook">Orderbook</a> · <a href="/admin/money">Platform money</a> · <a href="/admin/nodes">Nodes</a> · <a href="/admin/queues">Job dashboard</a> · <a href="/admin/audit">Audit log</a></p></nav>
 ${body}
 </body></html>`;
 }

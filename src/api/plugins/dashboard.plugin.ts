@@ -14,6 +14,11 @@ import { loginPage } from './login-page.js';
 
 const BASE = '/admin/queues';
 
+/** Queues that change while the daemon runs (a matcher process's queue comes and goes with it): read again on each dashboard request. */
+export interface DashboardQueues {
+  list(): Promise<Queue[]>;
+}
+
 /**
  * A field of the login form's body or query as a string, or undefined: these routes take whatever a
  * browser (or anyone) posts and answer with the form again, so there is no schema to 400 on.
@@ -29,7 +34,8 @@ function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/admin(\/[\w\-/?=&.%]*)?$/.test(next) ? next : '/admin';
 }
 
-export async function registerDashboard(app: FastifyInstance, queues: Queue[], access: OperatorAccess): Promise<void> {
+export async function registerDashboard(app: FastifyInstance, queues: Queue[] | DashboardQueues, access: OperatorAccess): Promise<void> {
+  const source: DashboardQueues = Array.isArray(queues) ? { list: async () => queues } : queues;
   await app.register(async (scope) => {
     addFormBodyParser(scope);
     const hide = { hide: true };
@@ -70,8 +76,9 @@ export async function registerDashboard(app: FastifyInstance, queues: Queue[], a
     });
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(BASE);
-    createBullBoard({
-      queues: queues.map((q) => new BullMQAdapter(q)),
+    let shown = await source.list();
+    const board = createBullBoard({
+      queues: shown.map((q) => new BullMQAdapter(q)),
       serverAdapter,
       options: {
         uiConfig: {
@@ -79,9 +86,17 @@ export async function registerDashboard(app: FastifyInstance, queues: Queue[], a
           miscLinks: [
             { text: 'Platform money', url: '/admin/money' },
             { text: 'Orderbook', url: '/admin/orderbook' },
+            { text: 'Nodes', url: '/admin/nodes' },
           ],
         },
       },
+    });
+    // After the token check: the board shows the queues as they are now (cheap: the source caches its list).
+    scope.addHook('onRequest', async () => {
+      const now = await source.list();
+      if (now.length === shown.length && now.every((q, i) => q === shown[i])) return;
+      shown = now;
+      board.replaceQueues(now.map((q) => new BullMQAdapter(q)));
     });
     await scope.register(serverAdapter.registerPlugin(), { prefix: BASE });
   });

@@ -78,6 +78,35 @@ export function rendezvousOwner(nodes: string[], marketId: string): string | und
   return best;
 }
 
+/** The Redis key of a market's lease; its value is the holder's instance id. */
+export function marketLeaseKey(prefix: string, marketId: string): string {
+  return `${prefix}:clob:lease:${marketId}`;
+}
+
+export interface LeaseState {
+  /** The instance id holding the lease, or null when nobody does (no live matcher, or a takeover under way). */
+  holder: string | null;
+  /** Milliseconds until the lease expires unless renewed (null without a holder). */
+  expiresInMs: number | null;
+}
+
+/** Who holds each market's lease and for how long yet (one round trip for all: the operators' Nodes page). */
+export async function readLeases(redis: Redis, prefix: string, marketIds: string[]): Promise<Map<string, LeaseState>> {
+  const leases = new Map<string, LeaseState>();
+  if (marketIds.length === 0) return leases;
+  const pipeline = redis.pipeline();
+  for (const marketId of marketIds) pipeline.get(marketLeaseKey(prefix, marketId)).pttl(marketLeaseKey(prefix, marketId));
+  const replies = (await pipeline.exec()) ?? [];
+  marketIds.forEach((marketId, i) => {
+    const [getError, holder] = replies[2 * i] ?? [];
+    const [ttlError, ttl] = replies[2 * i + 1] ?? [];
+    if (getError || ttlError) throw getError ?? ttlError;
+    const held = typeof holder === 'string';
+    leases.set(marketId, { holder: held ? holder : null, expiresInMs: held && typeof ttl === 'number' && ttl >= 0 ? ttl : null });
+  });
+  return leases;
+}
+
 export class MarketLeases {
   readonly held = new Set<string>();
   private lastRoundAt: number | undefined;
@@ -90,7 +119,7 @@ export class MarketLeases {
   }
 
   leaseKey(marketId: string): string {
-    return `${this.o.prefix}:clob:lease:${marketId}`;
+    return marketLeaseKey(this.o.prefix, marketId);
   }
 
   private get registry(): string {
