@@ -121,8 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.audit) registerAudit(app, deps.audit);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);
-  if (deps.audit) await app.register(auditRoutes(deps.audit, deps.adminToken));
-  if (deps.nodes) await app.register(nodesRoutes(deps.nodes, deps.adminToken));
+  if (deps.audit) await app.register(auditRoutes(deps.audit));
+  if (deps.nodes) await app.register(nodesRoutes(deps.nodes));
   for (const routes of deps.routes) await app.register(routes);
   return app;
 }

@@ -68,8 +68,8 @@ export const consoleFeature: FeatureFactory = (ctx) => {
   return {
     name: 'console',
     routes: [
-      consoleRoutes({ db: ctx.db, queues: [...ctx.queues.queues.values()] }, ctx.adminToken),
-      solvencyRoutes(solvency, ctx.adminToken),
+      consoleRoutes({ db: ctx.db, queues: [...ctx.queues.queues.values()] }),
+      solvencyRoutes(solvency),
       moneyPageRoute({ db: ctx.db, usdcMint }, ctx.adminToken, solvency),
     ],
   };

@@ -65,7 +65,7 @@ export const familyAFeature: FeatureFactory = (ctx) => {
       'family-a.x402.resume': x402ResumeProcessor(deps, ctx.metrics),
     },
     outboundBuilders: familyABuilders(deps),
-    routes: familyARoutes(deps, apiKeys, ctx.adminToken),
+    routes: familyARoutes(deps, apiKeys),
     async schedules() {
       await ensurePlatformAccounts(deps);
       await fundDevFeePayer(deps, ctx.chain.devFaucet);

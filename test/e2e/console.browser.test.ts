@@ -10,6 +10,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { createClobMarket, openClobHarness, type CHarness } from '../family-c/family-c.harness.js';
+import { addOperator } from '../../src/services/operators/operators.service.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = os.tmpdir();
@@ -22,7 +23,7 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-sync',
 ];
-const PAGES = ['/admin', '/admin/markets', '/admin/orderbook', '/admin/money', '/admin/audit', '/admin/queues'];
+const PAGES = ['/admin', '/admin/markets', '/admin/orderbook', '/admin/money', '/admin/nodes', '/admin/audit', '/admin/queues'];
 
 /** A hundred resolved orderbook markets (no matcher takes them) with a hundred settled or failed fills each. */
 async function seed(h: CHarness): Promise<void> {
@@ -162,6 +163,43 @@ describe('operator console in a real browser', () => {
     await page.getByText('POST /admin/markets/c/:id/pause').first().waitFor();
     expect(await page.getByText(/via session/).count()).toBeGreaterThanOrEqual(2);
     await page.close();
+  }, 90_000);
+
+  it('a viewer finds no control; an operator pauses a market; the audit log names each', async () => {
+    const market = await createClobMarket(h);
+    const viewer = await addOperator(h.daemon.db.db, 'vera', 'viewer');
+    const operator = await addOperator(h.daemon.db.db, 'otto', 'operator');
+    const login = async (name: string, secret: string) => {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${base}/admin/login?next=${encodeURIComponent(`/admin/markets/c/${market.id}`)}`);
+      await page.fill('#name', name);
+      await page.fill('#secret', secret);
+      await Promise.all([page.waitForURL(`${base}/admin/markets/c/${market.id}`), page.click('button[type=submit]')]);
+      return page;
+    };
+    const asViewer = await login('vera', viewer.secret);
+    await asViewer.getByText('Logged in as').waitFor();
+    expect(await asViewer.locator('.who').textContent()).toContain('vera (viewer)');
+    for (const control of ['Pause', 'Resume', 'Resolve YES…', 'Resolve NO…', 'Cancel all resting orders'])
+      expect(await asViewer.getByRole('button', { name: control }).count(), control).toBe(0);
+    await asViewer.getByRole('button', { name: 'Log out' }).click();
+    await asViewer.waitForURL(/\/admin\/login/);
+    await asViewer.close();
+
+    const asOperator = await login('otto', operator.secret);
+    expect(await asOperator.getByRole('button', { name: 'Resolve YES…' }).count()).toBe(0); // resolving is an admin's
+    await asOperator.getByRole('button', { name: 'Pause' }).click();
+    await asOperator.getByText(`Paused: ${market.id}`).waitFor();
+    await asOperator.goto(`${base}/admin/audit`);
+    await asOperator.getByText('operator:otto (operator) via session').first().waitFor();
+    await asOperator.close();
+    const rows = await h.daemon.db.db
+      .selectFrom('operator_audit')
+      .select(['caller', 'action'])
+      .where('target', '=', `id=${market.id}`)
+      .execute();
+    expect(rows).toEqual([{ caller: 'operator:otto (operator) via session', action: 'POST /admin/markets/c/:id/pause' }]);
   }, 90_000);
 
   it('answers every page within 300 ms of server time with 100 markets and 10,000 fills', async () => {

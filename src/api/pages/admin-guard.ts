@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isAdminRequest } from '../plugins/admin-auth.js';
 
-export function adminPage(adminToken: string) {
+export function adminPage() {
   return (request: FastifyRequest, reply: FastifyReply): boolean => {
     if (isAdminRequest(request)) return true;
     if ((request.headers.accept ?? '').includes('text/html'))

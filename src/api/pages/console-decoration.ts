@@ -4,8 +4,7 @@
  * shell's `<!--operator-->`), and no control its role may not use — a form marked
  * `data-role="operator|admin"` is removed below that role, an unmarked post form below `operator`.
  */
-import type { OperatorRole } from '../../../db/schema.js';
-import { roleAllows } from '../../services/operators/operators.service.js';
+import { roleAllows, type OperatorRole } from '../../services/operators/operators.service.js';
 import { esc } from './html.js';
 
 interface Viewer {

@@ -15,8 +15,7 @@
  *   role with a logout button, and loses the controls its operator's role may not use.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperatorRole } from '../../../db/schema.js';
-import type { OperatorDirectory } from '../../services/operators/operators.service.js';
+import type { OperatorDirectory, OperatorRole } from '../../services/operators/operators.service.js';
 import { roleAllows } from '../../services/operators/operators.service.js';
 import type { SessionStore } from '../../services/operators/sessions.service.js';
 import type { LoginThrottle } from '../../services/operators/login-throttle.js';
@@ -38,7 +37,17 @@ export interface Caller {
   csrf?: string;
 }
 
+/** An admin route as registered, with the role it declared (test/api/operator-roles.test.ts walks them all). */
+export interface AdminRoute {
+  method: string;
+  url: string;
+  declared?: OperatorRole;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    adminRoutes: AdminRoute[];
+  }
   interface FastifyRequest {
     operator?: Caller | null;
   }
@@ -99,7 +108,7 @@ function sameOrigin(request: FastifyRequest): boolean {
   const source = request.headers.origin ?? request.headers.referer;
   if (typeof source !== 'string') return false;
   try {
-    return new URL(source).host === request.host;
+    return new URL(source).host === new URL(`${request.protocol}://${request.host}`).host; // both without a default port
   } catch {
     return false;
   }
@@ -113,10 +122,17 @@ function csrfOf(request: FastifyRequest): string | undefined {
 }
 
 export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): void {
+  const routes: AdminRoute[] = [];
+  app.decorate('adminRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    if (!isAdminPath(route.url) || OPEN.has(route.url)) return;
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, declared: route.config?.role });
+  });
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    if (!isAdminPath(path) || OPEN.has(path) || path.startsWith('/admin/assets/')) return;
+    if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return;
     request.operator = await callerOf(request, access);
+    if (OPEN.has(path)) return; // logout: anyone may, but a session's logout still needs its CSRF token (below)
     if (!request.operator)
       return refuse(
         request,

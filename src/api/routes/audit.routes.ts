@@ -41,7 +41,7 @@ target <input name="target" value="${esc(query.target)}"> <button>Filter</button
   );
 }
 
-export function auditRoutes(audit: AuditLog, adminToken: string) {
+export function auditRoutes(audit: AuditLog) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.get(

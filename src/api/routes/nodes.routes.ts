@@ -68,7 +68,7 @@ const Unauthorized = Type.Object({
   error: Type.Object({ code: Type.Literal('UNAUTHORIZED'), message: Type.String() }),
 });
 
-export function nodesRoutes(overview: () => Promise<NodesOverview>, adminToken: string) {
+export function nodesRoutes(overview: () => Promise<NodesOverview>) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.get(

@@ -21,6 +21,8 @@ import type { Database, OperatorRole } from '../../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import { hashSecret, newSecret, verifySecret } from './secret-hash.js';
 
+export type { OperatorRole };
+
 export const ROLES: readonly OperatorRole[] = ['viewer', 'operator', 'admin'];
 export const ADMIN_OPERATOR = 'admin';
 

@@ -21,7 +21,7 @@ export interface Session extends Operator {
   csrf: string;
 }
 
-/** last_seen_at is written at most this often (not on every request). */
+/** last_seen_at is written at most this often (not on every request), and always well within the idle timeout. */
 const TOUCH_EVERY_MS = 30_000;
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('base64url');
@@ -66,7 +66,7 @@ export class SessionStore {
     if (Date.parse(row.expires_at) <= now || Date.parse(row.last_seen_at) + this.settings.idleMs <= now) return undefined;
     const operator = await this.operators.live(row.operator);
     if (!operator) return undefined;
-    if (now - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) await touchSession(this.db, row.id_hash, new Date(now).toISOString());
+    if (now - Date.parse(row.last_seen_at) > Math.min(TOUCH_EVERY_MS, this.settings.idleMs / 4)) await touchSession(this.db, row.id_hash, new Date(now).toISOString());
     return { ...operator, csrf: row.csrf };
   }
 

@@ -37,8 +37,8 @@ function marketsQuery(query: Static<typeof MarketsQuery>) {
   return { family: query.family, status: query.status || undefined, search: query.search || undefined, limit: query.limit ?? 200 };
 }
 
-export function consoleRoutes(deps: ConsoleDeps, adminToken: string) {
-  const guard = adminPage(adminToken);
+export function consoleRoutes(deps: ConsoleDeps) {
+  const guard = adminPage();
   const assets = Object.fromEntries(
     Object.entries(ASSETS).map(([name, a]) => [name, { ...a, body: readFileSync(path.join(uplotDir, a.file)) }]),
   );

@@ -68,7 +68,7 @@ export const SolvencySchema = Type.Object({
   orderbook: Type.Array(OrderbookVault),
 });
 
-export function solvencyRoutes(solvency: () => Promise<SolvencyReport>, adminToken: string) {
+export function solvencyRoutes(solvency: () => Promise<SolvencyReport>) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.get(

@@ -18,7 +18,7 @@ import { TransferOutcome } from './schemas.js';
 
 const Envelope = Type.Object({ success: Type.Literal(true), data: Type.Unknown() });
 
-export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string) {
+export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAdmin());
@@ -26,6 +26,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
     app.post(
       '/v2/admin/markets',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Create a Family A market (answers once it is live: mints and option wallets exist)',
@@ -55,6 +56,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
     app.post(
       '/v2/admin/markets/:slug/resolve',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Resolve a Family A market',
@@ -94,6 +96,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
     app.post(
       '/v2/admin/outbound/:id/retry',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['admin'],
           summary: 'Re-drive a failed outbound transaction, or check one waiting for funds now (e.g. after funding the platform wallet)',
@@ -152,6 +155,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
     app.post(
       '/v2/admin/api-keys',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Create a Family A API key (shown once)',
@@ -171,6 +175,7 @@ export function adminRoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToke
     app.delete(
       '/v2/admin/api-keys/:id',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Revoke a Family A API key',

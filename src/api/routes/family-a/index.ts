@@ -14,7 +14,7 @@ import { marketRoutes } from './markets.routes.js';
 import { paymentRoutes } from './payments.routes.js';
 import { tradeRoutes } from './trade.routes.js';
 
-export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminToken: string): FastifyPluginAsync[] {
+export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService): FastifyPluginAsync[] {
   const publicRoutes = async (app: FastifyInstance): Promise<void> => {
     app.addHook('onRequest', async (request) => {
       if (familyOf(request.url) !== 'A') return;
@@ -28,5 +28,5 @@ export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService, adminTo
     await app.register(paymentRoutes(deps));
   };
   // /admin/money (money-page.ts) is registered by the console feature, beside every family's solvency checks.
-  return [publicRoutes, adminRoutes(deps, apiKeys, adminToken)];
+  return [publicRoutes, adminRoutes(deps, apiKeys)];
 }

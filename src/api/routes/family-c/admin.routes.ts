@@ -46,6 +46,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
     app.post(
       '/v2/admin/clob/markets',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Create an orderbook market (exchange program market, YES/NO mints, vault); 202 while its account is still landing',
@@ -80,6 +81,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
       app.post(
         `/v2/admin/clob/markets/:id/${action}`,
         {
+          config: { role: 'operator' },
           schema: {
             tags: ['admin'],
             summary: `${action === 'pause' ? 'Pause' : 'Resume'} an orderbook market (idempotent)`,
@@ -98,6 +100,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
     app.post(
       '/v2/admin/clob/markets/:id/resolve',
       {
+        config: { role: 'admin' },
         schema: {
           tags: ['admin'],
           summary: 'Resolve an orderbook market (idempotent for the same outcome; 409 for the other)',
@@ -128,6 +131,7 @@ export function clobAdminRoutes(ctx: FamilyCContext, tops: BookTops, opts: ClobA
     app.post(
       '/v2/admin/clob/fills/:id/retry',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['admin'],
           summary: 'Re-drive a failed fill (back to matched; batched again; its receipt still prevents a double settlement)',

@@ -4,8 +4,9 @@ import { esc, page, table } from '../../pages/html.js';
 
 type View = Awaited<ReturnType<typeof marketConsole>>;
 
-const form = (action: string, label: string, fields = '', method = 'post') =>
-  `<form method="${method}" action="${esc(action)}" style="display:inline">${fields}<button>${esc(label)}</button></form>`;
+/** A control; `role` is the least operator role that may use it (the console drops it for others: console-decoration.ts). */
+const form = (action: string, label: string, fields = '', method = 'post', role: 'operator' | 'admin' = 'operator') =>
+  `<form method="${method}" action="${esc(action)}" style="display:inline" data-role="${role}">${fields}<button>${esc(label)}</button></form>`;
 
 /** Cumulative depth per outcome, drawn with uPlot (bids to the left of the spread, asks to the right). */
 function depthChart(book: View['book']): string {
@@ -38,7 +39,7 @@ export function marketConsolePage(v: View, notice?: string): string {
     m.status === 'active' ? form(`${base}/pause`, 'Pause') : '',
     m.status === 'paused' ? form(`${base}/resume`, 'Resume') : '',
     m.status !== 'resolved'
-      ? `${form(`${base}/resolve`, `Resolve YES…`, '<input type="hidden" name="outcome" value="yes">', 'get')} ${form(`${base}/resolve`, `Resolve NO…`, '<input type="hidden" name="outcome" value="no">', 'get')}`
+      ? `${form(`${base}/resolve`, `Resolve YES…`, '<input type="hidden" name="outcome" value="yes">', 'get', 'admin')} ${form(`${base}/resolve`, `Resolve NO…`, '<input type="hidden" name="outcome" value="no">', 'get', 'admin')}`
       : '',
     m.status !== 'resolved' ? form(`${base}/cancel-all`, 'Cancel all resting orders') : '',
   ].join(' ');
@@ -93,6 +94,6 @@ export function confirmResolvePage(m: View['market'], outcome: 'yes' | 'no'): st
   return page(
     'Confirm resolution',
     `<p class="alert">Resolve <strong>${esc(m.slug)}</strong> (${esc(m.name)}) as <strong>${outcome.toUpperCase()}</strong>? Its resting orders are cancelled and redemption opens; this cannot be undone.</p>
-<p>${form(`/admin/markets/c/${m.id}/resolve`, `Yes, resolve ${outcome.toUpperCase()}`, fields)} <a href="/admin/markets/c/${esc(m.id)}">Cancel</a></p>`,
+<p>${form(`/admin/markets/c/${m.id}/resolve`, `Yes, resolve ${outcome.toUpperCase()}`, fields, 'post', 'admin')} <a href="/admin/markets/c/${esc(m.id)}">Cancel</a></p>`,
   );
 }

@@ -35,7 +35,7 @@ export interface MarketConsoleDeps {
 }
 
 export function marketConsoleRoutes(ctx: FamilyCContext, deps: MarketConsoleDeps) {
-  const guard = adminPage(deps.adminToken);
+  const guard = adminPage();
   const render = async (reply: FastifyReply, id: string, notice?: string) =>
     reply.type('text/html').send(marketConsolePage(await marketConsole(ctx, deps.tops, id), notice));
   /** Runs a control and shows the page with what it did, or why it was refused. */
@@ -65,7 +65,7 @@ export function marketConsoleRoutes(ctx: FamilyCContext, deps: MarketConsoleDeps
       return render(reply, request.params.id);
     });
     for (const action of ['pause', 'resume'] as const) {
-      app.post(`/admin/markets/c/:id/${action}`, { schema: hide }, async (request, reply) => {
+      app.post(`/admin/markets/c/:id/${action}`, { config: { role: 'operator' }, schema: hide }, async (request, reply) => {
         if (!guard(request, reply)) return reply;
         return control(reply, request.params.id, () => setStatus(request.params.id, action));
       });
@@ -77,14 +77,18 @@ export function marketConsoleRoutes(ctx: FamilyCContext, deps: MarketConsoleDeps
       if (outcome !== 'yes' && outcome !== 'no') return render(reply.status(400), request.params.id, 'Choose YES or NO to resolve');
       return reply.type('text/html').send(confirmResolvePage((await marketConsole(ctx, deps.tops, request.params.id)).market, outcome));
     });
-    app.post('/admin/markets/c/:id/resolve', { schema: { ...hide, body: ResolveForm } }, async (request, reply) => {
-      if (!guard(request, reply)) return reply;
-      const { outcome, confirm } = request.body;
-      if ((outcome !== 'yes' && outcome !== 'no') || confirm !== 'yes')
-        return render(reply.status(400), request.params.id, 'Resolving needs an outcome (yes or no) and its confirmation');
-      return control(reply, request.params.id, () => setStatus(request.params.id, 'resolve', outcome));
-    });
-    app.post('/admin/markets/c/:id/cancel-all', { schema: hide }, async (request, reply) => {
+    app.post(
+      '/admin/markets/c/:id/resolve',
+      { config: { role: 'admin' }, schema: { ...hide, body: ResolveForm } },
+      async (request, reply) => {
+        if (!guard(request, reply)) return reply;
+        const { outcome, confirm } = request.body;
+        if ((outcome !== 'yes' && outcome !== 'no') || confirm !== 'yes')
+          return render(reply.status(400), request.params.id, 'Resolving needs an outcome (yes or no) and its confirmation');
+        return control(reply, request.params.id, () => setStatus(request.params.id, 'resolve', outcome));
+      },
+    );
+    app.post('/admin/markets/c/:id/cancel-all', { config: { role: 'operator' }, schema: hide }, async (request, reply) => {
       if (!guard(request, reply)) return reply;
       return control(reply, request.params.id, async () => {
         const { cancelled } = await cancelAllResting(ctx, deps.matcher, request.params.id);
@@ -111,6 +115,7 @@ export function marketConsoleRoutes(ctx: FamilyCContext, deps: MarketConsoleDeps
     app.post(
       '/v2/admin/clob/markets/:id/cancel-all',
       {
+        config: { role: 'operator' },
         ...admin,
         schema: {
           tags: ['admin'],

@@ -59,7 +59,7 @@ export function orderbookPageRoutes(ctx: FamilyCContext, adminToken: string, red
       if (!guard(request, reply)) return reply;
       return reply.type('text/html').send(orderbookPage(await keeperStatus(ctx), await listAllMarketsForOperators(ctx)));
     });
-    app.post('/admin/orderbook/fills/:id/retry', { schema: { hide: true } }, async (request, reply) => {
+    app.post('/admin/orderbook/fills/:id/retry', { config: { role: 'operator' }, schema: { hide: true } }, async (request, reply) => {
       if (!guard(request, reply)) return reply;
       const id = String((request.params as { id?: unknown }).id ?? '');
       let notice: string;
