@@ -4,7 +4,15 @@
  */
 import type { Config } from '../config/config.js';
 
-export const CONSOLE_PAGES = ['/admin', '/admin/markets', '/admin/orderbook', '/admin/money', '/admin/nodes', '/admin/queues', '/admin/audit'] as const;
+export const CONSOLE_PAGES = [
+  '/admin',
+  '/admin/markets',
+  '/admin/orderbook',
+  '/admin/money',
+  '/admin/nodes',
+  '/admin/queues',
+  '/admin/audit',
+] as const;
 
 export function startSummary(config: Config, url: string | undefined): Record<string, unknown> {
   const chain =

@@ -66,7 +66,8 @@ export class SessionStore {
     if (Date.parse(row.expires_at) <= now || Date.parse(row.last_seen_at) + this.settings.idleMs <= now) return undefined;
     const operator = await this.operators.live(row.operator);
     if (!operator) return undefined;
-    if (now - Date.parse(row.last_seen_at) > Math.min(TOUCH_EVERY_MS, this.settings.idleMs / 4)) await touchSession(this.db, row.id_hash, new Date(now).toISOString());
+    if (now - Date.parse(row.last_seen_at) > Math.min(TOUCH_EVERY_MS, this.settings.idleMs / 4))
+      await touchSession(this.db, row.id_hash, new Date(now).toISOString());
     return { ...operator, csrf: row.csrf };
   }
 
