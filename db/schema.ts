@@ -18,9 +18,11 @@ import type {
   ClobSettlementBatchesTable,
   ClobWalletsTable,
 } from './schema-clob.js';
+import type { ConsoleSamplesTable, OperatorAuditTable, OperatorSessionsTable, OperatorsTable } from './schema-console.js';
 import type { DaemonNodesTable } from './schema-daemon.js';
 
 export type * from './schema-clob.js';
+export type * from './schema-console.js';
 export type * from './schema-daemon.js';
 
 /**
@@ -109,64 +111,6 @@ export interface FamilyAQuotesTable {
   expires_at: string;
   /** USDC a standard (x402 v2) buy adds for opening the buyer's outcome-token account; 0 otherwise. */
   account_fee_raw: ColumnType<bigint, bigint | number | undefined, bigint | number>;
-}
-
-export type OperatorRole = 'viewer' | 'operator' | 'admin';
-
-/** A named operator (migration 0022). */
-export interface OperatorsTable {
-  name: string;
-  role: OperatorRole;
-  /** `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>` of the secret. */
-  secret_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-/** A console session (migration 0022); the browser holds the id, this row its SHA-256. */
-export interface OperatorSessionsTable {
-  id_hash: string;
-  operator: string;
-  role: OperatorRole;
-  csrf: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
-/** The console's samples: one row per node and minute (migration 0018). */
-export interface ConsoleSamplesTable {
-  node_id: string;
-  /** The minute's start, ISO 8601 (`2026-11-26T10:41:00.000Z`). */
-  minute: string;
-  http_requests: ColumnType<number, number | undefined, number>;
-  http_4xx: ColumnType<number, number | undefined, number>;
-  http_5xx: ColumnType<number, number | undefined, number>;
-  orders: ColumnType<number, number | undefined, number>;
-  fills_matched: ColumnType<number, number | undefined, number>;
-  fills_settled: ColumnType<number, number | undefined, number>;
-  settle_p50_ms: number | null;
-  settle_p99_ms: number | null;
-  queue_depth: ColumnType<number, number | undefined, number>;
-}
-
-/** One state-changing admin request (migration 0016). */
-export interface OperatorAuditTable {
-  id: string;
-  at: string;
-  /** `<METHOD> <route>`, e.g. `POST /v2/admin/clob/markets/:id/pause`. */
-  action: string;
-  /** The route's parameters (`id=3`), or empty. */
-  target: string;
-  /** The request body as JSON, cut at 2,000 characters. */
-  params: string;
-  /** Who: the credential's fingerprint and kind (`admin-token:1a2b3c4d5e6f via bearer`). */
-  caller: string;
-  address: string;
-  /** `pending` until the request answered, then `ok` or the error code. */
-  result: string;
-  status: number | null;
 }
 
 export type X402PaymentState = 'sent' | 'honoured' | 'refused' | 'failed' | 'expired' | 'rejected';
