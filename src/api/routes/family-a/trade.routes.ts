@@ -5,11 +5,11 @@
  * PAYMENT-SIGNATURE (standard x402 v2, answered with PAYMENT-RESPONSE), 200 and the trade result. Error schemas are open (additionalProperties) so that their
  * top-level extras (payment, quote, claim, marketSlug, paymentOutcome) are kept and documented.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { DomainError } from '../../../domain/errors.js';
-import { payStandard } from '../../../services/family-a/x402-standard/settle-standard-payment.js';
+import { payStandard, type StandardTrade } from '../../../services/family-a/x402-standard/settle-standard-payment.js';
 import { MAX_PAYMENT_SIGNATURE_LENGTH } from '../../../services/family-a/x402-standard/standard-payload.js';
 import { withPaymentRequired } from '../../../services/family-a/x402-standard/with-payment-required.js';
 import { SIGNATURE_PATTERN } from '@pmx/programs';
@@ -54,6 +54,29 @@ function paymentHeaders(headers: { 'x-payment'?: string; 'payment-signature'?: s
   return { documented, standard };
 }
 
+/**
+ * One trade request in whichever flavour it came: no payment → the 402 offer (documented body and
+ * PAYMENT-REQUIRED); X-PAYMENT → the documented step 2; PAYMENT-SIGNATURE → a standard payment
+ * (answered with PAYMENT-RESPONSE). Every 402 carries PAYMENT-REQUIRED (with-payment-required.ts).
+ */
+async function trade<R>(
+  deps: FamilyADeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flavours: { step1(): Promise<never>; step2(header: string): Promise<R>; standard: Omit<StandardTrade, 'header'> },
+) {
+  const { documented, standard } = paymentHeaders(request.headers as { 'x-payment'?: string; 'payment-signature'?: string });
+  return withPaymentRequired(deps, resourceUrl(request), flavours.step1, async () => {
+    if (standard !== undefined) {
+      const paid = await payStandard(deps, { ...flavours.standard, header: standard });
+      void reply.headers(paid.headers);
+      return ok(paid.data as R);
+    }
+    if (documented === undefined) return flavours.step1();
+    return ok(await flavours.step2(documented));
+  });
+}
+
 export function tradeRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -70,32 +93,13 @@ export function tradeRoutes(deps: FamilyADeps) {
         },
       },
       async (request, reply) => {
-        const {
-          params: { slug },
-          body,
-        } = request;
-        const { documented, standard } = paymentHeaders(request.headers);
-        return withPaymentRequired(
-          deps,
-          resourceUrl(request),
-          () => buyStep1(deps, slug, body),
-          async () => {
-            if (standard !== undefined) {
-              const paid = await payStandard(deps, {
-                kind: 'buy',
-                slug,
-                wallet: body.wallet,
-                side: body.side,
-                amount: body.amount,
-                header: standard,
-              });
-              void reply.headers(paid.headers);
-              return ok(paid.data as Static<typeof BuyResult>);
-            }
-            if (documented === undefined) return buyStep1(deps, slug, body);
-            return ok(await buyStep2(deps, slug, body, documented));
-          },
-        );
+        const { slug } = request.params;
+        const { body } = request;
+        return trade(deps, request, reply, {
+          step1: () => buyStep1(deps, slug, body),
+          step2: (header) => buyStep2(deps, slug, body, header),
+          standard: { kind: 'buy', slug, wallet: body.wallet, side: body.side, amount: body.amount },
+        });
       },
     );
 
@@ -112,33 +116,13 @@ export function tradeRoutes(deps: FamilyADeps) {
         },
       },
       async (request, reply) => {
-        const {
-          params: { slug },
-          body,
-        } = request;
-        const { documented, standard } = paymentHeaders(request.headers);
-        return withPaymentRequired(
-          deps,
-          resourceUrl(request),
-          () => sellStep1(deps, slug, body),
-          async () => {
-            if (standard !== undefined) {
-              const trade = {
-                kind: 'sell' as const,
-                slug,
-                wallet: body.wallet,
-                side: body.side,
-                amount: body.tokenAmount,
-                header: standard,
-              };
-              const paid = await payStandard(deps, trade);
-              void reply.headers(paid.headers);
-              return ok(paid.data as Static<typeof SellResult>);
-            }
-            if (documented === undefined) return sellStep1(deps, slug, body);
-            return ok(await sellStep2(deps, slug, body, documented));
-          },
-        );
+        const { slug } = request.params;
+        const { body } = request;
+        return trade(deps, request, reply, {
+          step1: () => sellStep1(deps, slug, body),
+          step2: (header) => sellStep2(deps, slug, body, header),
+          standard: { kind: 'sell', slug, wallet: body.wallet, side: body.side, amount: body.tokenAmount },
+        });
       },
     );
 
