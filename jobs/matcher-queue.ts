@@ -15,7 +15,7 @@ import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-ma
 import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
 import { AcceptedOrderSchema, type AcceptedOrder } from '../src/services/family-c/orders/accepted-order.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
-import type { SystemCancelReason } from '../src/domain/orderbook/index.js';
+import type { ListCancelReason } from '../src/domain/orderbook/index.js';
 import { JobWaitTimeout, waitForJob } from './job-wait.js';
 
 export function matcherQueueName(node: string): string {
@@ -32,7 +32,12 @@ export const MatcherJob = Type.Union([
     op: Type.Literal('cancelOrders'),
     marketId: Id,
     orderIds: Type.Array(Id, { maxItems: 500 }),
-    reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature'), Type.Literal('operator')]),
+    reason: Type.Union([
+      Type.Literal('user'),
+      Type.Literal('insufficient_balance'),
+      Type.Literal('invalid_signature'),
+      Type.Literal('operator'),
+    ]),
   }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
@@ -140,7 +145,7 @@ export class QueueMatcherPort implements MatcherPort {
     return this.call({ op: 'cancelOwner', marketId, owner });
   }
 
-  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     return this.call({ op: 'cancelOrders', marketId, orderIds, reason });
   }
 

@@ -24,6 +24,7 @@ import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
 import { MarketStatusService } from '../services/family-c/market-status.service.js';
 import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
+import { clobMakerOrderRoutes } from '../api/routes/family-c/maker-orders.routes.js';
 import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
 import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
 import { marketConsoleRoutes } from '../api/routes/family-c/market-console.routes.js';
@@ -163,6 +164,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       clobMarketRoutes(c, tops),
       clobMarketDataRoutes(c, tops),
       clobOrderRoutes(c, runtime.port),
+      clobMakerOrderRoutes(c, runtime.port),
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
       marketConsoleRoutes(c, { tops, matcher: runtime.port, adminToken: ctx.adminToken, onStatusChanged: statusChanged }),

@@ -96,6 +96,8 @@ export type CancelReason = 'self_trade' | 'user' | 'expired' | SystemCancelReaso
  */
 /** Why the service (not the owner) cancelled an order: its wallet no longer covers it, its proof was refused, or an operator cancelled the market's resting orders. */
 export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature' | 'operator';
+/** Why a list of named orders is cancelled: their owner asked (cancel by ids), or a reason of the service's. */
+export type ListCancelReason = 'user' | SystemCancelReason;
 
 export interface CancelledOrder {
   order: RestingOrder;

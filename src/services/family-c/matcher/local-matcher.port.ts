@@ -5,7 +5,7 @@ import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
-import { isClobMarketStatus, type SystemCancelReason } from '../../../domain/orderbook/index.js';
+import { isClobMarketStatus, type ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export class LocalMatcherPort implements MatcherPort {
   constructor(private readonly matcher: Matcher) {}
@@ -28,7 +28,7 @@ export class LocalMatcherPort implements MatcherPort {
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
-  async cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  async cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     this.assertOwned(marketId);
     const out = (await this.matcher.submit({ kind: 'cancelOrders', marketId, orderIds, reason })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };

@@ -14,7 +14,7 @@ import {
   type CancelledOrder,
   type LevelDelta,
   type RestingOrder,
-  type SystemCancelReason,
+  type ListCancelReason,
 } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
@@ -92,8 +92,8 @@ export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): Cancel
   return cancelled(c, m, done.cancelled, done.levels);
 }
 
-/** Cancels the named orders still resting, for a reason the service found (types.ts `SystemCancelReason`). */
-export function cancelOrders(c: OpContext, m: OwnedMarket, orderIds: readonly string[], reason: SystemCancelReason): CancelOutcome {
+/** Cancels the named orders still resting: their owner's cancel by ids (`user`) or a reason the service found. */
+export function cancelOrders(c: OpContext, m: OwnedMarket, orderIds: readonly string[], reason: ListCancelReason): CancelOutcome {
   const list: CancelledOrder[] = [];
   const levels = new Map<string, LevelDelta>();
   for (const id of orderIds) {

@@ -7,7 +7,7 @@ import type {
   LevelDelta,
   CancelledOrder,
   OrderOutcome,
-  SystemCancelReason,
+  ListCancelReason,
 } from '../../../domain/orderbook/index.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
@@ -18,7 +18,7 @@ export type MatcherOp =
   | { kind: 'cancel'; marketId: string; orderId: string }
   | { kind: 'cancelOwner'; marketId: string; owner: string }
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
-  | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: SystemCancelReason }
+  | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: ListCancelReason }
   | { kind: 'expire'; marketId: string }
   | { kind: 'status'; marketId: string; status: ClobMarketStatus }
   /** Apply the status the database holds when the operation runs (catch-up.ts). */

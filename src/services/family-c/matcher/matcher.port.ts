@@ -4,7 +4,7 @@
  */
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { PlacementView } from '../orders/order.presenter.js';
-import type { ClobMarketStatus, SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface CancelView {
   cancelled: string[];
@@ -14,8 +14,8 @@ export interface MatcherPort {
   place(order: AcceptedOrder): Promise<PlacementView>;
   cancel(marketId: string, orderId: string): Promise<CancelView>;
   cancelOwner(marketId: string, owner: string): Promise<CancelView>;
-  /** Cancels those of `orderIds` still resting, reason `insufficient_balance` (their wallet no longer covers them). */
-  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView>;
+  /** Cancels those of `orderIds` still resting, for `reason` (`user`: the owner's cancel by ids). */
+  cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView>;
   /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */
   marketStatus(marketId: string, status: ClobMarketStatus): Promise<void>;
 }

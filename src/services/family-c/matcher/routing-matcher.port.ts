@@ -10,7 +10,7 @@ import type { LocalMatcherPort } from './local-matcher.port.js';
 import type { Matcher } from './matcher.js';
 import type { CancelView, MatcherPort } from './matcher.port.js';
 import type { PlacementView } from '../orders/order.presenter.js';
-import type { ClobMarketStatus, SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface RoutingOptions {
   local?: { matcher: Matcher; port: LocalMatcherPort };
@@ -39,7 +39,7 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(marketId, (p) => p.cancelOwner(marketId, owner));
   }
 
-  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     return this.route(marketId, (p) => p.cancelOrders(marketId, orderIds, reason));
   }
 

@@ -1,0 +1,54 @@
+/**
+ * Family C's market makers' order endpoints (issue 30): cancel by ids (signed
+ * `PMX Cancel Orders:<ids>:<unix seconds>`). Each proof is verified by the same strict Ed25519
+ * verifier as the other cancels; no address in a body authorises anything by itself.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FamilyCContext } from '../../../services/family-c/context.js';
+import type { MatcherPort } from '../../../services/family-c/matcher/matcher.port.js';
+import { cancelOrdersByIds } from '../../../services/family-c/orders/cancel-by-ids.service.js';
+import { Signature } from './order-schemas.js';
+import { errorResponses, Pubkey } from './schemas.js';
+
+const OrderId = Type.String({
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+  description: 'an order id exactly as the API returned it (lowercase UUID)',
+});
+
+export function clobMakerOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) {
+  return async function (root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post(
+      '/v2/clob/orders/cancel',
+      {
+        schema: {
+          tags: ['C'],
+          summary:
+            'Cancel up to 100 orders of one owner; signed "PMX Cancel Orders:<ids joined by \\",\\">:<unix seconds>", fresh within 60 s, usable once',
+          body: Type.Object({
+            pubkey: Pubkey,
+            orderIds: Type.Array(OrderId, { minItems: 1, maxItems: 100, description: 'distinct, in the order signed' }),
+            timestamp: Type.Integer(),
+            signature: Signature,
+          }),
+          response: {
+            200: Type.Object({
+              cancelled: Type.Array(Type.String()),
+              notCancelled: Type.Array(
+                Type.Object({
+                  orderId: Type.String(),
+                  reason: Type.String({ description: 'not_found, not_owner, not_resting (filled or cancelled before) or proof_used' }),
+                }),
+              ),
+            }),
+            ...errorResponses,
+          },
+        },
+      },
+      async ({ body }) => cancelOrdersByIds(ctx, matcher, body),
+    );
+  };
+}
