@@ -26,6 +26,7 @@ const Id = Type.String({ minLength: 1, maxLength: 80 });
 /** Every op's payload, checked by the worker before it runs (a malformed job is answered INVALID_JOB). */
 export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: AcceptedOrderSchema }),
+  Type.Object({ op: Type.Literal('replace'), oldOrderId: Id, order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
   Type.Object({
@@ -67,6 +68,8 @@ export function startMatcherQueueWorker(o: {
         switch (data.op) {
           case 'place':
             return { ok: true, value: await o.port.place(data.order) };
+          case 'replace':
+            return { ok: true, value: await o.port.replace(data.oldOrderId, data.order) };
           case 'cancel':
             return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
           case 'cancelOwner':
@@ -135,6 +138,10 @@ export class QueueMatcherPort implements MatcherPort {
 
   place(order: AcceptedOrder): Promise<PlacementView> {
     return this.call({ op: 'place', order });
+  }
+
+  replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {
+    return this.call({ op: 'replace', oldOrderId, order });
   }
 
   cancel(marketId: string, orderId: string): Promise<CancelView> {

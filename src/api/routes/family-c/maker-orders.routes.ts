@@ -1,6 +1,7 @@
 /**
  * Family C's market makers' order endpoints (issue 30): cancel by ids (signed
- * `PMX Cancel Orders:<ids>:<unix seconds>`). Each proof is verified by the same strict Ed25519
+ * `PMX Cancel Orders:<ids>:<unix seconds>`) and replace (the old order's `PMX Cancel:<id>` and a
+ * new signed order, in one matcher operation). Each proof is verified by the same strict Ed25519
  * verifier as the other cancels; no address in a body authorises anything by itself.
  */
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +10,10 @@ import { Type } from 'typebox';
 import type { FamilyCContext } from '../../../services/family-c/context.js';
 import type { MatcherPort } from '../../../services/family-c/matcher/matcher.port.js';
 import { cancelOrdersByIds } from '../../../services/family-c/orders/cancel-by-ids.service.js';
-import { Signature } from './order-schemas.js';
+import { MarketLookup } from '../../../services/family-c/orders/market-lookup.js';
+import { countedPlacement } from '../../../services/family-c/orders/order-results.js';
+import { replaceOrder } from '../../../services/family-c/orders/replace-order.service.js';
+import { placeFields, Placement, Signature } from './order-schemas.js';
 import { errorResponses, Pubkey } from './schemas.js';
 
 const OrderId = Type.String({
@@ -18,6 +22,7 @@ const OrderId = Type.String({
 });
 
 export function clobMakerOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) {
+  const markets = new MarketLookup(ctx);
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -49,6 +54,24 @@ export function clobMakerOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) 
         },
       },
       async ({ body }) => cancelOrdersByIds(ctx, matcher, body),
+    );
+
+    app.post(
+      '/v2/clob/orders/:id/replace',
+      {
+        schema: {
+          tags: ['C'],
+          summary:
+            'Cancel a resting order and place a new one of the same owner and market in one matcher operation; cancelSignature signs "PMX Cancel:<id>"',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          body: Type.Object({ cancelSignature: Signature, ...placeFields }),
+          response: {
+            200: Type.Object({ cancelledOrderId: Type.String(), placement: Placement }),
+            ...errorResponses,
+          },
+        },
+      },
+      async ({ params, body }) => countedPlacement(ctx.metrics, () => replaceOrder(ctx, markets, matcher, params.id, body)),
     );
   };
 }

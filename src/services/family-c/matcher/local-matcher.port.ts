@@ -16,6 +16,12 @@ export class LocalMatcherPort implements MatcherPort {
     return presentPlacement(order.id, out.outcome, out.fills);
   }
 
+  async replace(oldOrderId: string, order: AcceptedOrder) {
+    this.assertOwned(order.marketId);
+    const out = (await this.matcher.submit({ kind: 'replace', oldOrderId, order })) as PlaceOutcome;
+    return presentPlacement(order.id, out.outcome, out.fills);
+  }
+
   async cancel(marketId: string, orderId: string): Promise<CancelView> {
     this.assertOwned(marketId);
     const out = (await this.matcher.submit({ kind: 'cancel', marketId, orderId })) as CancelOutcome;

@@ -76,6 +76,30 @@ export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): 
   };
 }
 
+/**
+ * Replace: the old order off the book and the new one placed in one operation (one commit), so
+ * the book never shows neither. Refused, with nothing changed, when the old order does not rest on
+ * this market's book or has another owner (`ORDER_NOT_RESTING`), and when the new order is
+ * refused: the old one then goes back to its place in the queue and the batch's ledger.
+ */
+export function replaceOrder(c: OpContext, m: OwnedMarket, oldOrderId: string, order: AcceptedOrder): PlaceOutcome {
+  const node = m.book.index.get(oldOrderId);
+  if (!node || node.owner !== order.owner)
+    throw new DomainError('conflict', 'ORDER_NOT_RESTING', `Order ${oldOrderId} is not resting on this market for ${order.owner}`);
+  const off = m.book.cancel(oldOrderId, 'user')!;
+  c.ledger.cancelled(m.marketId, [off]);
+  let placed: PlaceOutcome;
+  try {
+    placed = placeOrder(c, m, order);
+  } catch (error) {
+    m.book.reinstate(node);
+    c.ledger.uncancelled(m.marketId, [off]);
+    throw error;
+  }
+  c.writes.cancels([off]);
+  return { ...placed, cancelled: [off, ...placed.cancelled], levels: [off.level, ...placed.levels] };
+}
+
 function cancelled(c: OpContext, m: OwnedMarket, list: CancelledOrder[], levels: LevelDelta[], reason?: string): CancelOutcome {
   c.writes.cancels(list, reason);
   c.ledger.cancelled(m.marketId, list);

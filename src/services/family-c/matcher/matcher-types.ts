@@ -15,6 +15,8 @@ import type { StoredFill } from './placement-writer.js';
 
 export type MatcherOp =
   | { kind: 'place'; order: AcceptedOrder }
+  /** Cancels `oldOrderId` and places `order` in one operation (matcher-ops.ts `replaceOrder`). */
+  | { kind: 'replace'; oldOrderId: string; order: AcceptedOrder }
   | { kind: 'cancel'; marketId: string; orderId: string }
   | { kind: 'cancelOwner'; marketId: string; owner: string }
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */

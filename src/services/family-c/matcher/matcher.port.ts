@@ -12,6 +12,8 @@ export interface CancelView {
 
 export interface MatcherPort {
   place(order: AcceptedOrder): Promise<PlacementView>;
+  /** Cancels `oldOrderId` (resting, same owner and market) and places `order`, in one operation. */
+  replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView>;
   cancel(marketId: string, orderId: string): Promise<CancelView>;
   cancelOwner(marketId: string, owner: string): Promise<CancelView>;
   /** Cancels those of `orderIds` still resting, for `reason` (`user`: the owner's cancel by ids). */

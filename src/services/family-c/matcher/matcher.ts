@@ -21,10 +21,9 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
-import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
-import { applyStatus, cancelOrder, cancelOwner, cancelOrders, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
+import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
 import { observeBatch } from './matcher-metrics.js';
@@ -61,7 +60,7 @@ class FencedOut extends Error {
 /** How often the matcher role calls `sweepExpired`: an expired order leaves the book within about a second. */
 export const EXPIRY_SWEEP_MS = 1_000;
 
-const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
+const marketOf = (op: MatcherOp) => ('order' in op ? op.order.marketId : op.marketId);
 
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
@@ -149,9 +148,7 @@ export class Matcher {
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
         for (const marketId of markets)
           if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
-        const orders = batch.flatMap(({ op }) =>
-          op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [],
-        ) as AcceptedOrder[];
+        const orders = batch.flatMap(({ op }) => ('order' in op && this.markets.has(op.order.marketId) ? [op.order] : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
         const holders = giveBacks.flatMap((f) => {
           const order = this.markets.get(f.marketId)?.book.get(f.orderId);
@@ -165,7 +162,7 @@ export class Matcher {
           holders,
         });
         const now = new Date(nowMs).toISOString();
-        const c: OpContext = {
+        const c: ops.OpContext = {
           ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces),
           writes: new BatchWrites(now),
           now,
@@ -235,24 +232,26 @@ export class Matcher {
     return outcomes;
   }
 
-  private apply(c: OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {
+  private apply(c: ops.OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {
     switch (op.kind) {
       case 'place':
-        return placeOrder(c, m, op.order);
+        return ops.placeOrder(c, m, op.order);
+      case 'replace':
+        return ops.replaceOrder(c, m, op.oldOrderId, op.order);
       case 'cancel':
-        return cancelOrder(c, m, op.orderId);
+        return ops.cancelOrder(c, m, op.orderId);
       case 'cancelOwner':
-        return cancelOwner(c, m, op.owner);
+        return ops.cancelOwner(c, m, op.owner);
       case 'cancelOrders':
-        return cancelOrders(c, m, op.orderIds, op.reason);
+        return ops.cancelOrders(c, m, op.orderIds, op.reason);
       case 'expire':
-        return expireOrders(c, m);
+        return ops.expireOrders(c, m);
       case 'status':
-        return applyStatus(c, m, op.status);
+        return ops.applyStatus(c, m, op.status);
       case 'giveBack':
-        return giveBack(c, m, op.fills);
+        return ops.giveBack(c, m, op.fills);
       case 'syncStatus':
-        return applyStatus(c, m, c.statuses.get(m.marketId) ?? m.status); // the same status again changes nothing
+        return ops.applyStatus(c, m, c.statuses.get(m.marketId) ?? m.status); // the same status again changes nothing
     }
   }
 

@@ -31,6 +31,10 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(order.marketId, (p) => p.place(order));
   }
 
+  replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {
+    return this.route(order.marketId, (p) => p.replace(oldOrderId, order));
+  }
+
   cancel(marketId: string, orderId: string): Promise<CancelView> {
     return this.route(marketId, (p) => p.cancel(marketId, orderId));
   }
