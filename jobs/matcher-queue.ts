@@ -12,7 +12,7 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { DomainError, isDomainError, type SerializedDomainError } from '../src/domain/errors.js';
 import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-matcher.port.js';
-import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
+import type { BatchPlacement, CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
 import { AcceptedOrderSchema, type AcceptedOrder } from '../src/services/family-c/orders/accepted-order.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
 import type { ListCancelReason } from '../src/domain/orderbook/index.js';
@@ -26,6 +26,7 @@ const Id = Type.String({ minLength: 1, maxLength: 80 });
 /** Every op's payload, checked by the worker before it runs (a malformed job is answered INVALID_JOB). */
 export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: AcceptedOrderSchema }),
+  Type.Object({ op: Type.Literal('placeMany'), marketId: Id, orders: Type.Array(AcceptedOrderSchema, { minItems: 1, maxItems: 20 }) }),
   Type.Object({ op: Type.Literal('replace'), oldOrderId: Id, order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
   Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
@@ -68,6 +69,8 @@ export function startMatcherQueueWorker(o: {
         switch (data.op) {
           case 'place':
             return { ok: true, value: await o.port.place(data.order) };
+          case 'placeMany':
+            return { ok: true, value: await o.port.placeMany(data.marketId, data.orders) };
           case 'replace':
             return { ok: true, value: await o.port.replace(data.oldOrderId, data.order) };
           case 'cancel':
@@ -138,6 +141,10 @@ export class QueueMatcherPort implements MatcherPort {
 
   place(order: AcceptedOrder): Promise<PlacementView> {
     return this.call({ op: 'place', order });
+  }
+
+  placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    return this.call({ op: 'placeMany', marketId, orders });
   }
 
   replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {

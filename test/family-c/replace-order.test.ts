@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-const replaceBody = (signer: Keypair, oldId: string, owner: Keypair, spec: OrderSpec) => ({
+const replaceBody = (signer: Keypair, oldId: string, owner: Keypair, spec: OrderSpec): Record<string, unknown> => ({
   cancelSignature: b64(signText(signer, cancelOrderText(oldId))),
   ...signedOrder(owner, spec),
 });

@@ -1,7 +1,8 @@
 /**
  * Family C's market makers' order endpoints (issue 30): cancel by ids (signed
- * `PMX Cancel Orders:<ids>:<unix seconds>`) and replace (the old order's `PMX Cancel:<id>` and a
- * new signed order, in one matcher operation). Each proof is verified by the same strict Ed25519
+ * `PMX Cancel Orders:<ids>:<unix seconds>`), replace (the old order's `PMX Cancel:<id>` and a
+ * new signed order, in one matcher operation) and batch placement (up to 20 signed orders, one
+ * matcher operation per market, counted as that many writes by the rate limit). Each proof is verified by the same strict Ed25519
  * verifier as the other cancels; no address in a body authorises anything by itself.
  */
 import type { FastifyInstance } from 'fastify';
@@ -13,8 +14,9 @@ import { cancelOrdersByIds } from '../../../services/family-c/orders/cancel-by-i
 import { MarketLookup } from '../../../services/family-c/orders/market-lookup.js';
 import { countedPlacement } from '../../../services/family-c/orders/order-results.js';
 import { replaceOrder } from '../../../services/family-c/orders/replace-order.service.js';
+import { MAX_BATCH_ORDERS, placeBatch } from '../../../services/family-c/orders/batch-placement.service.js';
 import { placeFields, Placement, Signature } from './order-schemas.js';
-import { errorResponses, Pubkey } from './schemas.js';
+import { ErrorC, errorResponses, Pubkey } from './schemas.js';
 
 const OrderId = Type.String({
   pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
@@ -72,6 +74,36 @@ export function clobMakerOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) 
         },
       },
       async ({ params, body }) => countedPlacement(ctx.metrics, () => replaceOrder(ctx, markets, matcher, params.id, body)),
+    );
+
+    app.post(
+      '/v2/clob/orders/batch',
+      {
+        schema: {
+          tags: ['C'],
+          summary: `Place up to ${MAX_BATCH_ORDERS} signed orders (any markets, any owners); each answered in request order with its placement or its error`,
+          body: Type.Object({ orders: Type.Array(Type.Object(placeFields), { minItems: 1, maxItems: MAX_BATCH_ORDERS }) }),
+          response: {
+            200: Type.Object({
+              results: Type.Array(Type.Union([Placement, ErrorC]), {
+                description: 'in request order: a placement as POST /v2/clob/orders answers it, or its refusal in the error envelope',
+              }),
+            }),
+            ...errorResponses,
+          },
+        },
+      },
+      async (request) => {
+        // A batch of N orders is N writes: the request's own token was spent on arrival, the other N − 1 here.
+        await app.spendRateTokens(request, request.body.orders.length - 1);
+        const results = await placeBatch(markets, matcher, ctx.metrics, request.body.orders);
+        return {
+          results: results.map((r) =>
+            // The Family C envelope (envelopes.ts), as the order alone would have been answered.
+            'placement' in r ? r.placement : { error: r.error.code, message: r.error.message, ...r.error.extra },
+          ),
+        };
+      },
     );
   };
 }

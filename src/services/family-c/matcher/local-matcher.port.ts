@@ -3,8 +3,8 @@ import { DomainError } from '../../../domain/errors.js';
 import { presentPlacement } from '../orders/order.presenter.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { Matcher } from './matcher.js';
-import type { CancelView, MatcherPort } from './matcher.port.js';
-import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
+import type { BatchPlacement, CancelView, MatcherPort } from './matcher.port.js';
+import type { CancelOutcome, PlaceManyOutcome, PlaceOutcome } from './matcher-types.js';
 import { isClobMarketStatus, type ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export class LocalMatcherPort implements MatcherPort {
@@ -14,6 +14,14 @@ export class LocalMatcherPort implements MatcherPort {
     this.assertOwned(order.marketId);
     const out = (await this.matcher.submit({ kind: 'place', order })) as PlaceOutcome;
     return presentPlacement(order.id, out.outcome, out.fills);
+  }
+
+  async placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    this.assertOwned(marketId);
+    const out = (await this.matcher.submit({ kind: 'placeMany', marketId, orders })) as PlaceManyOutcome;
+    return out.results.map((r) =>
+      r instanceof DomainError ? { error: r.toJSON() } : { placement: presentPlacement(r.order.id, r.outcome, r.fills) },
+    );
   }
 
   async replace(oldOrderId: string, order: AcceptedOrder) {

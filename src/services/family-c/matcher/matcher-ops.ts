@@ -17,7 +17,7 @@ import {
   type ListCancelReason,
 } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
-import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
+import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceManyOutcome, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
 
 export interface OpContext {
@@ -74,6 +74,19 @@ export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): 
     levels: result.levels,
     matchedAt: c.now,
   };
+}
+
+/** Each order placed or refused on its own, as if submitted one after another (a refusal changes nothing). */
+export function placeOrders(c: OpContext, m: OwnedMarket, orders: readonly AcceptedOrder[]): PlaceManyOutcome {
+  const results = orders.map((order) => {
+    try {
+      return placeOrder(c, m, order);
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  });
+  return { kind: 'placeMany', marketId: m.marketId, results };
 }
 
 /**

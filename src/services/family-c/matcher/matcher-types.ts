@@ -9,12 +9,15 @@ import type {
   OrderOutcome,
   ListCancelReason,
 } from '../../../domain/orderbook/index.js';
+import type { DomainError } from '../../../domain/errors.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';
 
 export type MatcherOp =
   | { kind: 'place'; order: AcceptedOrder }
+  /** Several orders of one market in one operation, each placed or refused on its own (a batch request). */
+  | { kind: 'placeMany'; marketId: string; orders: AcceptedOrder[] }
   /** Cancels `oldOrderId` and places `order` in one operation (matcher-ops.ts `replaceOrder`). */
   | { kind: 'replace'; oldOrderId: string; order: AcceptedOrder }
   | { kind: 'cancel'; marketId: string; orderId: string }
@@ -58,6 +61,16 @@ export interface CancelOutcome {
 }
 
 export type OpOutcome = PlaceOutcome | CancelOutcome;
+
+/** What `placeMany` answers: each order's outcome or refusal, in the order given. */
+export interface PlaceManyOutcome {
+  kind: 'placeMany';
+  marketId: string;
+  results: Array<PlaceOutcome | DomainError>;
+}
+
+/** What an operation answers its caller; the event sink sees `placeMany` as its placements. */
+export type OpResult = OpOutcome | PlaceManyOutcome;
 
 /** One owned market: its book, the fencing epoch of our ownership and what the matcher needs to know. */
 export interface OwnedMarket {

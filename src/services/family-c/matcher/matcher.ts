@@ -25,7 +25,7 @@ import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
 import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
-import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
+import type { MatcherEventSink, MatcherOp, OpOutcome, OpResult, OwnedMarket } from './matcher-types.js';
 import { observeBatch } from './matcher-metrics.js';
 
 export interface MatcherDeps {
@@ -47,7 +47,7 @@ export interface MatcherDeps {
 
 interface Pending {
   op: MatcherOp;
-  resolve(value: OpOutcome): void;
+  resolve(value: OpResult): void;
   reject(error: unknown): void;
 }
 
@@ -61,6 +61,10 @@ class FencedOut extends Error {
 export const EXPIRY_SWEEP_MS = 1_000;
 
 const marketOf = (op: MatcherOp) => ('order' in op ? op.order.marketId : op.marketId);
+const ordersOf = (op: MatcherOp) => (op.kind === 'placeMany' ? op.orders : 'order' in op ? [op.order] : []);
+/** What the event sink and the metrics see: a `placeMany` as its placements. */
+const outcomesOf = (r: OpResult): OpOutcome[] =>
+  r.kind === 'placeMany' ? r.results.filter((x): x is Exclude<typeof x, DomainError> => !(x instanceof DomainError)) : [r];
 
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
@@ -102,7 +106,7 @@ export class Matcher {
     if (this.markets.delete(marketId)) this.deps.log.info({ market: marketId }, 'matcher released market');
   }
 
-  submit(op: MatcherOp): Promise<OpOutcome> {
+  submit(op: MatcherOp): Promise<OpResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ op, resolve, reject });
       this.running ??= this.drain().finally(() => {
@@ -138,7 +142,7 @@ export class Matcher {
 
   /** Runs one batch; what it committed (none when it failed). */
   private async runBatch(batch: Pending[]): Promise<OpOutcome[]> {
-    const results: Array<{ ok: OpOutcome } | { err: unknown }> = [];
+    const results: Array<{ ok: OpResult } | { err: unknown }> = [];
     const touched = new Set<string>();
     const nowMs = this.now();
     let views: BatchViews = { orders: new Map(), fills: new Map() };
@@ -148,7 +152,7 @@ export class Matcher {
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
         for (const marketId of markets)
           if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
-        const orders = batch.flatMap(({ op }) => ('order' in op && this.markets.has(op.order.marketId) ? [op.order] : []));
+        const orders = batch.flatMap(({ op }) => (this.markets.has(marketOf(op)) ? ordersOf(op) : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
         const holders = giveBacks.flatMap((f) => {
           const order = this.markets.get(f.marketId)?.book.get(f.orderId);
@@ -218,7 +222,7 @@ export class Matcher {
     for (const [i, p] of batch.entries()) {
       const r = results[i]!;
       if ('ok' in r) {
-        outcomes.push(r.ok);
+        outcomes.push(...outcomesOf(r.ok));
         p.resolve(r.ok);
       } else p.reject(r.err);
     }
@@ -232,10 +236,12 @@ export class Matcher {
     return outcomes;
   }
 
-  private apply(c: ops.OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {
+  private apply(c: ops.OpContext, m: OwnedMarket, op: MatcherOp): OpResult {
     switch (op.kind) {
       case 'place':
         return ops.placeOrder(c, m, op.order);
+      case 'placeMany':
+        return ops.placeOrders(c, m, op.orders);
       case 'replace':
         return ops.replaceOrder(c, m, op.oldOrderId, op.order);
       case 'cancel':

@@ -8,7 +8,7 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { LocalMatcherPort } from './local-matcher.port.js';
 import type { Matcher } from './matcher.js';
-import type { CancelView, MatcherPort } from './matcher.port.js';
+import type { BatchPlacement, CancelView, MatcherPort } from './matcher.port.js';
 import type { PlacementView } from '../orders/order.presenter.js';
 import type { ClobMarketStatus, ListCancelReason } from '../../../domain/orderbook/index.js';
 
@@ -29,6 +29,10 @@ export class RoutingMatcherPort implements MatcherPort {
 
   place(order: AcceptedOrder): Promise<PlacementView> {
     return this.route(order.marketId, (p) => p.place(order));
+  }
+
+  placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    return this.route(marketId, (p) => p.placeMany(marketId, orders));
   }
 
   replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {
