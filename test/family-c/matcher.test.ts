@@ -426,7 +426,9 @@ describe('matcher', () => {
       const raw = remote as unknown as { call(data: unknown): Promise<unknown> };
       for (const bad of [
         { op: 'cancelOrders', marketId, orderIds: [newest] },
-        { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'user' },
+        { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'expired' }, // the book's own reason, never a list's
+        { op: 'placeMany', marketId, orders: [] },
+        { op: 'replace', oldOrderId: newest },
         { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
       ])
