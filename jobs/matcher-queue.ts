@@ -23,23 +23,26 @@ export function matcherQueueName(node: string): string {
 }
 
 const Id = Type.String({ minLength: 1, maxLength: 80 });
+/** types.ts `ListCancelReason`: the owner's (`user`) or one of the service's; never the book's own (`expired`, `self_trade`). */
+const ListReason = Type.Union([
+  Type.Literal('user'),
+  Type.Literal('insufficient_balance'),
+  Type.Literal('invalid_signature'),
+  Type.Literal('operator'),
+  Type.Literal('heartbeat_expired'),
+]);
 /** Every op's payload, checked by the worker before it runs (a malformed job is answered INVALID_JOB). */
 export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('placeMany'), marketId: Id, orders: Type.Array(AcceptedOrderSchema, { minItems: 1, maxItems: 20 }) }),
   Type.Object({ op: Type.Literal('replace'), oldOrderId: Id, order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
-  Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
+  Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id, reason: Type.Optional(ListReason) }),
   Type.Object({
     op: Type.Literal('cancelOrders'),
     marketId: Id,
     orderIds: Type.Array(Id, { maxItems: 500 }),
-    reason: Type.Union([
-      Type.Literal('user'),
-      Type.Literal('insufficient_balance'),
-      Type.Literal('invalid_signature'),
-      Type.Literal('operator'),
-    ]),
+    reason: ListReason,
   }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
@@ -76,7 +79,7 @@ export function startMatcherQueueWorker(o: {
           case 'cancel':
             return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
           case 'cancelOwner':
-            return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
+            return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner, data.reason) };
           case 'cancelOrders':
             return { ok: true, value: await o.port.cancelOrders(data.marketId, data.orderIds, data.reason) };
           case 'status':
@@ -155,8 +158,8 @@ export class QueueMatcherPort implements MatcherPort {
     return this.call({ op: 'cancel', marketId, orderId });
   }
 
-  cancelOwner(marketId: string, owner: string): Promise<CancelView> {
-    return this.call({ op: 'cancelOwner', marketId, owner });
+  cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
+    return this.call({ op: 'cancelOwner', marketId, owner, ...(reason ? { reason } : {}) });
   }
 
   cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {

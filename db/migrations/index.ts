@@ -17,6 +17,7 @@ import * as m0014 from './0014_clob_price_candles.js';
 import * as m0015 from './0015_family_a_x402_standard.js';
 import * as m0016 from './0016_operator_audit.js';
 import * as m0018 from './0018_console_samples.js';
+import * as m0023 from './0023_clob_heartbeats.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0015_family_a_x402_standard': m0015,
   '0016_operator_audit': m0016,
   '0018_console_samples': m0018,
+  '0023_clob_heartbeats': m0023,
 };

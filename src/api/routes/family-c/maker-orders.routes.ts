@@ -2,7 +2,8 @@
  * Family C's market makers' order endpoints (issue 30): cancel by ids (signed
  * `PMX Cancel Orders:<ids>:<unix seconds>`), replace (the old order's `PMX Cancel:<id>` and a
  * new signed order, in one matcher operation) and batch placement (up to 20 signed orders, one
- * matcher operation per market, counted as that many writes by the rate limit). Each proof is verified by the same strict Ed25519
+ * matcher operation per market, counted as that many writes by the rate limit) and the
+ * dead-man's switch (signed `PMX Heartbeat:<timeoutSec>:<unix seconds>`). Each proof is verified by the same strict Ed25519
  * verifier as the other cancels; no address in a body authorises anything by itself.
  */
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,7 @@ import { MarketLookup } from '../../../services/family-c/orders/market-lookup.js
 import { countedPlacement } from '../../../services/family-c/orders/order-results.js';
 import { replaceOrder } from '../../../services/family-c/orders/replace-order.service.js';
 import { MAX_BATCH_ORDERS, placeBatch } from '../../../services/family-c/orders/batch-placement.service.js';
+import { heartbeat, HEARTBEAT_MAX_SEC, HEARTBEAT_MIN_SEC } from '../../../services/family-c/orders/heartbeat.service.js';
 import { placeFields, Placement, Signature } from './order-schemas.js';
 import { ErrorC, errorResponses, Pubkey } from './schemas.js';
 
@@ -104,6 +106,35 @@ export function clobMakerOrderRoutes(ctx: FamilyCContext, matcher: MatcherPort) 
           ),
         };
       },
+    );
+
+    app.post(
+      '/v2/clob/heartbeat',
+      {
+        schema: {
+          tags: ['C'],
+          summary: `Arm the owner's dead-man's switch: unless a newer heartbeat comes within timeoutSec, every resting order of the owner is cancelled (heartbeat_expired); signed "PMX Heartbeat:<timeoutSec>:<unix seconds>"`,
+          body: Type.Object({
+            pubkey: Pubkey,
+            timeoutSec: Type.Integer({
+              minimum: 0,
+              maximum: HEARTBEAT_MAX_SEC,
+              description: `0 disarms; else ${HEARTBEAT_MIN_SEC}–${HEARTBEAT_MAX_SEC}`,
+            }),
+            timestamp: Type.Integer({
+              description: "unix seconds, within 60 s of the server's clock and newer than the last accepted heartbeat's",
+            }),
+            signature: Signature,
+          }),
+          response: {
+            200: Type.Object({
+              deadline: Type.Union([Type.Integer(), Type.Null()], { description: 'unix seconds; null when disarmed' }),
+            }),
+            ...errorResponses,
+          },
+        },
+      },
+      async ({ body }) => heartbeat(ctx, body),
     );
   };
 }

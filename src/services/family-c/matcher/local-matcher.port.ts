@@ -36,9 +36,9 @@ export class LocalMatcherPort implements MatcherPort {
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
-  async cancelOwner(marketId: string, owner: string): Promise<CancelView> {
+  async cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
     this.assertOwned(marketId);
-    const out = (await this.matcher.submit({ kind: 'cancelOwner', marketId, owner })) as CancelOutcome;
+    const out = (await this.matcher.submit({ kind: 'cancelOwner', marketId, owner, reason })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 

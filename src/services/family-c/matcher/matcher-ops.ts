@@ -124,9 +124,9 @@ export function cancelOrder(c: OpContext, m: OwnedMarket, orderId: string): Canc
   return done ? cancelled(c, m, [done], [done.level]) : cancelled(c, m, [], []);
 }
 
-export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): CancelOutcome {
+export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string, reason?: ListCancelReason): CancelOutcome {
   const done = m.book.cancelOwner(owner);
-  return cancelled(c, m, done.cancelled, done.levels);
+  return cancelled(c, m, done.cancelled, done.levels, reason);
 }
 
 /** Cancels the named orders still resting: their owner's cancel by ids (`user`) or a reason the service found. */

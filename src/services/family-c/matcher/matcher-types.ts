@@ -21,7 +21,8 @@ export type MatcherOp =
   /** Cancels `oldOrderId` and places `order` in one operation (matcher-ops.ts `replaceOrder`). */
   | { kind: 'replace'; oldOrderId: string; order: AcceptedOrder }
   | { kind: 'cancel'; marketId: string; orderId: string }
-  | { kind: 'cancelOwner'; marketId: string; owner: string }
+  /** All of an owner's resting orders; `reason` when the service cancels them (a fired heartbeat deadline). */
+  | { kind: 'cancelOwner'; marketId: string; owner: string; reason?: ListCancelReason }
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
   | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: ListCancelReason }
   | { kind: 'expire'; marketId: string }

@@ -21,7 +21,8 @@ export interface MatcherPort {
   /** Cancels `oldOrderId` (resting, same owner and market) and places `order`, in one operation. */
   replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView>;
   cancel(marketId: string, orderId: string): Promise<CancelView>;
-  cancelOwner(marketId: string, owner: string): Promise<CancelView>;
+  /** Every resting order of `owner` in the market; `reason` when the service cancels them (default: the owner's cancel-all). */
+  cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView>;
   /** Cancels those of `orderIds` still resting, for `reason` (`user`: the owner's cancel by ids). */
   cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView>;
   /** A market turned paused, active or resolved (resolved: its resting orders are cancelled). */

@@ -247,7 +247,7 @@ export class Matcher {
       case 'cancel':
         return ops.cancelOrder(c, m, op.orderId);
       case 'cancelOwner':
-        return ops.cancelOwner(c, m, op.owner);
+        return ops.cancelOwner(c, m, op.owner, op.reason);
       case 'cancelOrders':
         return ops.cancelOrders(c, m, op.orderIds, op.reason);
       case 'expire':

@@ -43,8 +43,8 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(marketId, (p) => p.cancel(marketId, orderId));
   }
 
-  cancelOwner(marketId: string, owner: string): Promise<CancelView> {
-    return this.route(marketId, (p) => p.cancelOwner(marketId, owner));
+  cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
+    return this.route(marketId, (p) => p.cancelOwner(marketId, owner, reason));
   }
 
   cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
