@@ -20,6 +20,7 @@ import {
   type CHarness,
   type OrderSpec,
 } from './family-c.harness.js';
+import { WsClient, wsUrl, type Frame } from './ws-client.js';
 
 let h: CHarness;
 beforeAll(async () => {
@@ -58,6 +59,8 @@ describe('replace', () => {
     const take = await place(h, taker, { market: market.marketPubkey, side: 'buy', outcome: 'no', priceBps: 6000, quantity: USDC });
     expect(take.fills.map((f: { makerOrderId: string }) => f.makerOrderId)).toEqual([first.orderId]);
 
+    const ws = await WsClient.open(wsUrl(h.daemon.url!, 'user'));
+    expect((await ws.command({ type: 'subscribe', pubkey: maker.publicKey.toBase58() })).event).toBe('subscribed');
     // 9 USDC (plus the taker fee it could pay) fits only with the old order's 7.6 released.
     const res = await replace(first.orderId, replaceBody(maker, first.orderId, maker, bid(4500, 20n * USDC)));
     expect(res.statusCode).toBe(200);
@@ -71,6 +74,11 @@ describe('replace', () => {
       { price: 4000, size: String(2n * USDC) },
     ]);
     expect((await orderOf(second.orderId)).status).toBe('open');
+    // The user channel tells both: the old order cancelled, the new one placed.
+    const event = (name: string, id: string) => (f: Frame | string) => typeof f === 'object' && f.event === name && f.order?.id === id;
+    expect(((await ws.waitFor(event('order:cancelled', first.orderId), 10_000)) as Frame).order.cancelReason).toBe('user');
+    await ws.waitFor(event('order:placed', placement.orderId), 10_000);
+    ws.close();
   }, 90_000);
 
   it('refuses when the old order no longer rests, or owner or market differ, and places nothing', async () => {
