@@ -160,3 +160,14 @@ export interface ClobPriceCandlesTable {
   close_seq: BigCol;
   fills: Int;
 }
+
+/** The dead-man's switch of one owner (migration 0023). */
+export interface ClobHeartbeatsTable {
+  owner: string;
+  /** The last accepted heartbeat's signed unix seconds. */
+  signed_at: BigCol;
+  timeout_sec: Int;
+  /** When the owner's resting orders are cancelled unless a newer heartbeat comes (unix ms); null: disarmed or fired. */
+  deadline_ms: ColumnType<bigint | null, bigint | number | null, bigint | number | null>;
+  updated_at: string;
+}

@@ -10,6 +10,7 @@ import type {
   ClobBatchFillsTable,
   ClobCancelAllUsesTable,
   ClobFillsTable,
+  ClobHeartbeatsTable,
   ClobMarketsTable,
   ClobOrdersTable,
   ClobOwnerHoldsTable,
@@ -266,6 +267,7 @@ export interface Database {
   clob_positions: ClobPositionsTable;
   clob_cancel_all_uses: ClobCancelAllUsesTable;
   clob_price_candles: ClobPriceCandlesTable;
+  clob_heartbeats: ClobHeartbeatsTable;
 }
 
 export type { Generated };

@@ -12,10 +12,10 @@ import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { DomainError, isDomainError, type SerializedDomainError } from '../src/domain/errors.js';
 import type { LocalMatcherPort } from '../src/services/family-c/matcher/local-matcher.port.js';
-import type { CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
+import type { BatchPlacement, CancelView, MatcherPort } from '../src/services/family-c/matcher/matcher.port.js';
 import { AcceptedOrderSchema, type AcceptedOrder } from '../src/services/family-c/orders/accepted-order.js';
 import type { PlacementView } from '../src/services/family-c/orders/order.presenter.js';
-import type { SystemCancelReason } from '../src/domain/orderbook/index.js';
+import type { ListCancelReason } from '../src/domain/orderbook/index.js';
 import { JobWaitTimeout, waitForJob } from './job-wait.js';
 
 export function matcherQueueName(node: string): string {
@@ -23,16 +23,26 @@ export function matcherQueueName(node: string): string {
 }
 
 const Id = Type.String({ minLength: 1, maxLength: 80 });
+/** types.ts `ListCancelReason`: the owner's (`user`) or one of the service's; never the book's own (`expired`, `self_trade`). */
+const ListReason = Type.Union([
+  Type.Literal('user'),
+  Type.Literal('insufficient_balance'),
+  Type.Literal('invalid_signature'),
+  Type.Literal('operator'),
+  Type.Literal('heartbeat_expired'),
+]);
 /** Every op's payload, checked by the worker before it runs (a malformed job is answered INVALID_JOB). */
 export const MatcherJob = Type.Union([
   Type.Object({ op: Type.Literal('place'), order: AcceptedOrderSchema }),
+  Type.Object({ op: Type.Literal('placeMany'), marketId: Id, orders: Type.Array(AcceptedOrderSchema, { minItems: 1, maxItems: 20 }) }),
+  Type.Object({ op: Type.Literal('replace'), oldOrderId: Id, order: AcceptedOrderSchema }),
   Type.Object({ op: Type.Literal('cancel'), marketId: Id, orderId: Id }),
-  Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id }),
+  Type.Object({ op: Type.Literal('cancelOwner'), marketId: Id, owner: Id, reason: Type.Optional(ListReason) }),
   Type.Object({
     op: Type.Literal('cancelOrders'),
     marketId: Id,
     orderIds: Type.Array(Id, { maxItems: 500 }),
-    reason: Type.Union([Type.Literal('insufficient_balance'), Type.Literal('invalid_signature'), Type.Literal('operator')]),
+    reason: ListReason,
   }),
   Type.Object({ op: Type.Literal('status'), marketId: Id, status: Id }),
 ]);
@@ -62,10 +72,14 @@ export function startMatcherQueueWorker(o: {
         switch (data.op) {
           case 'place':
             return { ok: true, value: await o.port.place(data.order) };
+          case 'placeMany':
+            return { ok: true, value: await o.port.placeMany(data.marketId, data.orders) };
+          case 'replace':
+            return { ok: true, value: await o.port.replace(data.oldOrderId, data.order) };
           case 'cancel':
             return { ok: true, value: await o.port.cancel(data.marketId, data.orderId) };
           case 'cancelOwner':
-            return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner) };
+            return { ok: true, value: await o.port.cancelOwner(data.marketId, data.owner, data.reason) };
           case 'cancelOrders':
             return { ok: true, value: await o.port.cancelOrders(data.marketId, data.orderIds, data.reason) };
           case 'status':
@@ -132,15 +146,23 @@ export class QueueMatcherPort implements MatcherPort {
     return this.call({ op: 'place', order });
   }
 
+  placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    return this.call({ op: 'placeMany', marketId, orders });
+  }
+
+  replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {
+    return this.call({ op: 'replace', oldOrderId, order });
+  }
+
   cancel(marketId: string, orderId: string): Promise<CancelView> {
     return this.call({ op: 'cancel', marketId, orderId });
   }
 
-  cancelOwner(marketId: string, owner: string): Promise<CancelView> {
-    return this.call({ op: 'cancelOwner', marketId, owner });
+  cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
+    return this.call({ op: 'cancelOwner', marketId, owner, ...(reason ? { reason } : {}) });
   }
 
-  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     return this.call({ op: 'cancelOrders', marketId, orderIds, reason });
   }
 

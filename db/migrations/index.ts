@@ -19,6 +19,7 @@ import * as m0016 from './0016_operator_audit.js';
 import * as m0018 from './0018_console_samples.js';
 import * as m0020 from './0020_daemon_node_beats.js';
 import * as m0022 from './0022_operators.js';
+import * as m0023 from './0023_clob_heartbeats.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0018_console_samples': m0018,
   '0020_daemon_node_beats': m0020,
   '0022_operators': m0022,
+  '0023_clob_heartbeats': m0023,
 };

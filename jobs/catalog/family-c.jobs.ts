@@ -81,4 +81,13 @@ export const familyCJobs = {
     keepCompleted: 50,
     keepFailed: 200,
   }),
+  /** The dead-man's switch: cancels the resting orders of owners whose heartbeat deadline passed (heartbeat.service.ts). */
+  'clob.heartbeats.sweep': defineJob({
+    queue: 'platform',
+    payload: Type.Object({ scheduledBy: Type.String() }),
+    attempts: 1,
+    backoffMs: 0,
+    keepCompleted: 20,
+    keepFailed: 100,
+  }),
 };

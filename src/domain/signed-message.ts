@@ -1,7 +1,8 @@
 /**
  * The one verifier of every text a wallet signs for this service (formats in docs/api.md and docs/family-c.md):
  * Family B's creator proof (`PMX Confirm:…`), and Family C's orders (`PMX Order:\n<hex>`),
- * cancels (`PMX Cancel:<orderId>`) and cancel-all (`PMX Cancel All:<market|*>:<unix seconds>`).
+ * cancels (`PMX Cancel:<orderId>`), cancel by ids (`PMX Cancel Orders:<ids>:<unix seconds>`) and cancel-all
+ * (`PMX Cancel All:<market|*>:<unix seconds>`) and heartbeats (`PMX Heartbeat:<timeoutSec>:<unix seconds>`).
  *
  * Wallets sign the UTF-8 bytes of the text with Ed25519 (Solana's `signMessage`). Verification
  * is the chain's strict rule (ed25519-strict.ts, on node's built-in Ed25519): computation only,
@@ -95,3 +96,9 @@ export const cancelOrderText = (orderId: string): string => `PMX Cancel:${orderI
 /** Family C: cancelling every resting order of the owner in one market, or all markets with `*`. */
 export const cancelAllText = (market: string, timestamp: number): string => `PMX Cancel All:${market}:${timestamp}`;
 export const CANCEL_ALL_WINDOW_SEC = 60;
+/** Family C: the dead-man's switch (`POST /v2/clob/heartbeat`); `timeoutSec` 0 disarms it. */
+export const heartbeatText = (timeoutSec: number, timestamp: number): string => `PMX Heartbeat:${timeoutSec}:${timestamp}`;
+export const HEARTBEAT_WINDOW_SEC = 60;
+/** Family C: cancelling named orders of one owner, ids as the API returned them, in the order sent. */
+export const cancelOrdersText = (orderIds: readonly string[], timestamp: number): string =>
+  `PMX Cancel Orders:${orderIds.join(',')}:${timestamp}`;

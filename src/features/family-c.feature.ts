@@ -24,10 +24,13 @@ import { ClobEventBus } from '../services/family-c/events/event-bus.js';
 import type { MarketChange } from '../services/family-c/market-index.service.js';
 import { MarketStatusService } from '../services/family-c/market-status.service.js';
 import { clobOrderRoutes } from '../api/routes/family-c/orders.routes.js';
+import { clobMakerOrderRoutes } from '../api/routes/family-c/maker-orders.routes.js';
 import { clobFillRoutes } from '../api/routes/family-c/fills.routes.js';
 import { orderbookPageRoutes } from '../api/routes/family-c/orderbook-page.js';
 import { marketConsoleRoutes } from '../api/routes/family-c/market-console.routes.js';
 import { clobMatcherRuntime } from './clob-matcher.js';
+import { heartbeatSweepProcessor } from '../../jobs/processors/family-c/heartbeat.processor.js';
+import { HEARTBEAT_SWEEP_MS } from '../services/family-c/orders/heartbeat.service.js';
 import {
   candlesApplyProcessor,
   positionsApplyProcessor,
@@ -156,6 +159,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       'clob.settle.sweep': settleSweepProcessor(keeper, planSettlement),
       'clob.positions.apply': positionsApplyProcessor(c),
       'clob.candles.apply': candlesApplyProcessor(c),
+      'clob.heartbeats.sweep': heartbeatSweepProcessor(c, runtime.port),
     },
     outboundBuilders: { [CLOB_MARKET_SETUP]: clobMarketSetupBuilder(c), [CLOB_SETTLE]: settleBuilder(keeper) },
     txBuilders: familyCTxBuilders(c),
@@ -163,6 +167,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       clobMarketRoutes(c, tops),
       clobMarketDataRoutes(c, tops),
       clobOrderRoutes(c, runtime.port),
+      clobMakerOrderRoutes(c, runtime.port),
       clobFillRoutes(c, tops),
       orderbookPageRoutes(c, ctx.adminToken, planSettlement),
       marketConsoleRoutes(c, { tops, matcher: runtime.port, adminToken: ctx.adminToken, onStatusChanged: statusChanged }),
@@ -182,6 +187,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
       await ctx.queues.schedule('clob-settle-sweep', 'clob.settle.sweep', { scheduledBy: 'family-c' }, ctx.config.clob.settleSweepMs);
       await ctx.queues.schedule('clob-positions', 'clob.positions.apply', { reason: 'schedule' }, ctx.config.clob.positionsIntervalMs);
       await ctx.queues.schedule('clob-candles', 'clob.candles.apply', { reason: 'schedule' }, ctx.config.clob.candlesIntervalMs);
+      await ctx.queues.schedule('clob-heartbeats', 'clob.heartbeats.sweep', { scheduledBy: 'family-c' }, HEARTBEAT_SWEEP_MS);
     },
     async start() {
       await subscriptions.start();

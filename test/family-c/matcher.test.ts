@@ -426,7 +426,9 @@ describe('matcher', () => {
       const raw = remote as unknown as { call(data: unknown): Promise<unknown> };
       for (const bad of [
         { op: 'cancelOrders', marketId, orderIds: [newest] },
-        { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'user' },
+        { op: 'cancelOrders', marketId, orderIds: [newest], reason: 'expired' }, // the book's own reason, never a list's
+        { op: 'placeMany', marketId, orders: [] },
+        { op: 'replace', oldOrderId: newest },
         { op: 'cancelOrders', marketId, orderIds: Array.from({ length: 501 }, () => newest), reason: 'insufficient_balance' },
         { op: 'cancelOrders', marketId, orderIds: newest, reason: 'invalid_signature' },
       ])
@@ -465,6 +467,23 @@ describe('matcher', () => {
       expect(byId.get(middle)).toMatchObject({ status: 'cancelled', cancel_reason: 'user' });
       expect(byId.get(oldest)).toMatchObject({ status: 'open' });
       expect(m.markets.get(marketId)!.book.get(newest)).toBeUndefined();
+
+      // Issue 30's operations cross the queue too: several orders in one operation (each its
+      // placement or its refusal), a replace, and an owner's cancel with the service's reason.
+      const a = order(buyer, 'buy', 3100, 1_000_000n);
+      const many = await remote.placeMany(marketId, [a, { ...order(buyer, 'buy', 3200, 1_000_000n), nonce: a.nonce }]);
+      expect(many).toEqual([
+        { placement: expect.objectContaining({ orderId: a.id, status: 'open' }) },
+        { error: expect.objectContaining({ code: 'DUPLICATE_NONCE', kind: 'invalid' }) },
+      ]);
+      const next = order(buyer, 'buy', 3300, 1_000_000n);
+      expect(await remote.replace(a.id, next)).toMatchObject({ orderId: next.id, status: 'open' });
+      expect(m.markets.get(marketId)!.book.get(a.id)).toBeUndefined();
+      await expect(remote.replace(a.id, order(buyer, 'buy', 3400, 1_000_000n))).rejects.toMatchObject({ code: 'ORDER_NOT_RESTING' });
+      const swept = await remote.cancelOwner(marketId, buyer.publicKey.toBase58(), 'heartbeat_expired');
+      expect(swept.cancelled.sort()).toEqual([oldest, good.id, next.id].sort());
+      const reasons = await db.db.selectFrom('clob_orders').select('cancel_reason').where('id', 'in', swept.cancelled).execute();
+      expect(reasons.map((r) => r.cancel_reason)).toEqual(['heartbeat_expired', 'heartbeat_expired', 'heartbeat_expired']);
     } finally {
       await remote.close();
       await worker.close();

@@ -157,6 +157,19 @@ export class BatchLedger {
       );
   }
 
+  /** The undo of `cancelled`: the orders rest again (a replace whose new order was refused). */
+  uncancelled(marketId: string, cancelled: readonly CancelledOrder[]): void {
+    for (const c of cancelled)
+      this.commit(
+        c.order.owner,
+        marketId,
+        c.order.side,
+        c.order.outcome,
+        restingCommitment(c.order.side, c.order.priceBps, c.order.remaining),
+        1,
+      );
+  }
+
   private commit(owner: string, marketId: string, side: Side, outcome: Outcome, amount: bigint, resting: number): void {
     const d = this.delta(owner);
     if (side === 'buy') d.usdc += amount;

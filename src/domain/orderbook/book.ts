@@ -99,6 +99,15 @@ export class OrderBook {
   }
 
   /**
+   * Puts back an order `cancel` took off, at its place in its level's queue (by `seq`), as if it
+   * had never left: the undo of a replace whose new order was refused (matcher-ops.ts).
+   */
+  reinstate(node: OrderNode): void {
+    if (this.index.has(node.id)) throw new Error(`reinstate: order ${node.id} is on the book`);
+    this.rest(node);
+  }
+
+  /**
    * Gives a failed fill's quantity back to a resting order: `remaining` grows by `quantity` (never
    * past the signed quantity), the fill leaves the order's cumulative rounding state (its
    * `notional` and `usdc` share), and the order keeps its place in its level's queue, as if the

@@ -141,11 +141,16 @@ export class Ladder {
       level = new Level(this.outcome, this.side, price, this.sizes);
       this.levels[price] = level;
     }
-    node.prev = level.tail;
-    node.next = null;
-    if (level.tail === null) level.head = node;
-    else level.tail.next = node;
-    level.tail = node;
+    // After the last order that came before it: the tail on arrival; further in when an order
+    // taken off by a refused replace goes back to its place in the queue (Book.reinstate).
+    let after = level.tail;
+    while (after !== null && after.seq > node.seq) after = after.prev;
+    node.prev = after;
+    node.next = after === null ? level.head : after.next;
+    if (after === null) level.head = node;
+    else after.next = node;
+    if (node.next === null) level.tail = node;
+    else node.next.prev = node;
     this.sizes.add(price, node.rem);
     if (level.count++ === 0) {
       this.ticks.set(price);

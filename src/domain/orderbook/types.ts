@@ -94,8 +94,13 @@ export type CancelReason = 'self_trade' | 'user' | 'expired' | SystemCancelReaso
  * Cancels the service makes on its own finding: the owner's smart wallet no longer covers the
  * order (`insufficient_balance`), or the chain refused the order's proof (`invalid_signature`).
  */
-/** Why the service (not the owner) cancelled an order: its wallet no longer covers it, its proof was refused, or an operator cancelled the market's resting orders. */
-export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature' | 'operator';
+/**
+ * Why the service (not the owner) cancelled an order: its wallet no longer covers it, its proof was refused, an operator
+ * cancelled the market's resting orders, or the owner's dead-man's switch fired (no heartbeat before its deadline).
+ */
+export type SystemCancelReason = 'insufficient_balance' | 'invalid_signature' | 'operator' | 'heartbeat_expired';
+/** Why a list of named orders is cancelled: their owner asked (cancel by ids), or a reason of the service's. */
+export type ListCancelReason = 'user' | SystemCancelReason;
 
 export interface CancelledOrder {
   order: RestingOrder;

@@ -3,9 +3,9 @@ import { DomainError } from '../../../domain/errors.js';
 import { presentPlacement } from '../orders/order.presenter.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { Matcher } from './matcher.js';
-import type { CancelView, MatcherPort } from './matcher.port.js';
-import type { CancelOutcome, PlaceOutcome } from './matcher-types.js';
-import { isClobMarketStatus, type SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { BatchPlacement, CancelView, MatcherPort } from './matcher.port.js';
+import type { CancelOutcome, PlaceManyOutcome, PlaceOutcome } from './matcher-types.js';
+import { isClobMarketStatus, type ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export class LocalMatcherPort implements MatcherPort {
   constructor(private readonly matcher: Matcher) {}
@@ -16,19 +16,33 @@ export class LocalMatcherPort implements MatcherPort {
     return presentPlacement(order.id, out.outcome, out.fills);
   }
 
+  async placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    this.assertOwned(marketId);
+    const out = (await this.matcher.submit({ kind: 'placeMany', marketId, orders })) as PlaceManyOutcome;
+    return out.results.map((r) =>
+      r instanceof DomainError ? { error: r.toJSON() } : { placement: presentPlacement(r.order.id, r.outcome, r.fills) },
+    );
+  }
+
+  async replace(oldOrderId: string, order: AcceptedOrder) {
+    this.assertOwned(order.marketId);
+    const out = (await this.matcher.submit({ kind: 'replace', oldOrderId, order })) as PlaceOutcome;
+    return presentPlacement(order.id, out.outcome, out.fills);
+  }
+
   async cancel(marketId: string, orderId: string): Promise<CancelView> {
     this.assertOwned(marketId);
     const out = (await this.matcher.submit({ kind: 'cancel', marketId, orderId })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
-  async cancelOwner(marketId: string, owner: string): Promise<CancelView> {
+  async cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
     this.assertOwned(marketId);
-    const out = (await this.matcher.submit({ kind: 'cancelOwner', marketId, owner })) as CancelOutcome;
+    const out = (await this.matcher.submit({ kind: 'cancelOwner', marketId, owner, reason })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };
   }
 
-  async cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  async cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     this.assertOwned(marketId);
     const out = (await this.matcher.submit({ kind: 'cancelOrders', marketId, orderIds, reason })) as CancelOutcome;
     return { cancelled: out.cancelled.map((c) => c.order.id) };

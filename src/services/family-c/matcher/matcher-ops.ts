@@ -14,10 +14,10 @@ import {
   type CancelledOrder,
   type LevelDelta,
   type RestingOrder,
-  type SystemCancelReason,
+  type ListCancelReason,
 } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
-import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceOutcome } from './matcher-types.js';
+import type { CancelOutcome, GiveBackFill, OwnedMarket, PlaceManyOutcome, PlaceOutcome } from './matcher-types.js';
 import type { BatchWrites } from './placement-writer.js';
 
 export interface OpContext {
@@ -76,6 +76,43 @@ export function placeOrder(c: OpContext, m: OwnedMarket, order: AcceptedOrder): 
   };
 }
 
+/** Each order placed or refused on its own, as if submitted one after another (a refusal changes nothing). */
+export function placeOrders(c: OpContext, m: OwnedMarket, orders: readonly AcceptedOrder[]): PlaceManyOutcome {
+  const results = orders.map((order) => {
+    try {
+      return placeOrder(c, m, order);
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  });
+  return { kind: 'placeMany', marketId: m.marketId, results };
+}
+
+/**
+ * Replace: the old order off the book and the new one placed in one operation (one commit), so
+ * the book never shows neither. Refused, with nothing changed, when the old order does not rest on
+ * this market's book or has another owner (`ORDER_NOT_RESTING`), and when the new order is
+ * refused: the old one then goes back to its place in the queue and the batch's ledger.
+ */
+export function replaceOrder(c: OpContext, m: OwnedMarket, oldOrderId: string, order: AcceptedOrder): PlaceOutcome {
+  const node = m.book.index.get(oldOrderId);
+  if (!node || node.owner !== order.owner)
+    throw new DomainError('conflict', 'ORDER_NOT_RESTING', `Order ${oldOrderId} is not resting on this market for ${order.owner}`);
+  const off = m.book.cancel(oldOrderId, 'user')!;
+  c.ledger.cancelled(m.marketId, [off]);
+  let placed: PlaceOutcome;
+  try {
+    placed = placeOrder(c, m, order);
+  } catch (error) {
+    m.book.reinstate(node);
+    c.ledger.uncancelled(m.marketId, [off]);
+    throw error;
+  }
+  c.writes.cancels([off]);
+  return { ...placed, cancelled: [off, ...placed.cancelled], levels: [off.level, ...placed.levels] };
+}
+
 function cancelled(c: OpContext, m: OwnedMarket, list: CancelledOrder[], levels: LevelDelta[], reason?: string): CancelOutcome {
   c.writes.cancels(list, reason);
   c.ledger.cancelled(m.marketId, list);
@@ -87,13 +124,13 @@ export function cancelOrder(c: OpContext, m: OwnedMarket, orderId: string): Canc
   return done ? cancelled(c, m, [done], [done.level]) : cancelled(c, m, [], []);
 }
 
-export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string): CancelOutcome {
+export function cancelOwner(c: OpContext, m: OwnedMarket, owner: string, reason?: ListCancelReason): CancelOutcome {
   const done = m.book.cancelOwner(owner);
-  return cancelled(c, m, done.cancelled, done.levels);
+  return cancelled(c, m, done.cancelled, done.levels, reason);
 }
 
-/** Cancels the named orders still resting, for a reason the service found (types.ts `SystemCancelReason`). */
-export function cancelOrders(c: OpContext, m: OwnedMarket, orderIds: readonly string[], reason: SystemCancelReason): CancelOutcome {
+/** Cancels the named orders still resting: their owner's cancel by ids (`user`) or a reason the service found. */
+export function cancelOrders(c: OpContext, m: OwnedMarket, orderIds: readonly string[], reason: ListCancelReason): CancelOutcome {
   const list: CancelledOrder[] = [];
   const levels = new Map<string, LevelDelta>();
   for (const id of orderIds) {

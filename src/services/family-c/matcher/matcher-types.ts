@@ -7,18 +7,24 @@ import type {
   LevelDelta,
   CancelledOrder,
   OrderOutcome,
-  SystemCancelReason,
+  ListCancelReason,
 } from '../../../domain/orderbook/index.js';
+import type { DomainError } from '../../../domain/errors.js';
 import type { BatchViews } from '../orders/batch-views.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { StoredFill } from './placement-writer.js';
 
 export type MatcherOp =
   | { kind: 'place'; order: AcceptedOrder }
+  /** Several orders of one market in one operation, each placed or refused on its own (a batch request). */
+  | { kind: 'placeMany'; marketId: string; orders: AcceptedOrder[] }
+  /** Cancels `oldOrderId` and places `order` in one operation (matcher-ops.ts `replaceOrder`). */
+  | { kind: 'replace'; oldOrderId: string; order: AcceptedOrder }
   | { kind: 'cancel'; marketId: string; orderId: string }
-  | { kind: 'cancelOwner'; marketId: string; owner: string }
+  /** All of an owner's resting orders; `reason` when the service cancels them (a fired heartbeat deadline). */
+  | { kind: 'cancelOwner'; marketId: string; owner: string; reason?: ListCancelReason }
   /** Orders their wallet no longer covers (wallet-coverage.service.ts): cancelled if still resting. */
-  | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: SystemCancelReason }
+  | { kind: 'cancelOrders'; marketId: string; orderIds: string[]; reason: ListCancelReason }
   | { kind: 'expire'; marketId: string }
   | { kind: 'status'; marketId: string; status: ClobMarketStatus }
   /** Apply the status the database holds when the operation runs (catch-up.ts). */
@@ -56,6 +62,16 @@ export interface CancelOutcome {
 }
 
 export type OpOutcome = PlaceOutcome | CancelOutcome;
+
+/** What `placeMany` answers: each order's outcome or refusal, in the order given. */
+export interface PlaceManyOutcome {
+  kind: 'placeMany';
+  marketId: string;
+  results: Array<PlaceOutcome | DomainError>;
+}
+
+/** What an operation answers its caller; the event sink sees `placeMany` as its placements. */
+export type OpResult = OpOutcome | PlaceManyOutcome;
 
 /** One owned market: its book, the fencing epoch of our ownership and what the matcher needs to know. */
 export interface OwnedMarket {

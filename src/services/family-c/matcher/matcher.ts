@@ -21,12 +21,11 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
-import type { AcceptedOrder } from '../orders/order-intake.js';
 import { readBatchStart } from './batch-reads.js';
 import { loadBook } from './book-loader.js';
-import { applyStatus, cancelOrder, cancelOwner, cancelOrders, expireOrders, giveBack, placeOrder, type OpContext } from './matcher-ops.js';
+import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
-import type { MatcherEventSink, MatcherOp, OpOutcome, OwnedMarket } from './matcher-types.js';
+import type { MatcherEventSink, MatcherOp, OpOutcome, OpResult, OwnedMarket } from './matcher-types.js';
 import { observeBatch } from './matcher-metrics.js';
 
 export interface MatcherDeps {
@@ -48,7 +47,7 @@ export interface MatcherDeps {
 
 interface Pending {
   op: MatcherOp;
-  resolve(value: OpOutcome): void;
+  resolve(value: OpResult): void;
   reject(error: unknown): void;
 }
 
@@ -61,7 +60,11 @@ class FencedOut extends Error {
 /** How often the matcher role calls `sweepExpired`: an expired order leaves the book within about a second. */
 export const EXPIRY_SWEEP_MS = 1_000;
 
-const marketOf = (op: MatcherOp) => (op.kind === 'place' ? op.order.marketId : op.marketId);
+const marketOf = (op: MatcherOp) => ('order' in op ? op.order.marketId : op.marketId);
+const ordersOf = (op: MatcherOp) => (op.kind === 'placeMany' ? op.orders : 'order' in op ? [op.order] : []);
+/** What the event sink and the metrics see: a `placeMany` as its placements. */
+const outcomesOf = (r: OpResult): OpOutcome[] =>
+  r.kind === 'placeMany' ? r.results.filter((x): x is Exclude<typeof x, DomainError> => !(x instanceof DomainError)) : [r];
 
 export class Matcher {
   readonly markets = new Map<string, OwnedMarket>();
@@ -103,7 +106,7 @@ export class Matcher {
     if (this.markets.delete(marketId)) this.deps.log.info({ market: marketId }, 'matcher released market');
   }
 
-  submit(op: MatcherOp): Promise<OpOutcome> {
+  submit(op: MatcherOp): Promise<OpResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ op, resolve, reject });
       this.running ??= this.drain().finally(() => {
@@ -139,7 +142,7 @@ export class Matcher {
 
   /** Runs one batch; what it committed (none when it failed). */
   private async runBatch(batch: Pending[]): Promise<OpOutcome[]> {
-    const results: Array<{ ok: OpOutcome } | { err: unknown }> = [];
+    const results: Array<{ ok: OpResult } | { err: unknown }> = [];
     const touched = new Set<string>();
     const nowMs = this.now();
     let views: BatchViews = { orders: new Map(), fills: new Map() };
@@ -149,9 +152,7 @@ export class Matcher {
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
         for (const marketId of markets)
           if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
-        const orders = batch.flatMap(({ op }) =>
-          op.kind === 'place' && this.markets.has(op.order.marketId) ? [op.order] : [],
-        ) as AcceptedOrder[];
+        const orders = batch.flatMap(({ op }) => (this.markets.has(marketOf(op)) ? ordersOf(op) : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
         const holders = giveBacks.flatMap((f) => {
           const order = this.markets.get(f.marketId)?.book.get(f.orderId);
@@ -165,7 +166,7 @@ export class Matcher {
           holders,
         });
         const now = new Date(nowMs).toISOString();
-        const c: OpContext = {
+        const c: ops.OpContext = {
           ledger: new BatchLedger(this.deps.fees, start.starts, start.nonces),
           writes: new BatchWrites(now),
           now,
@@ -221,7 +222,7 @@ export class Matcher {
     for (const [i, p] of batch.entries()) {
       const r = results[i]!;
       if ('ok' in r) {
-        outcomes.push(r.ok);
+        outcomes.push(...outcomesOf(r.ok));
         p.resolve(r.ok);
       } else p.reject(r.err);
     }
@@ -235,24 +236,28 @@ export class Matcher {
     return outcomes;
   }
 
-  private apply(c: OpContext, m: OwnedMarket, op: MatcherOp): OpOutcome {
+  private apply(c: ops.OpContext, m: OwnedMarket, op: MatcherOp): OpResult {
     switch (op.kind) {
       case 'place':
-        return placeOrder(c, m, op.order);
+        return ops.placeOrder(c, m, op.order);
+      case 'placeMany':
+        return ops.placeOrders(c, m, op.orders);
+      case 'replace':
+        return ops.replaceOrder(c, m, op.oldOrderId, op.order);
       case 'cancel':
-        return cancelOrder(c, m, op.orderId);
+        return ops.cancelOrder(c, m, op.orderId);
       case 'cancelOwner':
-        return cancelOwner(c, m, op.owner);
+        return ops.cancelOwner(c, m, op.owner, op.reason);
       case 'cancelOrders':
-        return cancelOrders(c, m, op.orderIds, op.reason);
+        return ops.cancelOrders(c, m, op.orderIds, op.reason);
       case 'expire':
-        return expireOrders(c, m);
+        return ops.expireOrders(c, m);
       case 'status':
-        return applyStatus(c, m, op.status);
+        return ops.applyStatus(c, m, op.status);
       case 'giveBack':
-        return giveBack(c, m, op.fills);
+        return ops.giveBack(c, m, op.fills);
       case 'syncStatus':
-        return applyStatus(c, m, c.statuses.get(m.marketId) ?? m.status); // the same status again changes nothing
+        return ops.applyStatus(c, m, c.statuses.get(m.marketId) ?? m.status); // the same status again changes nothing
     }
   }
 

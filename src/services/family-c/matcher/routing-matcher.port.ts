@@ -8,9 +8,9 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { LocalMatcherPort } from './local-matcher.port.js';
 import type { Matcher } from './matcher.js';
-import type { CancelView, MatcherPort } from './matcher.port.js';
+import type { BatchPlacement, CancelView, MatcherPort } from './matcher.port.js';
 import type { PlacementView } from '../orders/order.presenter.js';
-import type { ClobMarketStatus, SystemCancelReason } from '../../../domain/orderbook/index.js';
+import type { ClobMarketStatus, ListCancelReason } from '../../../domain/orderbook/index.js';
 
 export interface RoutingOptions {
   local?: { matcher: Matcher; port: LocalMatcherPort };
@@ -31,15 +31,23 @@ export class RoutingMatcherPort implements MatcherPort {
     return this.route(order.marketId, (p) => p.place(order));
   }
 
+  placeMany(marketId: string, orders: AcceptedOrder[]): Promise<BatchPlacement[]> {
+    return this.route(marketId, (p) => p.placeMany(marketId, orders));
+  }
+
+  replace(oldOrderId: string, order: AcceptedOrder): Promise<PlacementView> {
+    return this.route(order.marketId, (p) => p.replace(oldOrderId, order));
+  }
+
   cancel(marketId: string, orderId: string): Promise<CancelView> {
     return this.route(marketId, (p) => p.cancel(marketId, orderId));
   }
 
-  cancelOwner(marketId: string, owner: string): Promise<CancelView> {
-    return this.route(marketId, (p) => p.cancelOwner(marketId, owner));
+  cancelOwner(marketId: string, owner: string, reason?: ListCancelReason): Promise<CancelView> {
+    return this.route(marketId, (p) => p.cancelOwner(marketId, owner, reason));
   }
 
-  cancelOrders(marketId: string, orderIds: string[], reason: SystemCancelReason): Promise<CancelView> {
+  cancelOrders(marketId: string, orderIds: string[], reason: ListCancelReason): Promise<CancelView> {
     return this.route(marketId, (p) => p.cancelOrders(marketId, orderIds, reason));
   }
 

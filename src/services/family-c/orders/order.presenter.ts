@@ -22,7 +22,12 @@ import type { StoredFill } from '../matcher/placement-writer.js';
 const NO_FILLS_WAITING: OrderFillTally = { unsettled: 0, failedQuantity: 0n };
 
 /** Reasons the service itself cancelled for: they say more than `fill_failed` and are kept. */
-const SERVICE_REASONS: ReadonlySet<string> = new Set<SystemCancelReason>(['insufficient_balance', 'invalid_signature', 'operator']);
+const SERVICE_REASONS: ReadonlySet<string> = new Set<SystemCancelReason>([
+  'insufficient_balance',
+  'invalid_signature',
+  'operator',
+  'heartbeat_expired',
+]);
 
 export function presentOrder(row: OrderRow, fills: OrderFillTally = NO_FILLS_WAITING) {
   const o = normalizeOrder(row);
