@@ -16,7 +16,7 @@ interface Viewer {
 const POST_FORM = /<form\b[^>]*method="post"[^>]*>[\s\S]*?<\/form>/g;
 
 export function decorateConsolePage(html: string, viewer: Viewer): string {
-  const who = `<p class="who">Logged in as <strong>${esc(viewer.name)}</strong> (${esc(viewer.role)}) <form method="post" action="/admin/logout" style="display:inline" data-keep><button>Log out</button></form></p>`;
+  const who = `<div class="who">Logged in as <strong>${esc(viewer.name)}</strong> (${esc(viewer.role)}) <form method="post" action="/admin/logout" style="display:inline" data-keep><button>Log out</button></form></div>`;
   let out = html.replace('<!--operator-->', who).replace(POST_FORM, (form) => {
     if (form.includes('data-keep')) return form;
     const needs = /data-role="(operator|admin)"/.exec(form)?.[1] as OperatorRole | undefined;

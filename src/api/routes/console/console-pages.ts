@@ -24,7 +24,7 @@ fetch('/admin/console/samples.json?hours=6', { credentials: 'same-origin' }).the
     const el = document.createElement('section');
     el.className = 'chart';
     document.getElementById('charts').append(el);
-    new uPlot({ title, width: 640, height: 200, series: [{}, ...series.map(([label], i) => ({ label, stroke: colors[i] }))] },
+    new uPlot({ title, width: 560, height: 200, series: [{}, ...series.map(([label], i) => ({ label, stroke: colors[i] }))] },
       [x, ...series.map(([, values]) => values)], el);
   };
   chart('Orders placed per second', [['orders/s', perSecond('orders')]]);
