@@ -46,6 +46,9 @@ export function depthSamples(depths: QueueDepth[]): Array<{ queue: string; state
 const pendingWork = (counts: Record<string, number>) =>
   (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) + (counts.failed ?? 0);
 
+/** How long one queue's counts may take before the queue is left out as unreadable. */
+const COUNTS_TIMEOUT_MS = 1_500;
+
 export class QueueDirectory {
   private readonly matchers = new Map<string, { node: string; queue: Queue }>();
   private refreshed: { at: number; run: Promise<void> } | undefined;
@@ -113,7 +116,13 @@ export class QueueDirectory {
    */
   private async counts(queue: Queue): Promise<Record<string, number>> {
     try {
-      return await queue.getJobCounts(...STATES);
+      // Bounded: a client whose Redis is away may queue the command until it reconnects.
+      return await Promise.race([
+        queue.getJobCounts(...STATES),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no answer in ${COUNTS_TIMEOUT_MS} ms`)), COUNTS_TIMEOUT_MS).unref(),
+        ),
+      ]);
     } catch (error) {
       const matcher = this.matchers.get(queue.name);
       if (matcher?.queue === queue) {

@@ -7,6 +7,7 @@ import { solvencyRoutes } from '../api/routes/console/solvency.routes.js';
 import { moneyPageRoute } from '../api/routes/family-a/money-page.js';
 import { FamilyAKeys } from '../services/family-a/family-a.keys.js';
 import { cachedSolvency, type SolvencyWallet } from '../services/console/solvency.service.js';
+import { hasRole } from '../../config/config.js';
 import type { FeatureContext, FeatureFactory } from './feature.js';
 
 const lamports = (sol: number) => BigInt(Math.round(sol * 1e9));
@@ -15,7 +16,8 @@ const lamports = (sol: number) => BigInt(Math.round(sol * 1e9));
 function platformWallets(ctx: FeatureContext): SolvencyWallet[] {
   const { config } = ctx;
   const wallets = ctx.chain.wallets;
-  const keys = FamilyAKeys.load(config.dataDir);
+  // The same seed Family A reads (family-a.feature.ts): KEYS_DIR, made only where Family A may make it.
+  const keys = FamilyAKeys.load(config.keysDir, config.chain.kind === 'rpc' || hasRole(config, 'ledger'));
   return [
     {
       role: 'treasury',
