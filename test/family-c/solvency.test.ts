@@ -114,7 +114,7 @@ describe.each(CLOB_DATABASES)('solvency checks on $name', ({ name, available }) 
         ok: true,
         problem: null,
       });
-      expect(data.wallets.filter((w) => !w.ok).map((w) => w.role)).toEqual(["exchange operator"]);
+      expect(data.wallets.filter((w) => !w.ok).map((w) => w.role)).toEqual(['exchange operator']);
       expect(data.failing).toEqual({ wallets: 1, familyB: 0, orderbook: 0 });
       const operator = data.wallets.find((w) => w.role === 'exchange operator')!;
       expect(operator).toMatchObject({ address: h.daemon.chain.wallets.exchangeOperator.publicKey.toBase58(), ok: false });
