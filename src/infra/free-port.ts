@@ -12,3 +12,18 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
     });
   });
 }
+
+/** Two consecutive free ports (the embedded ledger's JSON-RPC and, one above it, its PubSub), both held while checked. */
+export async function findFreePortPair(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = await findFreePort(host);
+    const second = net.createServer();
+    second.unref();
+    const free = await new Promise<boolean>((resolve) => {
+      second.once('error', () => resolve(false));
+      second.listen(first + 1, host, () => second.close(() => resolve(true)));
+    });
+    if (free) return first;
+  }
+  throw new Error('no two consecutive free ports found');
+}

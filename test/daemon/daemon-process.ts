@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findFreePort } from '../../src/infra/free-port.js';
+import { findFreePort, findFreePortPair } from '../../src/infra/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Keys of the test environment the daemon must not inherit (it must start its own Redis and SQLite). */
@@ -41,8 +41,8 @@ export async function spawnDaemon(
   const port = await findFreePort();
   // Two asks in a row can get the same port back (the first was closed again at once); the ledger
   // also takes the next port for PubSub, so keep them apart.
-  let ledgerPort = await findFreePort();
-  while (Math.abs(ledgerPort - port) <= 1) ledgerPort = await findFreePort();
+  let ledgerPort = await findFreePortPair();
+  while (Math.abs(ledgerPort - port) <= 1) ledgerPort = await findFreePortPair();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of STRIPPED) delete env[key];
   Object.assign(env, {

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { matcherQueueName } from '../../jobs/matcher-queue.js';
-import { findFreePort } from '../../src/infra/free-port.js';
+import { findFreePort, findFreePortPair } from '../../src/infra/free-port.js';
 import { ClobClient } from '../helpers/clob-client.js';
 import { PG_AVAILABLE, POSTGRES_URL, tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
@@ -53,7 +53,7 @@ describe.skipIf(!PG_AVAILABLE)('two matchers on PostgreSQL', () => {
     await admin.end();
     const db = new URL(POSTGRES_URL);
     db.searchParams.set('options', `-c search_path=${schema}`);
-    const ledgerPort = await findFreePort();
+    const ledgerPort = await findFreePortPair();
     const dataDir = tempDir('pmx-two-matchers-');
     const shared = {
       REDIS_URL: TEST_REDIS_URL,

@@ -8,7 +8,7 @@
  */
 import { Connection, Keypair, VersionedTransaction } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/infra/free-port.js';
+import { findFreePort, findFreePortPair } from '../../src/infra/free-port.js';
 import { cancelOrderText } from '../../src/domain/signed-message.js';
 import { signedOrder, USDC } from '../family-c/family-c.harness.js';
 import { ReplayBook, WsClient, wsUrl, type Frame } from '../family-c/ws-client.js';
@@ -57,7 +57,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 describe('WebSockets on two API nodes', () => {
   it('a client on either node sees every event', async () => {
     const dataDir = tempDir('pmx-ws2-');
-    const ledgerPort = await findFreePort();
+    const ledgerPort = await findFreePortPair();
     const shared = {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
