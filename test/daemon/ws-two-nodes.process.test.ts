@@ -8,7 +8,7 @@
  */
 import { Connection, Keypair, VersionedTransaction } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort, findFreePortPair } from '../../src/infra/free-port.js';
+import { findFreePortPair } from '../../src/infra/free-port.js';
 import { cancelOrderText } from '../../src/domain/signed-message.js';
 import { signedOrder, USDC } from '../family-c/family-c.harness.js';
 import { ReplayBook, WsClient, wsUrl, type Frame } from '../family-c/ws-client.js';
