@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { matcherQueueName } from '../../jobs/matcher-queue.js';
-import { findFreePort, findFreePortPair } from '../../src/infra/free-port.js';
+import { findFreePortPair } from '../../src/infra/free-port.js';
 import { ClobClient } from '../helpers/clob-client.js';
 import { PG_AVAILABLE, POSTGRES_URL, tempDir } from '../helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
