@@ -128,9 +128,10 @@ describe('outbound transactions', () => {
     const payment = await h.ctx.db.selectFrom('family_a_payments').selectAll().where('signature', '=', sig).executeTakeFirstOrThrow();
     const done = await awaitOutbound(h.ctx.db, payment.outbound_id!, 15_000);
     expect(done.status).toBe('confirmed');
-    await waitForQueuesDrained([h.ctx.queues.get('platform')]); // the duplicate jobs have run too
+    // The duplicate jobs have run too (a generous deadline: on a loaded machine a retry's backoff can take a while).
+    await waitForQueuesDrained([h.ctx.queues.get('platform')], 60_000);
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(4_000_000_000n);
-  });
+  }, 90_000);
 
   it('does not wait for bytes the node rejected in preflight, and keeps them for the retry', async () => {
     const owner = (await fundedUser(h, 0n)).publicKey.toBase58();

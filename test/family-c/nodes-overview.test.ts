@@ -35,7 +35,8 @@ describe('the Nodes view of a running daemon', () => {
           d.unavailable.length === 0 &&
           !self.gone &&
           BigInt(self.beats) >= 2n &&
-          self.markets.some((m: Json) => m.marketId === market.id)
+          // Owned: the lease taken and the epoch recorded (the matcher writes the second just after the first).
+          self.markets.some((m: Json) => m.marketId === market.id && m.epochNode === self.nodeId)
           ? d
           : undefined;
       },
