@@ -19,7 +19,7 @@
  * (refusal-accounting.ts): refunded, held for its own quote, or credited, and the answer says so.
  */
 import { randomUUID } from 'node:crypto';
-import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { findPaymentBySignature, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { assertBuyAmount, humanToRaw, rawToHuman, tokensForUsdc } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
@@ -42,6 +42,7 @@ import {
 } from './x402-payment.verifier.js';
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
+import { presentedQuote } from './presented-quote.js';
 import { QuoteIssued } from './x402-standard/quote-issued.js';
 import type { QuoteRow } from '../../../db/repositories/family-a-trades.repository.js';
 import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
@@ -150,15 +151,7 @@ async function honourBuy(
   if (await findPaymentBySignature(deps.db, payload.txHash)) {
     throw alreadyProcessed(payload.txHash);
   }
-  const quote =
-    standard?.quote ??
-    (await findQuote(deps.db, {
-      marketId: m.id,
-      wallet,
-      side,
-      kind: 'buy',
-      issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
-    }));
+  const quote = await presentedQuote(deps, { marketId: m.id, wallet, side, kind: 'buy' }, payload.quoteIssuedAt, standard);
   if (!quote)
     return issueQuote(
       deps,

@@ -6,7 +6,7 @@
  * tokens like a refused buy (refusal-accounting.ts): refunded, or held for the seller's own quote.
  */
 import { randomUUID } from 'node:crypto';
-import { findPaymentBySignature, findQuote, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
+import { findPaymentBySignature, insertQuote } from '../../../db/repositories/family-a-trades.repository.js';
 import { DomainError } from '../../domain/errors.js';
 import { humanToRaw, rawToHuman, usdcForTokens } from '../../domain/family-a/money.js';
 import { decodePaymentHeader } from '../../domain/family-a/payment-payload.js';
@@ -33,6 +33,7 @@ import type { StandardOffer } from './x402-standard/payment-required.js';
 import type { QuoteRow } from '../../../db/repositories/family-a-trades.repository.js';
 import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
 import { alreadyProcessed } from './payment-status.service.js';
+import { presentedQuote } from './presented-quote.js';
 
 export interface SellBody {
   wallet: string;
@@ -136,15 +137,7 @@ async function honourSell(
   if (payload.payer !== wallet)
     throw paymentFailed(LABEL, `payer mismatch: payload payer ${payload.payer} is not the body wallet ${wallet}`);
   if (await findPaymentBySignature(deps.db, payload.txHash)) throw alreadyProcessed(payload.txHash);
-  const quote =
-    standard?.quote ??
-    (await findQuote(deps.db, {
-      marketId: m.id,
-      wallet,
-      side,
-      kind: 'sell',
-      issuedAt: new Date(payload.quoteIssuedAt).toISOString(),
-    }));
+  const quote = await presentedQuote(deps, { marketId: m.id, wallet, side, kind: 'sell' }, payload.quoteIssuedAt, standard);
   if (!quote)
     return issueQuote(
       deps,
