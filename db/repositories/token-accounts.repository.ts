@@ -15,12 +15,27 @@ export interface TokenAccountRow {
   slot: bigint;
 }
 
+/**
+ * One row per address (the newest slot's), in address order. On PostgreSQL concurrent writers of
+ * overlapping accounts (the indexers, the keeper) then lock their rows in one order and cannot
+ * deadlock; and one statement never names an address twice (ON CONFLICT refuses that).
+ */
+export function lockOrdered(rows: TokenAccountRow[]): TokenAccountRow[] {
+  const newest = new Map<string, TokenAccountRow>();
+  for (const r of rows) {
+    const seen = newest.get(r.address);
+    if (!seen || r.slot >= seen.slot) newest.set(r.address, r);
+  }
+  return [...newest.values()].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
 export async function upsertTokenAccounts(db: Kysely<Database>, rows: TokenAccountRow[]): Promise<void> {
   if (rows.length === 0) return;
   const now = new Date().toISOString();
+  const ordered = lockOrdered(rows);
   // Chunked multi-row inserts keep both SQLite's and PostgreSQL's parameter limits out of reach.
-  for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, updated_at: now }));
+  for (let i = 0; i < ordered.length; i += 500) {
+    const chunk = ordered.slice(i, i + 500).map((r) => ({ ...r, updated_at: now }));
     await db
       .insertInto('token_accounts')
       .values(chunk)

@@ -45,6 +45,27 @@ for (const dialect of DIALECTS) {
       expect(await balancesByOwner(db, 'Owner111')).toEqual(new Map());
     });
 
+    it('lets concurrent writers of the same accounts in any order finish (one lock order: no deadlock), newest slot kept', async () => {
+      const { db } = handle;
+      const rows = Array.from({ length: 300 }, (_, i) => ({
+        address: `Lock${String(i).padStart(4, '0')}`,
+        mint: 'MintLock',
+        owner: 'LockOwner',
+        amount: BigInt(i),
+        slot: 20n,
+      }));
+      // Each writer sends the same accounts shuffled, some twice (an older read too), at its own slot.
+      const writers = Array.from({ length: 8 }, (_, w) => {
+        const mine = rows.map((r) => ({ ...r, amount: r.amount + BigInt(w), slot: 20n + BigInt(w) }));
+        const shuffled = [...mine, ...mine.slice(0, 20).map((r) => ({ ...r, slot: 1n }))].sort(() => Math.random() - 0.5);
+        return upsertTokenAccounts(db, shuffled);
+      });
+      await Promise.all(writers);
+      const total = (await balancesByOwner(db, 'LockOwner')).get('MintLock');
+      // The newest writer (slot 27) wins every row: Σ (i + 7) for i < 300.
+      expect(total).toBe(BigInt((299 * 300) / 2 + 7 * 300));
+    });
+
     it('never lets an older market read replace a newer one', async () => {
       const { db } = handle;
       await upsertChainMarket(db, market('active', 20n));
