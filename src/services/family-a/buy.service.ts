@@ -43,6 +43,7 @@ import {
 import type { PaymentPayload } from '../../domain/family-a/payment-payload.js';
 import { alreadyProcessed } from './payment-status.service.js';
 import { presentedQuote } from './presented-quote.js';
+import { documentedPayload } from './x402-standard/documented-payload.js';
 import { QuoteIssued } from './x402-standard/quote-issued.js';
 import type { QuoteRow } from '../../../db/repositories/family-a-trades.repository.js';
 import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
@@ -216,15 +217,6 @@ async function honourBuy(
 /** Honours a standard payment that landed (settle-standard-payment.ts), as step 2 would with its signature. */
 export async function honourStandardBuy(deps: FamilyADeps, row: X402PaymentRow, quote: QuoteRow) {
   const body: BuyBody = { wallet: row.payer, amount: rawToHuman(BigInt(row.amount_raw)), side: row.side };
-  const payload: PaymentPayload = {
-    x402Version: 1,
-    network: deps.settings.network,
-    txHash: row.signature,
-    amount: rawToHuman(BigInt(row.amount_raw) + BigInt(row.account_fee_raw)),
-    payer: row.payer,
-    payTo: row.pay_to,
-    asset: deps.usdcMint,
-    quoteIssuedAt: row.quote_issued_at,
-  };
+  const payload = documentedPayload(deps, row, deps.usdcMint);
   return withRefusalAccounting(deps, row.signature, (remember) => honourBuy(deps, row.slug, body, payload, remember, { quote }));
 }

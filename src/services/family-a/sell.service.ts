@@ -34,6 +34,7 @@ import type { QuoteRow } from '../../../db/repositories/family-a-trades.reposito
 import type { X402PaymentRow } from '../../../db/repositories/family-a-x402.repository.js';
 import { alreadyProcessed } from './payment-status.service.js';
 import { presentedQuote } from './presented-quote.js';
+import { documentedPayload } from './x402-standard/documented-payload.js';
 
 export interface SellBody {
   wallet: string;
@@ -192,15 +193,6 @@ async function honourSell(
 /** Honours a standard payment of outcome tokens that landed (settle-standard-payment.ts), as step 2 would. */
 export async function honourStandardSell(deps: FamilyADeps, row: X402PaymentRow, quote: QuoteRow) {
   const body: SellBody = { wallet: row.payer, tokenAmount: rawToHuman(BigInt(row.amount_raw)), side: row.side };
-  const payload: PaymentPayload = {
-    x402Version: 1,
-    network: deps.settings.network,
-    txHash: row.signature,
-    amount: rawToHuman(BigInt(row.amount_raw)),
-    payer: row.payer,
-    payTo: row.pay_to,
-    asset: '',
-    quoteIssuedAt: row.quote_issued_at,
-  };
+  const payload = documentedPayload(deps, row, ''); // a sell's step 2 takes the mint from the side, not the payload
   return withRefusalAccounting(deps, row.signature, (remember) => honourSell(deps, row.slug, body, payload, remember, { quote }));
 }
