@@ -26,6 +26,7 @@ export default defineConfig({
       { extends: true, test: { name: 'daemon', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'programs', include: ['packages/programs/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'local-cluster', include: ['packages/local-cluster/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'client', include: ['packages/client/test/**/*.test.ts'] } },
     ],
   },
 });
