@@ -24,7 +24,7 @@ import { insertOrders } from '../db/repositories/clob-orders.repository.js';
 import { restingCommitment } from '../src/domain/orderbook/index.js';
 import { spawnDaemon, waitForStatus, type DaemonProcess } from '../test/daemon/daemon-process.js';
 import { tempDir } from '../test/helpers/databases.js';
-import { apiOf, benchDatabase, type Api } from './clob-placement.bench.js';
+import { apiOf, benchDatabase, type Api } from './support/clob-world.js';
 import { cannon, interleaved, rateOf, type Rate } from './support/cannon.js';
 
 const SECONDS = Number(process.env.BENCH_WIDE_SECONDS ?? 8);
