@@ -20,6 +20,7 @@ import { RoutingMatcherPort } from '../services/family-c/matcher/routing-matcher
 import type { FeatureContext, RoleService } from './feature.js';
 import type { ReadinessCheck } from '../services/readiness.service.js';
 import { matcherCoverage } from '../services/family-c/matcher/matcher-coverage.js';
+import { answerMatcherCalls, matcherCaller } from '../services/family-c/matcher/matcher-calls.js';
 
 export interface ClobMatcherRuntime {
   port: RoutingMatcherPort;
@@ -68,7 +69,9 @@ export function clobMatcherRuntime(
     activeMarkets: () => activeMarketIds(c),
   });
   const readiness: Record<string, ReadinessCheck> = { matchers: { role: 'api', run: coverage } };
-  if (!hasRole(ctx.config, 'matcher')) return { port: new RoutingMatcherPort({ holder, remote }), readiness, close };
+  const callMatchers = matcherCaller(ctx.redis('producer', 'pmx-clob-matcher-calls'), prefix);
+  if (!hasRole(ctx.config, 'matcher'))
+    return { port: new RoutingMatcherPort({ holder, remote, unserved: callMatchers }), readiness, close };
 
   const publisher = new MatcherEventPublisher(bus, log, filled);
   const fees = { takerFeeBps: BigInt(c.fees.takerFeeBps), makerRebateBps: BigInt(c.fees.makerRebateBps) };
@@ -109,6 +112,7 @@ export function clobMatcherRuntime(
   let worker: Worker | undefined;
   let sweep: NodeJS.Timeout | undefined;
   let stopCatchUp: (() => void) | undefined;
+  let stopAnswering: (() => Promise<void>) | undefined;
   const service: RoleService = {
     async start() {
       worker = startMatcherQueueWorker({
@@ -119,6 +123,7 @@ export function clobMatcherRuntime(
         log,
       });
       await leases.start();
+      stopAnswering = await answerMatcherCalls(ctx.redis('general', 'pmx-clob-matcher-calls-in'), prefix, () => leases.soon());
       sweep = setInterval(() => matcher.sweepExpired(), EXPIRY_SWEEP_MS);
       sweep.unref();
       // Status notifications are best effort and give-backs are recorded by the keeper: the
@@ -128,12 +133,17 @@ export function clobMatcherRuntime(
     async stop() {
       if (sweep) clearInterval(sweep);
       stopCatchUp?.();
+      await stopAnswering?.();
       await worker?.close();
       await matcher.idle();
       await leases.stop();
     },
   };
   readiness.matcher = { role: 'matcher', run: async () => leases.lastRoundAge(2 * ctx.config.clob.leaseMs) };
-  const port = new RoutingMatcherPort({ local: { matcher, port: local }, holder, remote });
+  const unserved = (marketId: string) => {
+    leases.soon(); // this node may be the market's rendezvous owner: no need to wait for the call to come back
+    callMatchers(marketId);
+  };
+  const port = new RoutingMatcherPort({ local: { matcher, port: local }, holder, remote, unserved });
   return { port, publisher, matcher, leases, service, readiness, close };
 }

@@ -112,6 +112,8 @@ export class MarketLeases {
   private lastRoundAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  /** A round was asked for while one ran: that one may have read the market list too early. */
+  private again = false;
   private readonly ttl: number;
 
   constructor(private readonly o: LeaseOptions) {
@@ -143,8 +145,23 @@ export class MarketLeases {
       .catch((err) => this.o.log.warn({ err }, 'matcher lease round failed'))
       .finally(() => {
         this.ticking = undefined;
+        if (this.again && this.timer) {
+          this.again = false;
+          void this.tick();
+        }
       });
     return this.ticking;
+  }
+
+  /**
+   * A round now rather than at the next tick: a market has no matcher yet (just created, say) and
+   * an order waits for it. A round already under way is followed by one more, since it may have
+   * listed the markets before this one existed. Ignored before start() and after stop().
+   */
+  soon(): void {
+    if (!this.timer) return;
+    if (this.ticking) this.again = true;
+    else void this.tick();
   }
 
   private async round(): Promise<void> {
@@ -231,6 +248,7 @@ export class MarketLeases {
   /** Clean shutdown: release every lease so the other matchers take over at once. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
     await this.ticking;
     for (const marketId of [...this.held]) await this.release(marketId, 'shutdown');
     await this.o.redis.zrem(this.registry, this.o.node);

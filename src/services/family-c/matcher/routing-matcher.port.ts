@@ -2,7 +2,8 @@
  * The matcher port API nodes use: the local matcher when this process owns the market (no Redis
  * on the way), else the node holding the market's lease, through that node's job queue. While a
  * market changes hands (no holder yet, or the old holder answers MARKET_NOT_OWNED) it retries
- * for a short while, then answers 503.
+ * for a short while, then answers 503. A market nobody holds (just created, say) is announced to the
+ * matchers, which then take it at once instead of at their next lease round.
  */
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
@@ -20,6 +21,8 @@ export interface RoutingOptions {
   remote(node: string): MatcherPort;
   /** How long to wait for a market to find its matcher (default 5 s). */
   waitMs?: number;
+  /** Called while an order waits for a market no matcher holds: asks the matchers for a lease round now (matcher-calls.ts). */
+  unserved?(marketId: string): void;
 }
 
 const RETRYABLE = new Set(['MARKET_NOT_OWNED']);
@@ -75,6 +78,8 @@ export class RoutingMatcherPort implements MatcherPort {
         }
       } else if (Date.now() > deadline) {
         throw new DomainError('unavailable', 'MATCHER_UNAVAILABLE', `No matcher serves market ${marketId} right now; try again`);
+      } else {
+        this.o.unserved?.(marketId);
       }
       await new Promise((r) => setTimeout(r, delay));
     }
