@@ -7,12 +7,14 @@ import local from './eslint-rules/no-value-cycle.js';
 
 /**
  * Each layer and what it may import (besides itself and npm packages). The workspace packages are
- * layers too: `programs` imports nothing of ours, `local-cluster` only `programs`, and in the
+ * layers too: `programs` and `client` import nothing of ours, `local-cluster` only `programs`, and in the
  * daemon only the chain layer (its adapters) and the composition root reach the local cluster.
  */
 const LAYERS = {
   programs: { pattern: 'packages/programs', allow: [] },
   'local-cluster': { pattern: 'packages/local-cluster', allow: ['programs'] },
+  // What a bot or a web app installs alone: it imports nothing of ours (not even @pmx/programs).
+  client: { pattern: 'packages/client', allow: [] },
   domain: { pattern: 'src/domain', allow: ['programs'] },
   config: { pattern: 'config', allow: [] },
   db: { pattern: 'db', allow: ['config'] },
@@ -39,7 +41,7 @@ const NO_DEEP_PACKAGE_IMPORTS = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'packages/*/dist'] },
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'packages/*/dist', 'packages/client/src/generated'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -53,4 +53,9 @@ describe('Family A in OpenAPI', () => {
     const confirm = schema('/v2/markets/{slug}/claim/confirm', '200').properties.data.properties;
     expect(JSON.stringify(confirm.deliveryStatus)).toContain('awaiting_funds');
   });
+
+  it('lists a query parameter with a default as optional (a generated client need not pass it)', () => {
+    const params = (doc.paths['/v2/markets']!.get!.parameters ?? []) as Array<{ name: string; required?: boolean }>;
+    expect(params.find((p) => p.name === 'limit')).toMatchObject({ required: false });
+  });
 });

@@ -6,8 +6,26 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
+type Operation = { parameters?: { required?: boolean; schema?: { default?: unknown } }[] };
+
+/**
+ * A query parameter with a default (`limit`, `depth`, …) may be left out: Fastify fills it in.
+ * @fastify/swagger lists it as required all the same, and a generated client (packages/client)
+ * would then make every caller pass it.
+ */
+function defaultedParametersOptional(doc: { paths?: Record<string, Record<string, Operation>> }): void {
+  for (const operations of Object.values(doc.paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const parameter of operation.parameters ?? []) if (parameter.schema?.default !== undefined) parameter.required = false;
+}
+
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {
+    transformObject: (document) => {
+      const doc = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+      defaultedParametersOptional(doc as Parameters<typeof defaultedParametersOptional>[0]);
+      return doc;
+    },
     openapi: {
       openapi: '3.0.3',
       info: {
