@@ -1,4 +1,4 @@
 /**
  * @pmx/client: a typed client for the PMX prediction-market API (see README.md).
  */
-export {};
+export * from './ws/index.js';
