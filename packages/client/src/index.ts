@@ -35,3 +35,4 @@ export {
 } from './signing/messages.js';
 export { base58Decode, base58Encode, fromBase64, toBase64 } from './signing/encoding.js';
 export { ClobTrader, isPlacement } from './clob-trader.js';
+export * from './ws/index.js';
