@@ -1,11 +1,11 @@
 /**
- * One side of one outcome: a price ladder indexed by tick (an array of 10,001 slots), each
- * non-empty slot a FIFO level of orders held in an intrusive doubly linked list, plus a bitset
+ * One side of one outcome: a price ladder indexed by tick (10,001 ticks, stored in pages of the
+ * ticks in use: tick-pages.ts), each non-empty tick a FIFO level of orders held in an intrusive doubly linked list, plus a bitset
  * of non-empty ticks and the best tick. Append, remove and size changes are O(1); when the best
  * level empties the next best comes from the bitset (bounded, see tick-bitset.ts).
  */
 import { TickBitset } from './tick-bitset.js';
-import { WideTotals } from './wide-totals.js';
+import { PagedTotals, TickPages } from './tick-pages.js';
 import type { Outcome, RestingOrder, Side } from './types.js';
 
 export const TICKS = 10_001;
@@ -100,7 +100,7 @@ export class Level {
     readonly side: Side,
     readonly priceBps: number,
     /** The ladder's sizes by tick (see Ladder.sizes). */
-    private readonly sizes: WideTotals,
+    private readonly sizes: PagedTotals,
   ) {}
 
   /** Aggregate remaining quantity of the level's orders. */
@@ -109,13 +109,9 @@ export class Level {
   }
 }
 
-/** What an empty ladder points at until its first order: a book costs little until it is used. */
-const NO_LEVELS: (Level | undefined)[] = [];
-const NO_SIZES = new WideTotals(0);
-
 export class Ladder {
-  /** Levels by tick (10,001 slots, allocated with the first order). */
-  levels: (Level | undefined)[] = NO_LEVELS;
+  /** Levels by tick; a level, once made, stays for the ladder's life (an empty one is reused). */
+  private readonly levels = new TickPages<Level>(TICKS);
   readonly ticks = new TickBitset(TICKS);
   /** Best price (highest bid, lowest ask) or -1 when empty. */
   best = -1;
@@ -123,23 +119,24 @@ export class Ladder {
    * Each level's aggregate size, by tick, as exact double pairs (wide-totals.ts): a bigint field
    * of a long-lived Level object allocated a bigint and paid a write barrier on every change.
    */
-  sizes: WideTotals = NO_SIZES;
+  private readonly sizes = new PagedTotals(TICKS);
 
   constructor(
     readonly outcome: Outcome,
     readonly side: Side,
   ) {}
 
+  /** The level at `price` (undefined when no order ever rested there; it may be empty). */
+  levelAt(price: number): Level | undefined {
+    return this.levels.get(price);
+  }
+
   append(node: OrderNode): Level {
-    if (this.levels === NO_LEVELS) {
-      this.levels = new Array<Level | undefined>(TICKS);
-      this.sizes = new WideTotals(TICKS);
-    }
     const price = node.priceBps;
-    let level = this.levels[price];
+    let level = this.levels.get(price);
     if (level === undefined) {
       level = new Level(this.outcome, this.side, price, this.sizes);
-      this.levels[price] = level;
+      this.levels.set(price, level);
     }
     // After the last order that came before it: the tail on arrival; further in when an order
     // taken off by a refused replace goes back to its place in the queue (Book.reinstate).
@@ -160,7 +157,7 @@ export class Ladder {
   }
 
   remove(node: OrderNode): Level {
-    const level = this.levels[node.priceBps]!;
+    const level = this.levels.get(node.priceBps)!;
     if (node.prev === null) level.head = node.next;
     else node.prev.next = node.next;
     if (node.next === null) level.tail = node.prev;
@@ -180,13 +177,13 @@ export class Ladder {
   *walk(depth: number): Generator<Level> {
     let price = this.best;
     for (let n = 0; n < depth && price !== -1; n++) {
-      yield this.levels[price]!;
+      yield this.levels.get(price)!;
       price = this.side === 'buy' ? this.ticks.nextAtOrBelow(price - 1) : this.ticks.nextAtOrAbove(price + 1);
     }
   }
 
   sizeAt(price: number): bigint {
-    return price >= 0 && price < this.sizes.length ? this.sizes.get(price) : 0n; // an empty ladder has no sizes yet
+    return price >= 0 && price < TICKS ? this.sizes.get(price) : 0n;
   }
 
   /** Changes the aggregate size of the level at `price` (a fill: negative; a give-back: positive). */

@@ -44,7 +44,7 @@ export class BookMatcher {
       this.price = d;
       return dOk ? DIRECT : NONE;
     }
-    if (!dOk || (buy ? cp < d : cp > d) || (cp === d && comp.levels[c]!.head!.seq < direct.levels[d]!.head!.seq)) {
+    if (!dOk || (buy ? cp < d : cp > d) || (cp === d && comp.levelAt(c)!.head!.seq < direct.levelAt(d)!.head!.seq)) {
       this.price = cp;
       return COMP;
     }
@@ -109,7 +109,7 @@ export class BookMatcher {
         const which = this.best(direct, comp, buy, limit);
         if (which === NONE) break;
         const ladder = which === DIRECT ? direct : comp;
-        const level = ladder.levels[ladder.best]!;
+        const level = ladder.levelAt(ladder.best)!;
         const maker = level.head!;
         if (level.stamp !== stamp) {
           level.stamp = stamp;

@@ -2,14 +2,16 @@
  * One market's book as last committed, kept level by level from the matcher's level deltas:
  * what this node's REST reads answer for the markets its matcher owns. A batch costs its
  * changed levels, never the book's width (issue 25 part 6: a book of 12,500 levels was rebuilt
- * and serialised whole after every batch). Reads walk the price grid (9,999 ticks per side), a
- * cost per read bounded whatever the book holds. The matcher's own book cannot answer reads: it
+ * and serialised whole after every batch). Sizes are kept in pages of the ticks in use
+ * (tick-pages.ts: a market costs a few kB, not the 320 kB of four dense price grids) and reads
+ * walk those pages, skipping the unused ones: a cost per read bounded whatever the book holds. The matcher's own book cannot answer reads: it
  * changes during a batch, before that batch commits.
  */
 import type { BookTop, LevelDelta, OrderBook, Outcome, Side } from '../../../domain/orderbook/index.js';
 import type { BookView } from './book-snapshot.js';
 import type { BookLevelView } from './clob-events.js';
 import { bookHash } from './book-hash.js';
+import { TickPages } from '../../../domain/orderbook/tick-pages.js';
 
 const TICKS = 10_000;
 const SIDES = ['yes:buy', 'yes:sell', 'no:buy', 'no:sell'] as const;
@@ -20,7 +22,7 @@ export const levelField = (outcome: Outcome, side: Side, priceBps: number) => `$
 
 export class BookMirror {
   /** Per side, the size of each price (index = bps) as a decimal string; undefined = no level. */
-  private readonly sizes = new Map<SideKey, Array<string | undefined>>(SIDES.map((s) => [s, new Array<string | undefined>(TICKS)]));
+  private readonly sizes = new Map<SideKey, TickPages<string>>(SIDES.map((s) => [s, new TickPages<string>(TICKS)]));
   top: BookTop = { bestBid: { yes: null, no: null }, bestAsk: { yes: null, no: null }, lastPrice: { yes: null, no: null } };
   /** The last market event this state includes, once Redis numbered the batch that made it (undefined until then). */
   seq?: number;
@@ -44,7 +46,7 @@ export class BookMirror {
 
   /** Applies a committed batch's level deltas (in order) and the book's top after it. */
   apply(levels: readonly LevelDelta[], top: BookTop): void {
-    for (const l of levels) this.sizes.get(`${l.outcome}:${l.side}`)![l.priceBps] = l.size === 0n ? undefined : l.size.toString();
+    for (const l of levels) this.sizes.get(`${l.outcome}:${l.side}`)!.set(l.priceBps, l.size === 0n ? undefined : l.size.toString());
     this.top = { bestBid: { ...top.bestBid }, bestAsk: { ...top.bestAsk }, lastPrice: { ...top.lastPrice } };
     this.seq = undefined;
     this.version++;
@@ -58,15 +60,8 @@ export class BookMirror {
 
   /** The book as clients see it, `depth` levels per side (best first). */
   view(marketId: string, depth: number): BookView {
-    const side = (key: SideKey, descending: boolean): BookLevelView[] => {
-      const sizes = this.sizes.get(key)!;
-      const out: BookLevelView[] = [];
-      for (let i = 0, p = descending ? TICKS - 1 : 1; i < TICKS - 1 && out.length < depth; i++, p += descending ? -1 : 1) {
-        const size = sizes[p];
-        if (size !== undefined) out.push({ price: p, size });
-      }
-      return out;
-    };
+    const side = (key: SideKey, descending: boolean): BookLevelView[] =>
+      this.sizes.get(key)!.collect(descending, depth, (size, price) => ({ price, size }));
     return {
       marketId,
       yes: { bids: side('yes:buy', true), asks: side('yes:sell', false) },
