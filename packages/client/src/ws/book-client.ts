@@ -11,6 +11,7 @@
  */
 import { ChannelSocket, type KeepAliveOptions, type SentCommand, type WebSocketConstructor } from './channel-socket.js';
 import type { BackoffOptions } from './backoff.js';
+import { bookHash } from './book-hash.js';
 import { Emitter } from './emitter.js';
 import { LocalBook } from './local-book.js';
 import type {
@@ -122,6 +123,12 @@ export class BookClient extends Emitter<BookClientEvents> {
   view(market: string, depth?: number): BookView | undefined {
     const book = this.localBook(market);
     return book?.seq === null ? undefined : book?.view(depth);
+  }
+
+  /** The REST orderbook's `hash` of this book (both outcomes, every level); undefined before the first snapshot. */
+  async hash(market: string): Promise<string | undefined> {
+    const view = this.view(market);
+    return view && bookHash(view.yes, view.no);
   }
 
   /** The seq of the last event in the market's book, and whether it is in sync (no gap, no missing part). */
