@@ -25,6 +25,7 @@ import type {
   TradeFrame,
 } from './messages.js';
 import { commandFrames, Subscriptions } from './subscriptions.js';
+import { Timers } from './timers.js';
 import { channelUrl, defaultWebSocket } from './socket-url.js';
 
 export interface BookClientOptions extends KeepAliveOptions {
@@ -75,7 +76,7 @@ export class BookClient extends Emitter<BookClientEvents> {
   private readonly resyncing = new Map<string, ResyncReason>();
   /** Re-subscriptions gathered in this turn, sent together. */
   private readonly toResync = new Set<string>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private closed = false;
 
   constructor(private readonly options: BookClientOptions) {
@@ -147,10 +148,10 @@ export class BookClient extends Emitter<BookClientEvents> {
     return new Promise((resolve, reject) => {
       const stop = () => {
         offUpdate();
-        this.clearTimer(timer);
+        this.timers.clear(timer);
       };
       const offUpdate = this.on('update', () => reached() && (stop(), resolve()));
-      const timer = this.later(timeoutMs, () => {
+      const timer = this.timers.later(timeoutMs, () => {
         offUpdate();
         reject(new Error(`book of ${market} not at seq ${seq} within ${timeoutMs} ms (at ${JSON.stringify(this.state(market))})`));
       });
@@ -171,8 +172,7 @@ export class BookClient extends Emitter<BookClientEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.clearAll();
     this.subs.abandon(new Error('BookClient closed'));
     await this.socket.close();
     this.removeAll();
@@ -256,7 +256,7 @@ export class BookClient extends Emitter<BookClientEvents> {
     this.books.get(marketId)?.invalidate();
     this.resyncing.set(marketId, reason);
     if (delayMs > 0) {
-      this.later(delayMs, () => this.books.has(marketId) && this.resync(marketId, reason));
+      this.timers.later(delayMs, () => this.books.has(marketId) && this.resync(marketId, reason));
       return;
     }
     if (this.toResync.size === 0) {
@@ -275,7 +275,7 @@ export class BookClient extends Emitter<BookClientEvents> {
     if (frame.code === 'BOOK_UNAVAILABLE' && frame.marketId) {
       this.resync(frame.marketId, 'unavailable', retry); // the daemon dropped that subscription: subscribe again
     } else if (sent?.type === 'subscribe' && frame.code === 'UNAVAILABLE') {
-      this.later(retry, () =>
+      this.timers.later(retry, () =>
         this.sendCommands(
           'subscribe',
           sent.refs.filter((r) => this.subs.has(r) || this.books.has(r)),
@@ -289,19 +289,5 @@ export class BookClient extends Emitter<BookClientEvents> {
       if (rest.length > 0) this.sendCommands('subscribe', rest);
     }
     this.emit('error', error);
-  }
-
-  private later(ms: number, run: () => void): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    this.timers.add(timer);
-    return timer;
-  }
-
-  private clearTimer(timer: ReturnType<typeof setTimeout>): void {
-    clearTimeout(timer);
-    this.timers.delete(timer);
   }
 }

@@ -12,6 +12,7 @@ import { BookClientError } from './book-client.js';
 import { WS_SERVER_LIMITS, type BalanceUpdateFrame, type ServerFrame, type UserFillFrame, type UserOrderFrame } from './messages.js';
 import { channelUrl, defaultWebSocket } from './socket-url.js';
 import { commandFrames } from './subscriptions.js';
+import { Timers } from './timers.js';
 
 export interface UserClientOptions extends KeepAliveOptions {
   /** The daemon's base URL (`http://host:port`, `ws://…`) or the channel's own (`…/v2/ws/user`). */
@@ -42,7 +43,7 @@ interface Watch {
 export class UserClient extends Emitter<UserClientEvents> {
   private readonly socket: ChannelSocket;
   private readonly watches = new Map<string, Watch>();
-  private readonly retries = new Set<ReturnType<typeof setTimeout>>();
+  private readonly retries = new Timers();
 
   constructor(private readonly options: UserClientOptions) {
     super();
@@ -89,8 +90,7 @@ export class UserClient extends Emitter<UserClientEvents> {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.retries) clearTimeout(timer);
-    this.retries.clear();
+    this.retries.clearAll();
     for (const watch of this.watches.values()) for (const w of watch.waiters.splice(0)) w.reject(new Error('UserClient closed'));
     await this.socket.close();
     this.removeAll();
@@ -112,11 +112,7 @@ export class UserClient extends Emitter<UserClientEvents> {
       const watch = pubkey === undefined ? undefined : this.watches.get(pubkey);
       if (watch && frame.code === 'UNAVAILABLE') {
         // The node could not complete it (its database away, too many commands waiting): again later.
-        const timer = setTimeout(() => {
-          this.retries.delete(timer);
-          if (this.watches.has(pubkey!)) this.send(pubkey!);
-        }, this.options.retryMs ?? 1_000);
-        this.retries.add(timer);
+        this.retries.later(this.options.retryMs ?? 1_000, () => this.watches.has(pubkey!) && this.send(pubkey!));
       } else if (watch && watch.waiters.length > 0) {
         this.watches.delete(pubkey!); // refused whole: an unknown market, a bad pubkey, a limit
         for (const w of watch.waiters.splice(0)) w.reject(error);
