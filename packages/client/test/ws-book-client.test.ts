@@ -187,6 +187,21 @@ describe('BookClient', () => {
     await expect(client.subscribe(Array.from({ length: 50 }, (_, i) => `m-${i}`))).rejects.toThrow(RangeError);
   });
 
+  it('forgets a market it unsubscribes, on the daemon too', async () => {
+    const { client } = open();
+    await client.subscribe([M1, M2]);
+    await client.waitForSeq(M2, 0);
+    client.unsubscribe([M1]);
+    const conn = server.connections[0]!;
+    await server.until('the unsubscribe', () => conn.received.some((t) => t.includes('"unsubscribe"')));
+    expect(JSON.parse(conn.received.at(-1)!)).toEqual({ type: 'unsubscribe', markets: [M1] });
+    expect(client.book(M1, 'yes')).toBeUndefined();
+    server.priceChange(M2, 'yes', 'buy', 4000, '1');
+    await client.waitForSeq(M2, 1);
+    expect(client.book(M2, 'yes')).toEqual(expected(M2, 'yes'));
+    expect(client.state(M1)).toBeUndefined();
+  });
+
   it('leaves no timer and no socket after close(), whether connected or waiting to reconnect', async () => {
     const timers = trackTimers();
     const { client: connected } = open({ pingIntervalMs: 20, pongTimeoutMs: 1_000 });

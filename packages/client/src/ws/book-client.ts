@@ -217,7 +217,10 @@ export class BookClient extends Emitter<BookClientEvents> {
       case 'subscribed': {
         const sent = answers?.context as { type: string; refs: string[] } | undefined;
         if (sent?.type === 'subscribe') this.subs.acknowledged(sent.refs, frame.markets);
-        for (const id of frame.markets) if (!this.books.has(id)) this.books.set(id, new LocalBook(id));
+        // A market let go while its subscription was on its way is let go on the daemon too.
+        const unwanted = frame.markets.filter((id) => !this.subs.wantsId(id));
+        for (const id of frame.markets) if (!unwanted.includes(id) && !this.books.has(id)) this.books.set(id, new LocalBook(id));
+        if (unwanted.length > 0) this.sendCommands('unsubscribe', unwanted);
         return;
       }
       case 'unsubscribed':

@@ -32,6 +32,12 @@ export class Subscriptions {
     return this.wanted.has(ref);
   }
 
+  /** True when some wanted reference names this market UUID. */
+  wantsId(id: string): boolean {
+    for (const value of this.wanted.values()) if (value === id) return true;
+    return false;
+  }
+
   /** The UUID of a reference the client follows (a UUID stands for itself). */
   idOf(ref: string): string | undefined {
     const id = this.wanted.get(ref) ?? (UUID.test(ref) ? ref.toLowerCase() : undefined);
