@@ -157,7 +157,7 @@ describe('BookClient', () => {
   });
 
   it('sends PING to keep the connection, answers a server PING, and drops a silent connection', async () => {
-    const { client, seen } = open({ pingIntervalMs: 40, pongTimeoutMs: 100 });
+    const { client, seen } = open({ pingIntervalMs: 40, pongTimeoutMs: 400 });
     await client.subscribe([M1]);
     const first = server.connections[0]!;
     await server.until('three PINGs', () => first.received.filter((t) => t === 'PING').length >= 3);
@@ -166,7 +166,7 @@ describe('BookClient', () => {
     expect(seen.disconnected).toBeUndefined();
     server.answerPing = false; // half-open: nothing comes back any more
     const down = await new Promise<BookClientEvents['disconnected']>((resolve) => client.once('disconnected', resolve));
-    expect(down.reason).toMatch(/no answer to PING within 100 ms/);
+    expect(down.reason).toMatch(/no answer to PING within 400 ms/);
     server.answerPing = true;
     const second = await server.until('a new connection', () => server.connections[1]);
     await server.until('its subscribe', () => server.subscribes(second).length > 0);
