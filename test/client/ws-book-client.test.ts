@@ -100,12 +100,16 @@ describe('BookClient against the daemon', () => {
     }
 
     const proxy = await cuttableProxy(h.daemon.url!);
-    const early = new BookClient({ url: proxy.url, backoff: { initialMs: 50, maxMs: 1_000 } });
+    const early = new BookClient({ url: proxy.url, backoff: { initialMs: 300, maxMs: 1_000 } });
     const seen: { disconnected: Array<BookClientEvents['disconnected']>; resynced: Array<BookClientEvents['resynced']> } = {
       disconnected: [],
       resynced: [],
     };
-    early.on('disconnected', (d) => seen.disconnected.push(d));
+    const seqAtDisconnect: number[] = [];
+    early.on('disconnected', (d) => {
+      seen.disconnected.push(d);
+      seqAtDisconnect.push(early.state(market.id)!.seq!);
+    });
     early.on('resynced', (r) => seen.resynced.push(r));
     expect(await early.subscribe([market.id])).toEqual([market.id]);
     await early.waitForSeq(market.id, 0);
@@ -143,7 +147,8 @@ describe('BookClient against the daemon', () => {
         const key = r.status ?? r.error!;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
-      // Cut mid-stream: the client learns it from the socket, reconnects with backoff and resyncs.
+      // Cut mid-stream: the client learns it from the socket, reconnects with backoff (150–300 ms,
+      // while the next batch is matched) and resyncs.
       if (batch === 15 || batch === 35) expect(proxy.cut()).toBe(1);
       if (batch === 25) {
         late = new BookClient({ url: h.daemon.url! });
@@ -174,7 +179,10 @@ describe('BookClient against the daemon', () => {
     expect(placedEvents).toEqual(placedByFirst);
     expect(filledEvents).toBeGreaterThan(0);
     expect(seen.disconnected.map((d) => d.retryInMs !== null)).toEqual([true, true]);
-    expect(seen.resynced.filter((r) => r.reason === 'reconnect')).toHaveLength(2);
+    // Each fresh snapshot covered events the client never received (published while it was away).
+    const afterReconnect = seen.resynced.filter((r) => r.reason === 'reconnect');
+    expect(afterReconnect).toHaveLength(2);
+    afterReconnect.forEach((r, i) => expect(r.seq).toBeGreaterThan(seqAtDisconnect[i]!));
     await Promise.all([early.close(), late!.close(), user.close()]);
     await proxy.close();
   }, 240_000);
