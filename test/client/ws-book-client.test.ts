@@ -16,7 +16,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookClient, type BookClientEvents, type BookSide } from '@pmx/client';
+import { BookClient, UserClient, type BookClientEvents, type BookSide } from '@pmx/client';
 import {
   createClobMarket,
   depositedTrader,
@@ -100,22 +100,35 @@ describe('BookClient against the daemon', () => {
     }
 
     const proxy = await cuttableProxy(h.daemon.url!);
-    const early = new BookClient({ url: proxy.url, backoff: { initialMs: 50, maxMs: 1_000 } });
+    const early = new BookClient({ url: proxy.url, backoff: { initialMs: 300, maxMs: 1_000 } });
     const seen: { disconnected: Array<BookClientEvents['disconnected']>; resynced: Array<BookClientEvents['resynced']> } = {
       disconnected: [],
       resynced: [],
     };
-    early.on('disconnected', (d) => seen.disconnected.push(d));
+    const seqAtDisconnect: number[] = [];
+    early.on('disconnected', (d) => {
+      seen.disconnected.push(d);
+      seqAtDisconnect.push(early.state(market.id)!.seq!);
+    });
     early.on('resynced', (r) => seen.resynced.push(r));
     expect(await early.subscribe([market.id])).toEqual([market.id]);
     await early.waitForSeq(market.id, 0);
     let late: BookClient | undefined;
+    // The first trader's own events, on the user channel (straight to the daemon).
+    const user = new UserClient({ url: h.daemon.url! });
+    const placedEvents = new Set<string>();
+    let filledEvents = 0;
+    user.on('order', (e) => e.event === 'order:placed' && placedEvents.add(e.order.id));
+    user.on('fill', (e) => e.event === 'fill:matched' && filledEvents++);
+    await user.watch(traders[0]!.publicKey.toBase58());
+    const placedByFirst = new Set<string>();
 
     const random = rng(30);
     const statuses = new Map<string, number>();
     for (let batch = 0; batch < 50; batch++) {
-      const orders = Array.from({ length: 20 }, () =>
-        signedOrder(traders[Math.floor(random() * traders.length)]!, {
+      const owners = Array.from({ length: 20 }, () => traders[Math.floor(random() * traders.length)]!);
+      const orders = owners.map((owner) =>
+        signedOrder(owner, {
           market: market.marketPubkey,
           side: random() < 0.5 ? 'buy' : 'sell',
           outcome: random() < 0.5 ? 'yes' : 'no',
@@ -126,11 +139,16 @@ describe('BookClient against the daemon', () => {
       );
       const res = await post(h, '/v2/clob/orders/batch', { orders });
       expect(res.statusCode).toBe(200);
-      for (const r of res.json().results as Array<{ status?: string; error?: string }>) {
+      const results = res.json().results as Array<{ status?: string; error?: string; orderId?: string }>;
+      results.forEach((r, i) => {
+        if (r.orderId && owners[i] === traders[0]) placedByFirst.add(r.orderId);
+      });
+      for (const r of results) {
         const key = r.status ?? r.error!;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
-      // Cut mid-stream: the client learns it from the socket, reconnects with backoff and resyncs.
+      // Cut mid-stream: the client learns it from the socket, reconnects with backoff (150–300 ms,
+      // while the next batch is matched) and resyncs.
       if (batch === 15 || batch === 35) expect(proxy.cut()).toBe(1);
       if (batch === 25) {
         late = new BookClient({ url: h.daemon.url! });
@@ -155,10 +173,17 @@ describe('BookClient against the daemon', () => {
         lastPrice: rest.lastPrice,
       });
       expect(bookHash(view.yes, view.no)).toBe(rest.hash);
+      expect(await client.hash(market.id)).toBe(rest.hash);
     }
+    await waitFor('every order:placed of the first trader', async () => (placedEvents.size >= placedByFirst.size ? true : undefined));
+    expect(placedEvents).toEqual(placedByFirst);
+    expect(filledEvents).toBeGreaterThan(0);
     expect(seen.disconnected.map((d) => d.retryInMs !== null)).toEqual([true, true]);
-    expect(seen.resynced.filter((r) => r.reason === 'reconnect')).toHaveLength(2);
-    await Promise.all([early.close(), late!.close()]);
+    // Each fresh snapshot covered events the client never received (published while it was away).
+    const afterReconnect = seen.resynced.filter((r) => r.reason === 'reconnect');
+    expect(afterReconnect).toHaveLength(2);
+    afterReconnect.forEach((r, i) => expect(r.seq).toBeGreaterThan(seqAtDisconnect[i]!));
+    await Promise.all([early.close(), late!.close(), user.close()]);
     await proxy.close();
   }, 240_000);
 });

@@ -157,7 +157,7 @@ describe('BookClient', () => {
   });
 
   it('sends PING to keep the connection, answers a server PING, and drops a silent connection', async () => {
-    const { client, seen } = open({ pingIntervalMs: 40, pongTimeoutMs: 100 });
+    const { client, seen } = open({ pingIntervalMs: 40, pongTimeoutMs: 400 });
     await client.subscribe([M1]);
     const first = server.connections[0]!;
     await server.until('three PINGs', () => first.received.filter((t) => t === 'PING').length >= 3);
@@ -166,7 +166,7 @@ describe('BookClient', () => {
     expect(seen.disconnected).toBeUndefined();
     server.answerPing = false; // half-open: nothing comes back any more
     const down = await new Promise<BookClientEvents['disconnected']>((resolve) => client.once('disconnected', resolve));
-    expect(down.reason).toMatch(/no answer to PING within 100 ms/);
+    expect(down.reason).toMatch(/no answer to PING within 400 ms/);
     server.answerPing = true;
     const second = await server.until('a new connection', () => server.connections[1]);
     await server.until('its subscribe', () => server.subscribes(second).length > 0);
@@ -185,6 +185,21 @@ describe('BookClient', () => {
     expect(resynced).toEqual({ marketId: M2, seq: 0, reason: 'unavailable' });
     expect(seen.error!.map((e) => (e as { code?: string }).code)).toEqual(['UNKNOWN_MARKET', 'BOOK_UNAVAILABLE']);
     await expect(client.subscribe(Array.from({ length: 50 }, (_, i) => `m-${i}`))).rejects.toThrow(RangeError);
+  });
+
+  it('forgets a market it unsubscribes, on the daemon too', async () => {
+    const { client } = open();
+    await client.subscribe([M1, M2]);
+    await client.waitForSeq(M2, 0);
+    client.unsubscribe([M1]);
+    const conn = server.connections[0]!;
+    await server.until('the unsubscribe', () => conn.received.some((t) => t.includes('"unsubscribe"')));
+    expect(JSON.parse(conn.received.at(-1)!)).toEqual({ type: 'unsubscribe', markets: [M1] });
+    expect(client.book(M1, 'yes')).toBeUndefined();
+    server.priceChange(M2, 'yes', 'buy', 4000, '1');
+    await client.waitForSeq(M2, 1);
+    expect(client.book(M2, 'yes')).toEqual(expected(M2, 'yes'));
+    expect(client.state(M1)).toBeUndefined();
   });
 
   it('leaves no timer and no socket after close(), whether connected or waiting to reconnect', async () => {

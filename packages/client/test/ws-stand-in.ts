@@ -140,8 +140,14 @@ export class StandIn {
       return;
     }
     if (text === 'PONG') return;
-    const command = JSON.parse(text) as { type: string; markets: string[] };
+    const command = JSON.parse(text) as { type: string; markets: string[]; pubkey?: string };
     if (!this.answerSubscribe) return;
+    if (command.pubkey !== undefined) {
+      // The user channel: acknowledge; the test sends the pubkey's events itself.
+      conn.subscribed.add(command.pubkey);
+      conn.socket.send(JSON.stringify({ event: `${command.type}d`, pubkey: command.pubkey, markets: command.markets ?? ['*'] }));
+      return;
+    }
     if (command.type === 'unsubscribe') {
       for (const m of command.markets) conn.subscribed.delete(m);
       conn.socket.send(JSON.stringify({ event: 'unsubscribed', markets: command.markets }));

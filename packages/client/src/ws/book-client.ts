@@ -11,6 +11,7 @@
  */
 import { ChannelSocket, type KeepAliveOptions, type SentCommand, type WebSocketConstructor } from './channel-socket.js';
 import type { BackoffOptions } from './backoff.js';
+import { bookHash } from './book-hash.js';
 import { Emitter } from './emitter.js';
 import { LocalBook } from './local-book.js';
 import type {
@@ -24,6 +25,7 @@ import type {
   TradeFrame,
 } from './messages.js';
 import { commandFrames, Subscriptions } from './subscriptions.js';
+import { Timers } from './timers.js';
 import { channelUrl, defaultWebSocket } from './socket-url.js';
 
 export interface BookClientOptions extends KeepAliveOptions {
@@ -74,7 +76,7 @@ export class BookClient extends Emitter<BookClientEvents> {
   private readonly resyncing = new Map<string, ResyncReason>();
   /** Re-subscriptions gathered in this turn, sent together. */
   private readonly toResync = new Set<string>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private closed = false;
 
   constructor(private readonly options: BookClientOptions) {
@@ -124,6 +126,12 @@ export class BookClient extends Emitter<BookClientEvents> {
     return book?.seq === null ? undefined : book?.view(depth);
   }
 
+  /** The REST orderbook's `hash` of this book (both outcomes, every level); undefined before the first snapshot. */
+  async hash(market: string): Promise<string | undefined> {
+    const view = this.view(market);
+    return view && bookHash(view.yes, view.no);
+  }
+
   /** The seq of the last event in the market's book, and whether it is in sync (no gap, no missing part). */
   state(market: string): { seq: number | null; synced: boolean } | undefined {
     const book = this.localBook(market);
@@ -140,10 +148,10 @@ export class BookClient extends Emitter<BookClientEvents> {
     return new Promise((resolve, reject) => {
       const stop = () => {
         offUpdate();
-        this.clearTimer(timer);
+        this.timers.clear(timer);
       };
       const offUpdate = this.on('update', () => reached() && (stop(), resolve()));
-      const timer = this.later(timeoutMs, () => {
+      const timer = this.timers.later(timeoutMs, () => {
         offUpdate();
         reject(new Error(`book of ${market} not at seq ${seq} within ${timeoutMs} ms (at ${JSON.stringify(this.state(market))})`));
       });
@@ -164,8 +172,7 @@ export class BookClient extends Emitter<BookClientEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.clearAll();
     this.subs.abandon(new Error('BookClient closed'));
     await this.socket.close();
     this.removeAll();
@@ -210,7 +217,10 @@ export class BookClient extends Emitter<BookClientEvents> {
       case 'subscribed': {
         const sent = answers?.context as { type: string; refs: string[] } | undefined;
         if (sent?.type === 'subscribe') this.subs.acknowledged(sent.refs, frame.markets);
-        for (const id of frame.markets) if (!this.books.has(id)) this.books.set(id, new LocalBook(id));
+        // A market let go while its subscription was on its way is let go on the daemon too.
+        const unwanted = frame.markets.filter((id) => !this.subs.wantsId(id));
+        for (const id of frame.markets) if (!unwanted.includes(id) && !this.books.has(id)) this.books.set(id, new LocalBook(id));
+        if (unwanted.length > 0) this.sendCommands('unsubscribe', unwanted);
         return;
       }
       case 'unsubscribed':
@@ -249,7 +259,7 @@ export class BookClient extends Emitter<BookClientEvents> {
     this.books.get(marketId)?.invalidate();
     this.resyncing.set(marketId, reason);
     if (delayMs > 0) {
-      this.later(delayMs, () => this.books.has(marketId) && this.resync(marketId, reason));
+      this.timers.later(delayMs, () => this.books.has(marketId) && this.resync(marketId, reason));
       return;
     }
     if (this.toResync.size === 0) {
@@ -268,7 +278,7 @@ export class BookClient extends Emitter<BookClientEvents> {
     if (frame.code === 'BOOK_UNAVAILABLE' && frame.marketId) {
       this.resync(frame.marketId, 'unavailable', retry); // the daemon dropped that subscription: subscribe again
     } else if (sent?.type === 'subscribe' && frame.code === 'UNAVAILABLE') {
-      this.later(retry, () =>
+      this.timers.later(retry, () =>
         this.sendCommands(
           'subscribe',
           sent.refs.filter((r) => this.subs.has(r) || this.books.has(r)),
@@ -282,19 +292,5 @@ export class BookClient extends Emitter<BookClientEvents> {
       if (rest.length > 0) this.sendCommands('subscribe', rest);
     }
     this.emit('error', error);
-  }
-
-  private later(ms: number, run: () => void): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    this.timers.add(timer);
-    return timer;
-  }
-
-  private clearTimer(timer: ReturnType<typeof setTimeout>): void {
-    clearTimeout(timer);
-    this.timers.delete(timer);
   }
 }

@@ -16,6 +16,7 @@
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import type { ServerFrame } from './messages.js';
 import { SendPacer } from './send-pacer.js';
+import { Timers, type Timer } from './timers.js';
 
 /** A handler property checked bivariantly, so that `ws`'s and the DOM's richer event types fit. */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -75,9 +76,9 @@ export class ChannelSocket {
   private lastFrameAt = 0;
   private closed = false;
   private readonly answers: Array<SentCommand | 'ping'> = [];
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
-  private pongTimer: ReturnType<typeof setTimeout> | undefined;
+  private pongTimer: Timer | undefined;
   private readonly pacer: SendPacer;
 
   constructor(
@@ -98,10 +99,10 @@ export class ChannelSocket {
     const socket = new this.Socket(this.url);
     this.socket = socket;
     this.openedAt = 0;
-    const connectTimer = this.later(this.options.connectTimeoutMs ?? 10_000, () => this.drop(socket, 4000, 'connect timeout'));
+    const connectTimer = this.timers.later(this.options.connectTimeoutMs ?? 10_000, () => this.drop(socket, 4000, 'connect timeout'));
     socket.onopen = () => {
       if (socket !== this.socket) return;
-      this.clear(connectTimer);
+      this.timers.clear(connectTimer);
       this.openedAt = Date.now();
       this.lastFrameAt = this.openedAt;
       const pingEvery = this.options.pingIntervalMs ?? 15_000;
@@ -158,7 +159,8 @@ export class ChannelSocket {
       // Answers come in order: whatever was sent before this PING has had its answer.
       const ping = this.answers.indexOf('ping');
       if (ping >= 0) this.answers.splice(0, ping + 1);
-      this.clear(this.pongTimer);
+      this.timers.clear(this.pongTimer);
+      this.pongTimer = undefined;
       return;
     }
     if (text.trim().toUpperCase() === 'PING') return this.pacer.push('PONG');
@@ -185,14 +187,13 @@ export class ChannelSocket {
     if (this.pongTimer !== undefined) return;
     const timeout = this.options.pongTimeoutMs ?? 10_000;
     const check = () => {
-      this.timers.delete(this.pongTimer!);
       this.pongTimer = undefined;
       const silent = Date.now() - this.lastFrameAt;
       // Frames still arriving mean the connection lives (the PONG waits behind them).
-      if (silent < timeout) this.pongTimer = this.later(timeout - silent, check);
+      if (silent < timeout) this.pongTimer = this.timers.later(timeout - silent, check);
       else if (this.socket) this.drop(this.socket, 4000, `no answer to PING within ${timeout} ms`);
     };
-    this.pongTimer = this.later(timeout, check);
+    this.pongTimer = this.timers.later(timeout, check);
   }
 
   /** Gives up on a socket that does not answer: its later events are ignored. */
@@ -214,31 +215,14 @@ export class ChannelSocket {
     this.pacer.reset();
     clearInterval(this.pingTimer);
     this.pingTimer = undefined;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.clearAll();
     this.pongTimer = undefined;
     if (this.closed) {
       if (socket) this.handlers.down({ code, reason, retryInMs: null });
       return;
     }
     const retryInMs = backoffDelay(this.attempt++, this.options.backoff);
-    this.later(retryInMs, () => this.connect());
+    this.timers.later(retryInMs, () => this.connect());
     this.handlers.down({ code, reason, retryInMs });
-  }
-
-  private later(ms: number, run: () => void): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    this.timers.add(timer);
-    return timer;
-  }
-
-  private clear(timer: ReturnType<typeof setTimeout> | undefined): void {
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    this.timers.delete(timer);
-    if (timer === this.pongTimer) this.pongTimer = undefined;
   }
 }

@@ -5,3 +5,5 @@ export { backoffDelay, type BackoffOptions } from './backoff.js';
 export type { KeepAliveOptions, WebSocketConstructor, WebSocketLike } from './channel-socket.js';
 export { channelUrl } from './socket-url.js';
 export * from './messages.js';
+export { UserClient, type UserClientEvents, type UserClientOptions } from './user-client.js';
+export { bookHash, canonicalBookText } from './book-hash.js';

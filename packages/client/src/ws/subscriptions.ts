@@ -32,6 +32,12 @@ export class Subscriptions {
     return this.wanted.has(ref);
   }
 
+  /** True when some wanted reference names this market UUID. */
+  wantsId(id: string): boolean {
+    for (const value of this.wanted.values()) if (value === id) return true;
+    return false;
+  }
+
   /** The UUID of a reference the client follows (a UUID stands for itself). */
   idOf(ref: string): string | undefined {
     const id = this.wanted.get(ref) ?? (UUID.test(ref) ? ref.toLowerCase() : undefined);
@@ -47,7 +53,9 @@ export class Subscriptions {
       );
     }
     for (const ref of fresh) this.wanted.set(ref, UUID.test(ref) ? ref.toLowerCase() : null);
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject, refs: [...refs] }));
+    const acked = new Promise<string[]>((resolve, reject) => this.waiters.push({ resolve, reject, refs: [...refs] }));
+    this.settle(); // references acknowledged before settle at once
+    return acked;
   }
 
   /** Removes references; returns the UUIDs no other reference still names. */
@@ -103,11 +111,15 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
   return [yes, no];
 }
 
-/** `{"type":"subscribe","markets":[…]}` frames for the references, each under the 4 KB limit. */
-export function commandFrames(type: 'subscribe' | 'unsubscribe', refs: string[]): Array<{ text: string; refs: string[] }> {
+/** `{"type":"subscribe","markets":[…]}` frames (plus `extra` fields) for the references, each under the 4 KB limit. */
+export function commandFrames(
+  type: 'subscribe' | 'unsubscribe',
+  refs: string[],
+  extra: Record<string, unknown> = {},
+): Array<{ text: string; refs: string[] }> {
   const frames: Array<{ text: string; refs: string[] }> = [];
   let batch: string[] = [];
-  const text = (markets: string[]) => JSON.stringify({ type, markets });
+  const text = (markets: string[]) => JSON.stringify({ type, ...extra, markets });
   for (const ref of refs) {
     if (batch.length > 0 && new TextEncoder().encode(text([...batch, ref])).length > WS_SERVER_LIMITS.frameBytes) {
       frames.push({ text: text(batch), refs: batch });
