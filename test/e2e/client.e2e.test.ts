@@ -142,7 +142,7 @@ describe('@pmx/client against a real daemon process', () => {
     expect(await mm.heartbeat(0)).toBeNull();
 
     // Cancel-all takes the other 7 resting orders (the replacement included).
-    const cancelled = await mm.cancelAll(market.id);
+    const { cancelled } = await mm.cancelAll(market.id);
     expect(new Set(cancelled)).toEqual(new Set([replaced.placement.orderId, ...placed.slice(3)]));
 
     // Armed and left to lapse: the daemon cancels what rests.
