@@ -14,6 +14,7 @@ export const FAST_TESTS = [
   'test/bench/cpu-accounting.test.ts',
   'test/chain/{legacy-message,public-url,rpc-retry}.test.ts',
   'packages/programs/test/**/*.test.ts', // the programs' client, math and primitives: all pure
+  'packages/client/test/{encoding,errors,messages,order-message,signers}.test.ts', // @pmx/client's units (its e2e is test/e2e/client.e2e.test.ts)
   'test/config/config.test.ts',
   'test/db/statement-cache.test.ts',
   'test/family-a/{domain,inbound-credits}.test.ts',

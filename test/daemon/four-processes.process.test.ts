@@ -38,7 +38,8 @@ afterAll(async () => {
 
 function runScript(name: string, env: Record<string, string>, logs: () => string): Promise<Json> {
   return new Promise((resolve, reject) => {
-    execFile(tsx, [script(name)], { env: { ...process.env, ...env }, timeout: 150_000 }, (err, out, errOut) =>
+    // As `npm run example:*` runs them: @pmx/client from its sources (its dist/ may be missing or stale).
+    execFile(tsx, ['--conditions=pmx-source', script(name)], { env: { ...process.env, ...env }, timeout: 150_000 }, (err, out, errOut) =>
       err
         ? reject(new Error(`${name}: ${err.message}\n${errOut}\n--- daemons ---\n${logs()}`))
         : resolve(JSON.parse(out.trim().split('\n').at(-1)!) as Json),

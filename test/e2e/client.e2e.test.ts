@@ -14,6 +14,10 @@ import {
   type PmxClient,
 } from '@pmx/client';
 import { signAndSend } from '@pmx/client/solana';
+import { createKeyPairSignerFromBytes } from '@solana/kit';
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { ExactSvmScheme } from '@x402/svm/exact/client';
 import { Connection, Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentText, fetchDocument, OPENAPI_JSON, OPENAPI_TYPES, REGENERATE, typesText } from '../../scripts/client-openapi.js';
@@ -142,7 +146,7 @@ describe('@pmx/client against a real daemon process', () => {
     expect(await mm.heartbeat(0)).toBeNull();
 
     // Cancel-all takes the other 7 resting orders (the replacement included).
-    const cancelled = await mm.cancelAll(market.id);
+    const { cancelled } = await mm.cancelAll(market.id);
     expect(new Set(cancelled)).toEqual(new Set([replaced.placement.orderId, ...placed.slice(3)]));
 
     // Armed and left to lapse: the daemon cancels what rests.
@@ -202,4 +206,29 @@ describe('@pmx/client against a real daemon process', () => {
     ).catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, family: 'B' });
   }, 90_000);
+
+  it("Family A through the x402 Foundation's client: its wrapped fetch as the client's fetch (README)", async () => {
+    const admin = createPmxClient({ baseUrl: daemon.url, adminToken: ADMIN });
+    const created = await unwrap(
+      admin.POST('/v2/admin/markets', {
+        body: { name: `Client pays by x402 ${Date.now()}`, description: 'client e2e', endDate: '2030-01-01T00:00:00Z' },
+      }),
+    );
+    const market = created.data as { slug: string; cas: { Yes: string } };
+    const agent = await funded(10n);
+    const wallet = agent.publicKey.toBase58();
+    const body = { wallet, amount: 1.5, side: 'YES' as const };
+    // What the daemon offers: a bare 402 through the plain client.
+    const offer = await api.POST('/v2/markets/{slug}/trade/buy', { params: { path: { slug: market.slug } }, body });
+    expect(offer.response.status).toBe(402);
+    const network = decodePaymentRequiredHeader(offer.response.headers.get('PAYMENT-REQUIRED')!).accepts[0]!.network;
+    const config = (await unwrap(api.GET('/v2/config'))).data as { usdcMint: string; rpcUrl: string };
+    const x402 = x402Client.fromConfig({
+      schemes: [{ network, client: new ExactSvmScheme(await createKeyPairSignerFromBytes(agent.secretKey), { rpcUrl: config.rpcUrl }) }],
+      spendControls: { allowedAssets: [config.usdcMint, market.cas.Yes].map((asset) => ({ network, asset })) },
+    });
+    const paid = createPmxClient({ baseUrl: daemon.url, fetch: wrapFetchWithPayment(fetch, x402) });
+    const bought = await unwrap(paid.POST('/v2/markets/{slug}/trade/buy', { params: { path: { slug: market.slug } }, body }));
+    expect(bought.data).toMatchObject({ tokenAmount: 3000 });
+  }, 60_000);
 });

@@ -48,9 +48,9 @@ export class ClobTrader {
     return unwrap(this.api.POST('/v2/clob/orders/cancel', { body: await signCancelOrders(this.signer, orderIds) }));
   }
 
-  /** Every resting order of the owner in one market (its UUID or slug, as signed), or in all (`*`). */
-  async cancelAll(marketId: string = '*'): Promise<string[]> {
-    return (await unwrap(this.api.POST('/v2/clob/orders/cancel-all', { body: await signCancelAll(this.signer, marketId) }))).cancelled;
+  /** Every resting order of the owner in one market (its UUID or slug, as signed), or in all (`*`): `{success, cancelled: [ids]}`. */
+  async cancelAll(marketId: string = '*') {
+    return unwrap(this.api.POST('/v2/clob/orders/cancel-all', { body: await signCancelAll(this.signer, marketId) }));
   }
 
   /** Cancels `orderId` and places `order` in one matcher operation. */

@@ -53,15 +53,22 @@ export class PmxApiError extends Error {
   }
 }
 
+/** The path and query of a URL, for messages (a custom fetch may answer a Response without a URL). */
+function requestPath(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url || 'request';
+  }
+}
+
 /**
  * The data of an openapi-fetch answer, or a PmxApiError carrying its envelope:
  * `const { orders } = await unwrap(api.GET('/v2/clob/orders', { params: { query: { pubkey } } }))`.
  */
 export async function unwrap<D>(pending: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
   const { data, error, response } = await pending;
-  if (error !== undefined || !response.ok) {
-    const url = new URL(response.url);
-    throw new PmxApiError(response.status, error, `${url.pathname}${url.search}`);
-  }
+  if (error !== undefined || !response.ok) throw new PmxApiError(response.status, error, requestPath(response.url));
   return data as D;
 }
