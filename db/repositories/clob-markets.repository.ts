@@ -168,6 +168,23 @@ export async function bumpMatcherEpoch(db: Db, marketId: string, node: string): 
 }
 
 /**
+ * bumpMatcherEpoch for many markets in one transaction: a matcher taking over a round's markets
+ * commits once (one fsync on SQLite) instead of once per market. Rows are updated in market-id
+ * order, so two matchers bumping overlapping sets on PostgreSQL lock them in one order.
+ */
+export async function bumpMatcherEpochs(db: Kysely<Database>, marketIds: readonly string[], node: string): Promise<Map<string, bigint>> {
+  const sorted = [...new Set(marketIds)].sort();
+  return db.transaction().execute(async (trx) => {
+    const epochs = new Map<string, bigint>();
+    for (const marketId of sorted) {
+      const epoch = await bumpMatcherEpoch(trx, marketId, node);
+      if (epoch !== undefined) epochs.set(marketId, epoch);
+    }
+    return epochs;
+  });
+}
+
+/**
  * The fence of every matcher write: touches the market's row only if the epoch is still ours
  * (on PostgreSQL this also locks the row until commit, so a takeover waits for us or fences us).
  */

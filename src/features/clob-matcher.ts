@@ -100,9 +100,10 @@ export function clobMatcherRuntime(
         ? c.metrics.leasesLost.inc()
         : c.metrics.leaseTakeovers.inc({ from: event === 'taken_free' ? 'free' : 'dead_holder' }),
     markets: () => matchableMarketIds(c),
-    acquired: async (marketId) => {
-      await matcher.own(marketId);
-      publisher.announce(marketId, matcher.markets.get(marketId)!);
+    acquired: async (marketIds) => {
+      const failed = await matcher.ownMany(marketIds);
+      for (const marketId of marketIds) if (!failed.has(marketId)) publisher.announce(marketId, matcher.markets.get(marketId)!);
+      return failed;
     },
     lost: (marketId) => {
       matcher.disown(marketId);

@@ -32,7 +32,7 @@ function leases(node: string): { leases: MarketLeases; events: LeaseEvent[]; pre
     tickMs: 3_600_000, // rounds run when the test calls tick()
     isDead: deadOnThisHost(os.hostname()),
     markets: async () => ['m1'],
-    acquired: async () => undefined,
+    acquired: async () => new Map(),
     lost: () => undefined,
     counted: (event) => events.push(event),
   });

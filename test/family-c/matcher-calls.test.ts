@@ -35,7 +35,10 @@ function matcherNode(prefix: string, markets: string[]) {
     ttlMs: 60_000,
     tickMs: 3_600_000,
     markets: async () => [...markets],
-    acquired: async (marketId) => taken.get(marketId)?.(),
+    acquired: async (marketIds) => {
+      for (const marketId of marketIds) taken.get(marketId)?.();
+      return new Map();
+    },
     lost: () => undefined,
   });
   return { leases, takenPromise };

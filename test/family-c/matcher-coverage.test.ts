@@ -34,9 +34,8 @@ function setup(active: string[], matchable = active) {
       ttlMs: LEASE_MS,
       tickMs: 3_600_000, // rounds run when the test calls tick()
       markets: async () => matchable,
-      acquired: async (marketId) => {
-        if (refuse.includes(marketId)) throw new Error('refused by the test');
-      },
+      acquired: async (marketIds) =>
+        new Map(marketIds.filter((marketId) => refuse.includes(marketId)).map((marketId) => [marketId, new Error('refused by the test')])),
       lost: () => undefined,
     });
   return { prefix, check, node, later: (ms: number) => (offset = ms) };

@@ -87,9 +87,9 @@ function matcher(nodeId: string): Matcher {
   return new Matcher({ db: db.db, log, programId: EXCHANGE_PROGRAM_ID, usdcMint: USDC_MINT.toBase58(), fees: DEFAULT_FEES, nodeId });
 }
 
-beforeEach(async () => {
-  db = await sqliteDatabase();
-  marketId = randomUUID();
+/** An active orderbook market in the catalog; returns its id. */
+async function insertMarket(): Promise<string> {
+  const marketId = randomUUID();
   const now = new Date().toISOString();
   await insertCatalogMarket(db.db, {
     id: marketId,
@@ -119,6 +119,12 @@ beforeEach(async () => {
     image_url: '',
     slot: 0n,
   });
+  return marketId;
+}
+
+beforeEach(async () => {
+  db = await sqliteDatabase();
+  marketId = await insertMarket();
 });
 afterEach(async () => db.close());
 
@@ -181,6 +187,30 @@ describe('matcher', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'MARKET_NOT_OWNED' } });
     expect(await db.db.selectFrom('clob_orders').select('id').execute()).toHaveLength(1);
+  });
+
+  it('takes a round of markets over with one epoch commit, refusing an unknown one, and fences their old holder', async () => {
+    const second = await insertMarket();
+    const unknown = randomUUID();
+    const a = matcher('a');
+    const b = matcher('b');
+    await a.own(marketId);
+    const failed = await b.ownMany([second, unknown, marketId]);
+    expect([...failed.keys()]).toEqual([unknown]);
+    expect(failed.get(unknown)!.message).toMatch(/unknown orderbook market/);
+    expect(b.owns(marketId) && b.owns(second)).toBe(true);
+    const epochs = await db.db.selectFrom('clob_markets').select(['market_id', 'matcher_epoch', 'matcher_node']).execute();
+    const byId = new Map(epochs.map((r) => [r.market_id, r]));
+    expect(BigInt(byId.get(marketId)!.matcher_epoch)).toBe(a.markets.get(marketId)!.epoch + 1n); // a's bump, then b's
+    expect(byId.get(marketId)!.matcher_node).toBe('b');
+    expect(b.markets.get(marketId)!.epoch).toBe(BigInt(byId.get(marketId)!.matcher_epoch));
+    expect(b.markets.get(second)!.epoch).toBe(BigInt(byId.get(second)!.matcher_epoch));
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    await expect(a.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n) })).rejects.toMatchObject({
+      code: 'MARKET_NOT_OWNED',
+    });
+    expect(await b.ownMany([marketId])).toEqual(new Map()); // owned already: nothing bumped again
   });
 
   it('restores the status of the markets of a failed batch from the database', async () => {

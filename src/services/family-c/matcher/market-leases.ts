@@ -33,7 +33,11 @@ export interface LeaseOptions {
   tickMs?: number;
   /** The markets that need a matcher (active or paused or resolved: resolved books still cancel). */
   markets(): Promise<string[]>;
-  acquired(marketId: string): Promise<void>;
+  /**
+   * Takes over markets whose leases this round took (in chunks of ACQUIRE_CHUNK): answers those
+   * that could not be taken, with why; their leases are released.
+   */
+  acquired(marketIds: string[]): Promise<Map<string, Error>>;
   lost(marketId: string): void;
   /**
    * Whether `holder` is certainly dead (e.g. a crashed predecessor of this process on this host):
@@ -43,6 +47,12 @@ export interface LeaseOptions {
   /** Counts lease moves (metrics): a lease taken (nobody held it, or a dead holder did) or one this node lost. */
   counted?(event: LeaseEvent): void;
 }
+
+/**
+ * Markets taken over together (one epoch commit, matcher.ts ownMany): a restart reclaiming
+ * thousands of markets commits once per chunk rather than once per market.
+ */
+const ACQUIRE_CHUNK = 100;
 
 export type LeaseEvent = 'taken_free' | 'taken_from_dead' | 'lost';
 
@@ -178,6 +188,7 @@ export class MarketLeases {
       const renewed = await renewLease(r, [this.leaseKey(marketId)], [this.o.node, this.ttl]);
       if (renewed !== 1) this.drop(marketId, 'lease lost');
     }
+    const taken: string[] = [];
     for (const marketId of await this.o.markets()) {
       const mine = rendezvousOwner(nodes, marketId) === this.o.node;
       if (this.held.has(marketId)) {
@@ -188,15 +199,24 @@ export class MarketLeases {
       if (!mine && nodes.length > 1) continue;
       if (!(await this.take(marketId))) continue;
       this.held.add(marketId);
-      try {
-        await this.o.acquired(marketId);
-      } catch (err) {
-        this.o.log.error({ err, market: marketId }, 'could not take over a market; releasing it');
-        await this.release(marketId, 'takeover failed');
-      }
+      taken.push(marketId);
     }
+    for (let i = 0; i < taken.length; i += ACQUIRE_CHUNK) await this.acquire(taken.slice(i, i + ACQUIRE_CHUNK));
     await this.markCovered(now + this.ttl);
     this.lastRoundAt = now;
+  }
+
+  private async acquire(marketIds: string[]): Promise<void> {
+    let failed: Map<string, Error>;
+    try {
+      failed = await this.o.acquired(marketIds);
+    } catch (err) {
+      failed = new Map(marketIds.map((marketId) => [marketId, err as Error]));
+    }
+    for (const [marketId, err] of failed) {
+      this.o.log.error({ err, market: marketId }, 'could not take over a market; releasing it');
+      await this.release(marketId, 'takeover failed');
+    }
   }
 
   /** For /ready on a matcher node: throws when no round completed within `maxAgeMs`. */

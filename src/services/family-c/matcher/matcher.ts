@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
 import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
 import {
-  bumpMatcherEpoch,
+  bumpMatcherEpochs,
   clobMarketStatuses,
   findClobMarketById,
   holdsMatcherEpoch,
@@ -82,23 +82,51 @@ export class Matcher {
 
   /** Takes a market over: a new fencing epoch first, then the book as the database holds it. */
   async own(marketId: string): Promise<void> {
-    if (this.markets.has(marketId)) return;
-    const row = await findClobMarketById(this.deps.db, marketId);
-    if (!row) throw new Error(`unknown orderbook market ${marketId}`);
-    // The epoch our own bump wrote, not a later read: another node's bump may land in between.
-    const epoch = await bumpMatcherEpoch(this.deps.db, marketId, this.deps.nodeId);
-    if (epoch === undefined) throw new Error(`unknown orderbook market ${marketId}`);
-    const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-    this.markets.set(marketId, {
-      marketId,
-      book,
-      epoch,
-      status: parseBookMarketStatus(row.status),
-      yesMint: row.yes_mint!,
-      noMint: row.no_mint!,
-      nextExpiry: book.earliestExpiry(),
-    });
-    this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
+    const failed = await this.ownMany([marketId]);
+    const error = failed.get(marketId);
+    if (error) throw error;
+  }
+
+  /**
+   * Takes markets over (a lease round's worth): their new fencing epochs in one commit, then each
+   * book as the database holds it — after the bump, so that nothing the old holder could still
+   * write is missing from it. Returns the markets that could not be taken, with why.
+   */
+  async ownMany(marketIds: readonly string[]): Promise<Map<string, Error>> {
+    const failed = new Map<string, Error>();
+    const rows = new Map<string, NonNullable<Awaited<ReturnType<typeof findClobMarketById>>>>();
+    for (const marketId of new Set(marketIds)) {
+      if (this.markets.has(marketId)) continue;
+      const row = await findClobMarketById(this.deps.db, marketId);
+      if (row) rows.set(marketId, row);
+      else failed.set(marketId, new Error(`unknown orderbook market ${marketId}`));
+    }
+    if (rows.size === 0) return failed;
+    // The epochs our own bump wrote, not a later read: another node's bump may land in between.
+    const epochs = await bumpMatcherEpochs(this.deps.db, [...rows.keys()], this.deps.nodeId);
+    for (const [marketId, row] of rows) {
+      const epoch = epochs.get(marketId);
+      if (epoch === undefined) {
+        failed.set(marketId, new Error(`unknown orderbook market ${marketId}`));
+        continue;
+      }
+      try {
+        const book = await loadBook(this.deps.db, marketId, this.deps.fees);
+        this.markets.set(marketId, {
+          marketId,
+          book,
+          epoch,
+          status: parseBookMarketStatus(row.status),
+          yesMint: row.yes_mint!,
+          noMint: row.no_mint!,
+          nextExpiry: book.earliestExpiry(),
+        });
+        this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
+      } catch (error) {
+        failed.set(marketId, error as Error);
+      }
+    }
+    return failed;
   }
 
   /** Stops writing a market (lease lost or handed over); its queued operations are refused as unavailable. */
