@@ -151,6 +151,8 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
   };
   // Every request passes these hooks: synchronous for all but admin paths, so no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
+    // Most requests are not admin paths: told from the URL's start, before splitting off the query.
+    if (!request.url.startsWith('/admin') && !request.url.startsWith('/v2/admin/')) return done();
     const path = request.url.split('?', 1)[0] ?? '';
     if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return done();
     admit(request, reply, path).then(() => done(), done);
