@@ -4,6 +4,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { big } from '../codec.js';
+import { precompiled } from '../precompiled.js';
 import type { ChainMarketsTable, Database } from '../schema.js';
 
 export interface ChainMarketRow {
@@ -57,8 +58,11 @@ export async function upsertChainMarket(db: Kysely<Database>, m: ChainMarketRow)
     .execute();
 }
 
+/** Every API read of a market by id runs this: compiled once (db/precompiled.ts). */
+const chainMarketById = precompiled((db, marketId: bigint) => db.selectFrom('chain_markets').selectAll().where('market_id', '=', marketId));
+
 export async function findChainMarket(db: Kysely<Database>, marketId: bigint): Promise<ChainMarketRow | undefined> {
-  const row = await db.selectFrom('chain_markets').selectAll().where('market_id', '=', marketId).executeTakeFirst();
+  const [row] = await chainMarketById(db, marketId);
   return row ? toRow(row) : undefined;
 }
 

@@ -9,6 +9,7 @@
  */
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { Dialect } from '../database.js';
+import { precompiled } from '../precompiled.js';
 import type { Database, FamilyAMarketsTable, MarketsTable } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -59,13 +60,14 @@ export const MARKET_COLUMNS = [
   'a.payment_deadline',
 ] as const;
 
+/** Every API read of a market by slug runs this: compiled once (db/precompiled.ts). */
+const marketBySlug = precompiled((db, slug: string) =>
+  db.selectFrom('markets as m').leftJoin('family_a_markets as a', 'a.market_id', 'm.id').select(MARKET_COLUMNS).where('m.slug', '=', slug),
+);
+
 export async function findMarketBySlug(db: Db, slug: string) {
-  return db
-    .selectFrom('markets as m')
-    .leftJoin('family_a_markets as a', 'a.market_id', 'm.id')
-    .select(MARKET_COLUMNS)
-    .where('m.slug', '=', slug)
-    .executeTakeFirst();
+  const [row] = await marketBySlug(db, slug);
+  return row;
 }
 
 export async function findMarketById(db: Db, id: string) {

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { big } from '../codec.js';
+import { precompiled } from '../precompiled.js';
 import type { Database } from '../schema.js';
 
 export interface TokenAccountRow {
@@ -66,13 +67,13 @@ export async function deleteUnseenForMint(db: Kysely<Database>, mint: string, se
 }
 
 /** The wallet's non-zero balances per mint (several accounts of one mint are summed). */
+/** Every positions read runs this: compiled once (db/precompiled.ts); the 0 is a value too. */
+const positiveBalancesOf = precompiled((db, owner: string, above: bigint) =>
+  db.selectFrom('token_accounts').select(['mint', 'amount']).where('owner', '=', owner).where('amount', '>', above),
+);
+
 export async function balancesByOwner(db: Kysely<Database>, owner: string): Promise<Map<string, bigint>> {
-  const rows = await db
-    .selectFrom('token_accounts')
-    .select(['mint', 'amount'])
-    .where('owner', '=', owner)
-    .where('amount', '>', 0n)
-    .execute();
+  const rows = await positiveBalancesOf(db, owner, 0n);
   const balances = new Map<string, bigint>();
   for (const r of rows) balances.set(r.mint, (balances.get(r.mint) ?? 0n) + big(r.amount));
   return balances;

@@ -50,5 +50,9 @@ function refuseUnstorable(request: FastifyRequest): void {
 
 /** Installs the guard on the root instance, so it runs for every route registered after it. */
 export function installStorableTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => refuseUnstorable(request));
+  // Synchronous (a throw is the hook's error): every request pays it, so no promise per request.
+  app.addHook('preValidation', (request, _reply, done) => {
+    refuseUnstorable(request);
+    done();
+  });
 }

@@ -4,6 +4,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { createClobMetrics, type ClobMetrics } from './clob-metrics.js';
+import { TalliedHistogram } from './tallied-histogram.js';
 
 export type QueueDepthSource = () => Promise<Array<{ queue: string; state: string; count: number }>>;
 
@@ -30,7 +31,8 @@ export type WebSocketSource = () => {
 
 export interface DaemonMetrics {
   registry: Registry;
-  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Observed on every request: a TalliedHistogram (prom-client's costs ~1.5 µs per observation). */
+  httpDuration: TalliedHistogram<'method' | 'route' | 'status'>;
   jobOutcomes: Counter<'queue' | 'job' | 'outcome'>;
   jobDuration: Histogram<'queue' | 'job'>;
   processErrors: Counter<'kind'>;
@@ -178,7 +180,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Daemo
       registers: [registry],
     }),
     setWebSocketSource: (next) => (ws = next),
-    httpDuration: new Histogram({
+    httpDuration: new TalliedHistogram({
       name: 'pmx_http_request_duration_seconds',
       help: 'HTTP request latency',
       labelNames: ['method', 'route', 'status'],

@@ -17,8 +17,9 @@ const AUDIT_ID = Symbol('auditId');
 type Audited = FastifyRequest & { [AUDIT_ID]?: string };
 
 function isOperatorAction(request: FastifyRequest): boolean {
+  if (READS.has(request.method)) return false;
   const path = request.url.split('?', 1)[0] ?? '';
-  if (READS.has(request.method) || NOT_ACTIONS.has(path)) return false;
+  if (NOT_ACTIONS.has(path)) return false;
   return path.startsWith('/v2/admin/') || path.startsWith('/admin/');
 }
 
@@ -36,10 +37,7 @@ function bodyText(body: unknown): string {
 }
 
 export function registerAudit(app: FastifyInstance, audit: AuditLog): void {
-  app.addHook('preHandler', async (request: Audited) => {
-    if (!isOperatorAction(request)) return;
-    const caller = callerLabel(request);
-    if (!caller) return; // not an operator's request: refused before it got here
+  const begin = async (request: Audited, caller: string) => {
     request[AUDIT_ID] = await audit.begin({
       action: `${request.method} ${request.routeOptions.url ?? request.url.split('?', 1)[0]}`,
       target: target(request.params),
@@ -47,16 +45,24 @@ export function registerAudit(app: FastifyInstance, audit: AuditLog): void {
       caller,
       address: request.ip,
     });
-  });
-  // Completed before the answer leaves (onSend), so that a client that saw the answer finds the row complete.
-  app.addHook('onSend', async (request: Audited, reply: FastifyReply, payload) => {
-    const id = request[AUDIT_ID];
-    if (!id) return payload;
-    request[AUDIT_ID] = undefined;
+  };
+  const end = async (request: Audited, reply: FastifyReply, payload: unknown, id: string) => {
     const code = reply.statusCode < 400 ? undefined : errorCode(payload);
     const result = reply.statusCode < 400 ? 'ok' : `error ${reply.statusCode}${code ? ` ${code}` : ''}`;
     await audit.end(id, reply.statusCode, result).catch((err: Error) => request.log.error({ err, auditId: id }, 'audit row not completed'));
-    return payload;
+  };
+  // Every request passes both hooks: synchronous unless there is a row to write, so no promise per request.
+  app.addHook('preHandler', (request: Audited, _reply, done) => {
+    const caller = isOperatorAction(request) ? callerLabel(request) : undefined;
+    if (!caller) return done(); // not an action, or not an operator's request: refused before it got here
+    begin(request, caller).then(() => done(), done);
+  });
+  // Completed before the answer leaves (onSend), so that a client that saw the answer finds the row complete.
+  app.addHook('onSend', (request: Audited, reply: FastifyReply, payload, done) => {
+    const id = request[AUDIT_ID];
+    if (!id) return done(null, payload);
+    request[AUDIT_ID] = undefined;
+    end(request, reply, payload, id).then(() => done(null, payload), done);
   });
 }
 

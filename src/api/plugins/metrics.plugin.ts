@@ -31,11 +31,13 @@ function requireMetricsToken(token: string) {
 }
 
 export async function registerMetrics(app: FastifyInstance, metrics: DaemonMetrics, token?: string): Promise<void> {
-  app.addHook('onResponse', async (request, reply) => {
+  // Synchronous: every request pays this hook, so no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   app.get(
     '/metrics',

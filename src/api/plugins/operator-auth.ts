@@ -128,9 +128,7 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     if (!isAdminPath(route.url) || OPEN.has(route.url)) return;
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, declared: route.config?.role });
   });
-  app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?', 1)[0] ?? '';
-    if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return;
+  const admit = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
     request.operator = await callerOf(request, access);
     if (OPEN.has(path)) return; // logout: anyone may, but a session's logout still needs its CSRF token (below)
     if (!request.operator)
@@ -150,17 +148,28 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
         'FORBIDDEN',
         `This needs the ${needed} role; ${request.operator.name} is ${request.operator.role}`,
       );
+  };
+  // Every request passes these hooks: synchronous for all but admin paths, so no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    // Most requests are not admin paths: told from the URL's start, before splitting off the query.
+    if (!request.url.startsWith('/admin') && !request.url.startsWith('/v2/admin/')) return done();
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return done();
+    admit(request, reply, path).then(() => done(), done);
   });
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     const caller = request.operator;
-    if (!caller || caller.via !== 'session' || READS.has(request.method)) return;
+    if (!caller || caller.via !== 'session' || READS.has(request.method)) return done();
     const path = request.url.split('?', 1)[0] ?? '';
     const ok = path.startsWith('/admin/queues/api/') ? sameOrigin(request) : constantTimeEqual(csrfOf(request) ?? '', caller.csrf ?? '');
-    if (!ok) return refuse(request, reply, 403, 'CSRF_REFUSED', 'This form is not from this console session (missing or wrong CSRF token)');
+    if (ok) return done();
+    // The refusal is the answer: like an async hook that sent one, the chain stops here.
+    void refuse(request, reply, 403, 'CSRF_REFUSED', 'This form is not from this console session (missing or wrong CSRF token)');
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const caller = request.operator;
-    if (!caller || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-    return decorateConsolePage(payload, caller);
+    if (!caller || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      return done(null, payload);
+    done(null, decorateConsolePage(payload, caller));
   });
 }

@@ -20,6 +20,11 @@ export class ApiKeyService {
     private readonly requireKey = false,
   ) {}
 
+  /** Whether every Family A request must carry a key (else a request without one is let through). */
+  get required(): boolean {
+    return this.requireKey;
+  }
+
   async create(name: string) {
     const key = `pmx_${randomBytes(32).toString('base64url')}`;
     const id = randomUUID();

@@ -136,9 +136,20 @@ export async function requireMarketFromChain(ref: MarketProgramRef, marketId: bi
   return market;
 }
 
+/**
+ * The program's decoded config per program, valid while its bytes are the same: GET /v2/config
+ * reads it on every request and it changes only when a market is created. Shared, so frozen.
+ */
+const configCache = new WeakMap<PublicKey, { data: Buffer; config: ConfigAccount }>();
+
 export async function readProgramConfig(ref: MarketProgramRef): Promise<ConfigAccount | null> {
   const snapshot = await ref.chain.getAccount(addressOf(findConfigPda(ref.programId)[0]));
-  return snapshot ? decodeConfigAccount(snapshot.data) : null;
+  if (!snapshot) return null;
+  const hit = configCache.get(ref.programId);
+  if (hit && hit.data.equals(snapshot.data)) return hit.config;
+  const config = Object.freeze(decodeConfigAccount(snapshot.data));
+  configCache.set(ref.programId, { data: Buffer.from(snapshot.data), config });
+  return config;
 }
 
 export async function indexLoadedMarket(db: Kysely<Database>, m: LoadedMarket): Promise<void> {

@@ -16,11 +16,14 @@ import { tradeRoutes } from './trade.routes.js';
 
 export function familyARoutes(deps: FamilyADeps, apiKeys: ApiKeyService): FastifyPluginAsync[] {
   const publicRoutes = async (app: FastifyInstance): Promise<void> => {
-    app.addHook('onRequest', async (request) => {
-      if (familyOf(request.url) !== 'A') return;
+    // Synchronous when there is no key to check (nearly every request): no promise per request.
+    app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers['x-api-key'];
-      const id = await apiKeys.authenticate(typeof header === 'string' ? header : undefined);
-      if (id) (request as typeof request & { apiKeyId?: string }).apiKeyId = id;
+      if ((header === undefined && !apiKeys.required) || familyOf(request.url) !== 'A') return done();
+      apiKeys.authenticate(typeof header === 'string' ? header : undefined).then((id) => {
+        if (id) (request as typeof request & { apiKeyId?: string }).apiKeyId = id;
+        done();
+      }, done);
     });
     await app.register(marketRoutes(deps));
     await app.register(tradeRoutes(deps));

@@ -1,0 +1,66 @@
+/**
+ * Fastify's per-request logger, made only when a request logs. Fastify calls `logger.child({ reqId })`
+ * for every request, and a pino child with redaction costs about as much as a small route's
+ * handler; a request that logs nothing at the configured level (nearly every one at `info`) never
+ * needs it. The stand-in below checks the level first and builds the real child on the first line
+ * that will be written, with the same bindings, so what is logged does not change.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, LogFn } from 'pino';
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type ParentLogger = FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+
+class LazyRequestLogger implements FastifyBaseLogger {
+  private real: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: ParentLogger,
+    private readonly bindings: Bindings,
+  ) {}
+
+  get level(): LevelWithSilentOrString {
+    return this.real?.level ?? this.parent.level;
+  }
+
+  set level(level: LevelWithSilentOrString) {
+    this.child$().level = level;
+  }
+
+  declare fatal: LogFn;
+  declare error: LogFn;
+  declare warn: LogFn;
+  declare info: LogFn;
+  declare debug: LogFn;
+  declare trace: LogFn;
+  declare silent: LogFn;
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.child$().child(bindings, options);
+  }
+
+  private child$(): FastifyBaseLogger {
+    return (this.real ??= this.parent.child(this.bindings));
+  }
+
+  /** Once made (or its level set), the real child decides, as it would have all along. */
+  write(level: Level, args: Parameters<LogFn>): void {
+    if (!this.real && this.parent.isLevelEnabled && !this.parent.isLevelEnabled(level)) return;
+    this.child$()[level](...args);
+  }
+}
+
+// On the prototype, so a request that never logs allocates nothing but the stand-in itself.
+const LEVELS: Level[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
+for (const level of LEVELS) {
+  LazyRequestLogger.prototype[level] = function (this: LazyRequestLogger, ...args: Parameters<LogFn>) {
+    this.write(level, args);
+  } as LogFn;
+}
+LazyRequestLogger.prototype.silent = (() => undefined) as LogFn;
+
+/** For Fastify's `childLoggerFactory`: a route with its own log level gets a real child at once. */
+export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  for (const _ in options) return logger.child(bindings, options);
+  return new LazyRequestLogger(logger, bindings);
+}

@@ -1,0 +1,80 @@
+/**
+ * Reads compiled once (db/precompiled.ts) answer what the built query answers, with each call's
+ * own values, see every write on the next read (nothing is cached but the SQL), keep databases
+ * apart, and a query whose values cannot be told apart is run as built rather than mis-bound.
+ */
+import { describe, expect, it } from 'vitest';
+import { precompiled } from '../../db/precompiled.js';
+import { findChainMarket, upsertChainMarket } from '../../db/repositories/chain-markets.repository.js';
+import { balancesByOwner, upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+const market = (marketId: bigint, slot: bigint, status = 'active') => ({
+  marketId,
+  address: `market-${marketId}`,
+  creator: 'creator',
+  status,
+  mode: 'standard',
+  yesMint: `yes-${marketId}`,
+  noMint: `no-${marketId}`,
+  data: Buffer.from([Number(marketId), Number(slot)]),
+  slot,
+});
+
+describe.each(DIALECTS)('precompiled reads on $name', ({ available, open }) => {
+  it.skipIf(!available)('a market by id: each call its own id, a write seen on the next read', async () => {
+    const h = await open();
+    try {
+      expect(await findChainMarket(h.db, 1n)).toBeUndefined();
+      await upsertChainMarket(h.db, market(1n, 10n));
+      await upsertChainMarket(h.db, market(2n, 10n));
+      expect((await findChainMarket(h.db, 1n))?.address).toBe('market-1');
+      expect((await findChainMarket(h.db, 2n))?.address).toBe('market-2');
+      await upsertChainMarket(h.db, market(2n, 11n, 'resolved'));
+      expect(await findChainMarket(h.db, 2n)).toMatchObject({ status: 'resolved', slot: 11n });
+      expect(await findChainMarket(h.db, 3n)).toBeUndefined();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.skipIf(!available)("a wallet's balances: positive ones only, changes seen at once", async () => {
+    const h = await open();
+    try {
+      const acct = (address: string, owner: string, mint: string, amount: bigint) => ({ address, owner, mint, amount, slot: 1n });
+      await upsertTokenAccounts(h.db, [acct('a1', 'w1', 'm1', 5n), acct('a2', 'w1', 'm2', 0n), acct('a3', 'w2', 'm1', 7n)]);
+      expect(await balancesByOwner(h.db, 'w1')).toEqual(new Map([['m1', 5n]]));
+      expect(await balancesByOwner(h.db, 'w2')).toEqual(new Map([['m1', 7n]]));
+      await upsertTokenAccounts(h.db, [{ ...acct('a2', 'w1', 'm2', 3n), slot: 2n }]);
+      expect(await balancesByOwner(h.db, 'w1')).toEqual(
+        new Map([
+          ['m1', 5n],
+          ['m2', 3n],
+        ]),
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.skipIf(!available)('never binds values in the wrong order: equal values on the first call are not compiled from', async () => {
+    const [a, b] = [await open(), await open()];
+    try {
+      const acct = (address: string, owner: string, mint: string) => ({ address, owner, mint, amount: 1n, slot: 1n });
+      await upsertTokenAccounts(a.db, [acct('x', 'same', 'same'), acct('y', 'o', 'm')]);
+      await upsertTokenAccounts(b.db, [acct('z', 'o', 'm')]);
+      // The build uses its values in the opposite order to their declaration.
+      const byMintAndOwner = precompiled((db, owner: string, mint: string) =>
+        db.selectFrom('token_accounts').select('address').where('mint', '=', mint).where('owner', '=', owner),
+      );
+      expect(await byMintAndOwner(a.db, 'same', 'same')).toEqual([{ address: 'x' }]);
+      expect(await byMintAndOwner(a.db, 'o', 'm')).toEqual([{ address: 'y' }]);
+      expect(await byMintAndOwner(a.db, 'm', 'o')).toEqual([]);
+      // Another database: its own compiled statement, its own rows.
+      expect(await byMintAndOwner(b.db, 'o', 'm')).toEqual([{ address: 'z' }]);
+      expect(await byMintAndOwner(a.db, 'o', 'm')).toEqual([{ address: 'y' }]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
