@@ -7,10 +7,7 @@
  * sent during it), plus the event loop's own delay. A linear pass keeps the time per market
  * flat; the goal is /health p99 under 50 ms at every size. `BENCH_INDEX_SIZES` picks the sizes.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import Fastify from 'fastify';
 import { ACCOUNT_SIZE, AccountLayout, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
@@ -20,6 +17,7 @@ import { createMarketProgramHandler, EmbeddedLedger } from '@pmx/local-cluster';
 import { encodeMarketAccount, findMarketPda, findNoMintPda, findYesMintPda, MARKET_PROGRAM_ID, type MarketAccount } from '@pmx/programs';
 import { fullIndexPass } from '../src/services/family-b/market-index.service.js';
 import { sqliteDatabase } from '../test/helpers/databases.js';
+import { startLatencyProbe } from './support/start-latency-probe.js';
 
 const SIZES = (process.env.BENCH_INDEX_SIZES ?? '100,1000,10000').split(',').map(Number);
 
@@ -78,23 +76,6 @@ function tokenAccount(mint: PublicKey, owner: PublicKey, amount: bigint): Uint8A
 
 const HEALTH_GOAL_MS = 50;
 
-/** Starts the probe against `url`; `stop()` resolves with its latency summary. */
-async function startProbe(url: string): Promise<{ stop(): Promise<{ n: number; p50: number; p99: number; max: number; errors: number }> }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=pmx-source', '--import', 'tsx', path.join(import.meta.dirname, 'support/latency-probe.ts'), url, '5'],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  if ((await lines.next()).value !== 'ready') throw new Error('latency probe did not start');
-  return {
-    async stop() {
-      child.stdin!.end();
-      return JSON.parse((await lines.next()).value as string);
-    },
-  };
-}
-
 export async function run(): Promise<void> {
   const app = Fastify({ logger: false });
   const startedAt = new Date().toISOString();
@@ -138,10 +119,10 @@ async function size(n: number, healthUrl: string): Promise<void> {
       log: pino({ level: 'silent' }),
     };
     // The same probe for a second with nothing running: what this machine gives /health anyway.
-    const idleProbe = await startProbe(healthUrl);
+    const idleProbe = await startLatencyProbe(healthUrl);
     await new Promise((r) => setTimeout(r, 1_000));
     const idle = await idleProbe.stop();
-    const probe = await startProbe(healthUrl);
+    const probe = await startLatencyProbe(healthUrl);
     await new Promise((r) => setTimeout(r, 20)); // the probe's first connections open
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
