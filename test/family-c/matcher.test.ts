@@ -213,17 +213,39 @@ describe('matcher', () => {
     expect(await b.ownMany([marketId])).toEqual(new Map()); // owned already: nothing bumped again
   });
 
+  it('batches every operation submitted in one turn of the event loop (one commit); a later one goes in the next batch', async () => {
+    let batches = 0; // the matcher reads its clock once per batch
+    const m = new Matcher({
+      db: db.db,
+      log,
+      programId: EXCHANGE_PROGRAM_ID,
+      usdcMint: USDC_MINT.toBase58(),
+      fees: DEFAULT_FEES,
+      nodeId: 'a',
+      now: () => Date.parse('2026-01-01T00:00:00Z') + ++batches * 1000,
+    });
+    await m.own(marketId);
+    const buyer = Keypair.generate();
+    await fund(buyer, 1_000_000_000n);
+    const before = batches;
+    await Promise.all([4000, 3990, 3980].map((price) => m.submit({ kind: 'place', order: order(buyer, 'buy', price, 1_000_000n) })));
+    expect(batches - before).toBe(1);
+    await m.submit({ kind: 'place', order: order(buyer, 'buy', 3970, 1_000_000n) });
+    expect(batches - before).toBe(2);
+    const rows = await db.db.selectFrom('clob_orders').select(['price_bps', 'created_at']).orderBy('price_bps', 'desc').execute();
+    expect(new Set(rows.slice(0, 3).map((r) => r.created_at)).size).toBe(1);
+    expect(rows[3]!.created_at).not.toBe(rows[0]!.created_at);
+  });
+
   it('restores the status of the markets of a failed batch from the database', async () => {
     const m = matcher('a');
     await m.own(marketId);
     const buyer = Keypair.generate();
     await fund(buyer, 1_000_000_000n);
-    // The first operation runs alone; the next two are batched together behind it: an order whose
-    // expiry overflows the 64-bit column, failing the commit, and a pause (in memory at once).
-    const first = m.submit({ kind: 'cancel', marketId, orderId: randomUUID() });
+    // Submitted in one turn, two operations share a batch: an order whose expiry overflows the
+    // 64-bit column, failing the commit, and a pause (in memory at once).
     const poisoned = m.submit({ kind: 'place', order: order(buyer, 'buy', 4000, 1_000_000n, { expiry: 2 ** 63, timeInForce: 'ioc' }) });
     const paused = m.submit({ kind: 'status', marketId, status: 'paused' });
-    await first;
     await expect(paused).rejects.toMatchObject({ code: 'MATCHER_UNAVAILABLE' });
     await expect(poisoned).rejects.toMatchObject({ code: 'MATCHER_UNAVAILABLE' });
     // Nothing of the batch was kept: the database still says active, and so does the matcher.

@@ -137,10 +137,26 @@ export class Matcher {
   submit(op: MatcherOp): Promise<OpResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ op, resolve, reject });
-      this.running ??= this.drain().finally(() => {
-        this.running = null;
-      });
+      this.running ??= this.drainSoon();
     });
+  }
+
+  /**
+   * Starts the drain once this turn's I/O is read (setImmediate: after the poll phase), so that
+   * every request read in the same turn joins one batch — one commit. Started at once, the first
+   * request's batch ran to its commit before the next request was even parsed (SQLite commits
+   * synchronously), and 20 connections of single orders made 20 commits, each an fsync: 933
+   * commits for 948 orders in the placement bench.
+   */
+  private async drainSoon(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      await this.drain();
+    } finally {
+      this.running = null;
+      // An op submitted after the drain's last look at the queue (a microtask between) starts the next one.
+      if (this.pending.length > 0) this.running = this.drainSoon();
+    }
   }
 
   /** Queues an expiry sweep for every owned market with an order due (every EXPIRY_SWEEP_MS). */
