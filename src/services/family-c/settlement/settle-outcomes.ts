@@ -12,6 +12,10 @@
  * index in the same transaction: the index is refreshed by a separate job, and until then it
  * would show the pre-settlement balance with the hold already gone (withdrawable and the
  * matcher's funds check would count the fill's money twice).
+ * Every transaction here takes its row locks in the daemon's one order (db/row-locks.ts): token
+ * accounts (sorted), outbound rows, every fill it may write (sorted, all at once), batches, holds
+ * (sorted). On PostgreSQL two outcomes recorded at once (the sender's, the sweep's) then wait for
+ * each other instead of deadlocking.
  */
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
 import {
@@ -26,6 +30,7 @@ import { findClobMarketById } from '../../../../db/repositories/clob-markets.rep
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
+import { lockFills } from '../../../../db/row-locks.js';
 import type { ClobFillStatus, Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
 import type { SettleRefusal } from '@pmx/programs';
@@ -126,6 +131,10 @@ export async function confirmBatches(
       batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])),
       now,
     );
+    await lockFills(
+      trx,
+      rowsOf.flat().map((r) => r.id),
+    );
     const ended: FillRow[] = [];
     const released: string[] = [];
     let recorded = 0;
@@ -197,6 +206,10 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances);
+    await lockFills(
+      trx,
+      rows.map((r) => r.id),
+    );
     const ids = await endFills(
       trx,
       batchId,
@@ -246,6 +259,10 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
   const rows = await fillsOfBatch(k.c.db, batchId);
   const now = new Date().toISOString();
   const { released, recorded } = await k.c.db.transaction().execute(async (trx) => {
+    await lockFills(
+      trx,
+      rows.map((r) => r.id),
+    );
     const ids = await releaseFills(
       trx,
       batchId,
@@ -269,6 +286,10 @@ export async function failUnbatched(k: KeeperDeps, rows: FillRow[], reason: stri
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
     const failed: FillRow[] = [];
+    await lockFills(
+      trx,
+      rows.map((r) => r.id),
+    );
     for (const r of rows) if (await failMatchedFill(trx, r.id, 'failed', reason, now)) failed.push(r);
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, failed);
