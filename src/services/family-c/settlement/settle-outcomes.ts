@@ -27,7 +27,13 @@ import {
   type FillRow,
 } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
-import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
+import {
+  endFills,
+  fillsOfBatch,
+  fillsOfBatches,
+  releaseFills,
+  setBatchStatus,
+} from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
@@ -115,7 +121,12 @@ export async function confirmBatches(
   batches: readonly LandedBatch[],
   outcome: 'confirmed' | 'halted' = 'confirmed',
 ): Promise<void> {
-  const rowsOf = await Promise.all(batches.map((b) => fillsOfBatch(k.c.db, b.batchId)));
+  // One read for the group (was one per batch, at once: up to 16 queries for a pool of 10 on PostgreSQL).
+  const carried = await fillsOfBatches(
+    k.c.db,
+    batches.map((b) => b.batchId),
+  );
+  const rowsOf = batches.map((b) => carried.get(b.batchId) ?? []);
   const receipts = await readReceipts(
     k.c,
     rowsOf.flat().map((r) => r.id),
