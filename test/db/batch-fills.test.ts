@@ -1,11 +1,12 @@
 /**
  * `fillsOfBatches` (one read for a group of batches confirmed at once) answers what `fillsOfBatch`
- * answers for each batch, on both dialects: the fills still in flight in it, in batch order.
+ * answers for each batch, on both dialects: the fills still in flight in it, in batch order; and
+ * `setFillsAmounts` writes each fill's own receipt amounts in one statement.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
-import { insertFills } from '../../db/repositories/clob-fills.repository.js';
+import { fillsByIds, insertFills, setFillsAmounts } from '../../db/repositories/clob-fills.repository.js';
 import {
   endFills,
   fillsOfBatch,
@@ -96,6 +97,36 @@ for (const dialect of DIALECTS) {
       expect(idsOf(group.get(unknown))).toEqual([]);
       for (const batchId of [first, second]) expect(group.get(batchId)).toEqual(await fillsOfBatch(db, batchId));
       expect((await fillsOfBatches(db, [])).size).toBe(0);
+    });
+
+    it('writes each fill its own receipt amounts in one statement, u64 values exact, other fills untouched', async () => {
+      const { db } = handle;
+      const ids = Array.from({ length: 3 }, () => randomUUID());
+      await insertFills(
+        db,
+        ids.map((id, i) => fill(id, 100 + i)),
+      );
+      const amounts = (k: bigint) => ({
+        usdcAmount: k,
+        makerUsdc: k + 1n,
+        takerFee: k + 2n,
+        makerRebate: k + 3n,
+        protocolFee: k + 4n,
+        roundingDust: k + 5n,
+      });
+      const large = 9_007_199_254_740_993n; // 2^53 + 1: a number would round it
+      await setFillsAmounts(db, [
+        { id: ids[0]!, amounts: amounts(10n) },
+        { id: ids[1]!, amounts: amounts(large) },
+      ]);
+      const rows = new Map((await fillsByIds(db, ids)).map((r) => [r.id, r]));
+      const read = (id: string) => {
+        const r = rows.get(id)!;
+        return [r.usdc_amount, r.maker_usdc, r.taker_fee, r.maker_rebate, r.protocol_fee, r.rounding_dust].map((v) => BigInt(v));
+      };
+      expect(read(ids[0]!)).toEqual([10n, 11n, 12n, 13n, 14n, 15n]);
+      expect(read(ids[1]!)).toEqual([large, large + 1n, large + 2n, large + 3n, large + 4n, large + 5n]);
+      expect(read(ids[2]!)).toEqual([1n, 1n, 0n, 0n, 0n, 0n]);
     });
   });
 }

@@ -23,7 +23,7 @@ import {
   fillsByIds,
   markGiveBacks,
   normalizeFill,
-  setFillAmounts,
+  setFillsAmounts,
   type FillRow,
 } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
@@ -172,17 +172,24 @@ export async function confirmBatches(
     }
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
-    for (const r of ended) {
-      const receipt = receipts.get(r.id)!;
-      await setFillAmounts(trx, r.id, {
-        usdcAmount: receipt.takerUsdc,
-        makerUsdc: receipt.makerUsdc,
-        takerFee: receipt.takerFee,
-        makerRebate: receipt.makerRebate,
-        protocolFee: receipt.protocolFee,
-        roundingDust: receipt.roundingDust,
-      });
-    }
+    // The receipts' amounts, one statement for the group (was one per fill).
+    await setFillsAmounts(
+      trx,
+      ended.map((r) => {
+        const receipt = receipts.get(r.id)!;
+        return {
+          id: r.id,
+          amounts: {
+            usdcAmount: receipt.takerUsdc,
+            makerUsdc: receipt.makerUsdc,
+            takerFee: receipt.takerFee,
+            makerRebate: receipt.makerRebate,
+            protocolFee: receipt.protocolFee,
+            roundingDust: receipt.roundingDust,
+          },
+        };
+      }),
+    );
     return { settled: ended.map((r) => r.id), released, ended, recorded };
   });
   countSettled(k.c.metrics, ended);
