@@ -5,10 +5,15 @@
  * in the same run (goal ≥ 0.3×), with every fill waiting when the keeper starts (after a warm-up
  * fill per trader: the market's lookup table already lists them); and the time from
  * match to `settled` (p50/p99) of fills matched while the keeper runs.
- * `BENCH_SETTLE_FILLS` (default 480: a window of about two seconds; shorter ones swing with this machine's drift) sets how many fills.
+ * The same backlog is settled on SQLite and on PostgreSQL (a fresh database of its own) in one run
+ * (issue 31: PostgreSQL ≥ 0.8× SQLite, no deadlock): for PostgreSQL the bench prints the
+ * deadlocks the server counted in that database and the daemon's log lines that name one.
+ * `BENCH_SETTLE_FILLS` (default 480: a window of about two seconds; shorter ones swing with this machine's drift) sets how many fills;
+ * `BENCH_SETTLE_DB` (`sqlite`, `postgres`, default both) which databases.
  */
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, TransactionInstruction, TransactionMessage, VersionedTransaction, PublicKey } from '@solana/web3.js';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { loadConfig } from '../config/config.js';
 import { startDaemon } from '../src/daemon.js';
@@ -16,25 +21,81 @@ import { clobWrite, createClobMarket, depositedTrader, place, USDC, waitFor } fr
 import { tempDir } from '../test/helpers/databases.js';
 import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
 import { formatMs, percentile } from './stats.js';
+import { freshPostgresDatabase, type BenchPostgres } from './support/bench-postgres.js';
 
 const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
+interface SettleResult {
+  fillsPerSec: number;
+  transfersPerSec: number;
+  deadlockLines: number;
+}
+
+/**
+ * The daemon's logger: lines at `warn` and above are scanned for deadlocks (a job failed by one
+ * logs it), and printed only when BENCH_LOG asks for them.
+ */
+function countingLogger(): { log: pino.Logger; deadlockLines: () => number } {
+  let deadlockLines = 0;
+  const echo = process.env.BENCH_LOG !== undefined && process.env.BENCH_LOG !== 'silent';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const line = chunk.toString();
+      if (/deadlock/i.test(line)) deadlockLines++;
+      if (echo) process.stdout.write(line);
+      done();
+    },
+  });
+  const level = echo ? process.env.BENCH_LOG! : 'warn';
+  return { log: pino({ level }, sink), deadlockLines: () => deadlockLines };
+}
+
 export async function run(): Promise<void> {
+  const which = process.env.BENCH_SETTLE_DB ?? 'both';
+  let sqlite: SettleResult | undefined;
+  let postgres: SettleResult | undefined;
+  if (which !== 'postgres') {
+    console.log('  SQLite:');
+    sqlite = await settleOn({});
+  }
+  if (which !== 'sqlite') {
+    const database: BenchPostgres = await freshPostgresDatabase('settle');
+    try {
+      console.log('  PostgreSQL:');
+      postgres = await settleOn({ DATABASE_URL: database.url });
+      const deadlocks = await database.deadlocks();
+      console.log(
+        `    deadlocks: ${deadlocks} counted by PostgreSQL (pg_stat_database), ${postgres.deadlockLines} in the daemon's log (goal 0)`,
+      );
+    } finally {
+      await database.drop();
+    }
+  }
+  if (sqlite && postgres)
+    console.log(
+      `  PostgreSQL / SQLite: ${(postgres.fillsPerSec / sqlite.fillsPerSec).toFixed(2)}× (${postgres.fillsPerSec.toFixed(0)} vs ${sqlite.fillsPerSec.toFixed(0)} fills/s; goal ≥ 0.8×)`,
+    );
+}
+
+async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResult> {
+  const logger = countingLogger();
   const daemon = await startDaemon(
     loadConfig({
       DATA_DIR: tempDir('pmx-bench-settle-'),
       PORT: '0',
       LEDGER_RPC_PORT: '0',
-      LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
+      LOG_LEVEL: process.env.BENCH_LOG ?? 'warn',
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       RATE_LIMIT_READ_PER_MIN: '1000000',
       RATE_LIMIT_WRITE_PER_MIN: '1000000',
       CLOB_SETTLE_SWEEP_INTERVAL_MS: '500',
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench-settle-${process.pid}` } : {}),
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: `bench-settle-${process.pid}-${Date.now()}` } : {}),
+      ...databaseEnv,
     }),
-    pino({ level: process.env.BENCH_LOG ?? 'silent' }),
+    logger.log,
   );
+  let measured: Omit<SettleResult, 'deadlockLines'>;
   const h = {
     daemon,
     app: daemon.app!,
@@ -75,12 +136,14 @@ export async function run(): Promise<void> {
     // Fills: makers rest asks, one taker sweeps them with IOC buys.
     const market = await createClobMarket(h as never, { minOrderSize: '100000' }); // 0.1-0.2 token orders: many fills per round
     const makers: Keypair[] = [];
+    // Each maker sells 0.2 tokens a fill in both measures (2 × FILLS fills over 8 makers), with room to spare.
+    const split = BigInt(Math.max(60, Math.ceil((FILLS * 2 * 0.2) / 8) + 10)) * USDC;
     for (let i = 0; i < 8; i++) {
-      const m = await depositedTrader(h as never, 100n * USDC);
+      const m = await depositedTrader(h as never, split + 40n * USDC);
       await clobWrite(
         h as never,
         '/v2/clob/account/split',
-        { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: (60n * USDC).toString() },
+        { pubkey: m.publicKey.toBase58(), marketId: market.id, amount: split.toString() },
         m,
       );
       makers.push(m);
@@ -90,7 +153,7 @@ export async function run(): Promise<void> {
       'splits indexed',
       async () => {
         const rows = await daemon.db.db.selectFrom('token_accounts').select('amount').where('mint', '=', market.yesMint).execute();
-        return rows.filter((r) => BigInt(r.amount) === 60n * USDC).length === makers.length ? true : undefined;
+        return rows.filter((r) => BigInt(r.amount) === split).length === makers.length ? true : undefined;
       },
       30_000,
     );
@@ -178,16 +241,18 @@ export async function run(): Promise<void> {
     const transfersAfter = await rawTransfersPerSec();
     const transfersPerSec = Math.max(transfersBefore, transfersAfter);
     console.log(
-      `  raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`,
+      `    raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`,
     );
     console.log(
-      `  fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`,
+      `    fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`,
     );
-    console.log(`  ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
+    console.log(`    ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
     console.log(
-      `  ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
+      `    ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
     );
+    measured = { fillsPerSec, transfersPerSec };
   } finally {
     await daemon.stop();
   }
+  return { ...measured, deadlockLines: logger.deadlockLines() };
 }

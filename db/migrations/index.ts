@@ -20,6 +20,7 @@ import * as m0018 from './0018_console_samples.js';
 import * as m0020 from './0020_daemon_node_beats.js';
 import * as m0022 from './0022_operators.js';
 import * as m0023 from './0023_clob_heartbeats.js';
+import * as m0024 from './0024_clob_fills_batch_idx.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0020_daemon_node_beats': m0020,
   '0022_operators': m0022,
   '0023_clob_heartbeats': m0023,
+  '0024_clob_fills_batch_idx': m0024,
 };

@@ -126,23 +126,44 @@ export async function fillTallyByOrder(db: Db, orderIds: string[]): Promise<Map<
 }
 
 /** What the chain computed for a fill (its receipt), when it differs from the engine's numbers. */
-export async function setFillAmounts(
-  db: Db,
-  id: string,
-  a: { usdcAmount: bigint; makerUsdc: bigint; takerFee: bigint; makerRebate: bigint; protocolFee: bigint; roundingDust: bigint },
-): Promise<void> {
-  await db
-    .updateTable('clob_fills')
-    .set({
-      usdc_amount: a.usdcAmount,
-      maker_usdc: a.makerUsdc,
-      taker_fee: a.takerFee,
-      maker_rebate: a.makerRebate,
-      protocol_fee: a.protocolFee,
-      rounding_dust: a.roundingDust,
-    })
-    .where('id', '=', id)
-    .execute();
+export interface FillAmounts {
+  usdcAmount: bigint;
+  makerUsdc: bigint;
+  takerFee: bigint;
+  makerRebate: bigint;
+  protocolFee: bigint;
+  roundingDust: bigint;
+}
+
+/**
+ * The receipts' amounts of many fills in one UPDATE (a group of landed batches): each column
+ * a `CASE clob_fills.id WHEN …` of its values, portable to SQLite and PostgreSQL.
+ */
+export async function setFillsAmounts(db: Db, entries: ReadonlyArray<{ id: string; amounts: FillAmounts }>): Promise<void> {
+  for (let i = 0; i < entries.length; i += 200) {
+    const chunk = entries.slice(i, i + 200);
+    const column = (pick: (a: FillAmounts) => bigint) =>
+      sql<bigint>`case clob_fills.id ${sql.join(
+        chunk.map((e) => sql`when ${e.id} then cast(${pick(e.amounts)} as bigint)`),
+        sql` `,
+      )} end`;
+    await db
+      .updateTable('clob_fills')
+      .set({
+        usdc_amount: column((a) => a.usdcAmount),
+        maker_usdc: column((a) => a.makerUsdc),
+        taker_fee: column((a) => a.takerFee),
+        maker_rebate: column((a) => a.makerRebate),
+        protocol_fee: column((a) => a.protocolFee),
+        rounding_dust: column((a) => a.roundingDust),
+      })
+      .where(
+        'id',
+        'in',
+        chunk.map((e) => e.id),
+      )
+      .execute();
+  }
 }
 
 /** Fails a matched fill that can never settle (it is in no batch). */

@@ -100,6 +100,22 @@ export async function fillsOfBatch(db: Db, batchId: string) {
     .execute();
 }
 
+/** The fills each of these batches still carries (in batch order), in one read: a group of batches confirmed at once. */
+export async function fillsOfBatches(db: Db, batchIds: readonly string[]) {
+  const byBatch = new Map<string, Awaited<ReturnType<typeof fillsOfBatch>>>(batchIds.map((id) => [id, []]));
+  if (batchIds.length === 0) return byBatch;
+  const rows = await db
+    .selectFrom('clob_batch_fills as b')
+    .innerJoin('clob_fills as f', (join) => join.onRef('f.id', '=', 'b.fill_id').onRef('f.batch_id', '=', 'b.batch_id'))
+    .selectAll('f')
+    .where('b.batch_id', 'in', [...new Set(batchIds)])
+    .where('f.status', 'in', ['settling', 'retrying'])
+    .orderBy('b.position')
+    .execute();
+  for (const r of rows) byBatch.get(r.batch_id!)?.push(r);
+  return byBatch;
+}
+
 export async function setBatchStatus(db: Db, id: string, status: 'pending' | 'settled' | 'failed', now: string): Promise<boolean> {
   const res = await db
     .updateTable('clob_settlement_batches')

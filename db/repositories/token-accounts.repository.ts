@@ -32,8 +32,13 @@ export function lockOrdered(rows: TokenAccountRow[]): TokenAccountRow[] {
 
 export async function upsertTokenAccounts(db: Kysely<Database>, rows: TokenAccountRow[]): Promise<void> {
   if (rows.length === 0) return;
+  await upsertOrdered(db, lockOrdered(rows));
+}
+
+/** Rows already in lock order, one per address. */
+async function upsertOrdered(db: Kysely<Database>, ordered: TokenAccountRow[]): Promise<void> {
+  if (ordered.length === 0) return;
   const now = new Date().toISOString();
-  const ordered = lockOrdered(rows);
   // Chunked multi-row inserts keep both SQLite's and PostgreSQL's parameter limits out of reach.
   for (let i = 0; i < ordered.length; i += 500) {
     const chunk = ordered.slice(i, i + 500).map((r) => ({ ...r, updated_at: now }));
@@ -53,6 +58,38 @@ export async function upsertTokenAccounts(db: Kysely<Database>, rows: TokenAccou
       )
       .execute();
   }
+}
+
+/**
+ * A pass of reads: accounts that exist (`rows`) and accounts found closed (`closed`, each with the
+ * slot it was read at), written in one address order across both (the upserts of a run of
+ * addresses, then the deletes of the next…), so a pass that meets a closed account still locks
+ * its rows in the order every other writer does. An address both read and closed keeps its newer read.
+ */
+export async function writeTokenAccountReads(
+  db: Kysely<Database>,
+  rows: TokenAccountRow[],
+  closed: ReadonlyArray<{ address: string; slot: bigint }>,
+): Promise<void> {
+  const upserts = lockOrdered(rows);
+  const deletes = new Map<string, bigint>();
+  for (const c of closed) if (c.slot > (deletes.get(c.address) ?? -1n)) deletes.set(c.address, c.slot);
+  for (const r of upserts) if ((deletes.get(r.address) ?? -1n) <= r.slot) deletes.delete(r.address);
+  const ops = [
+    ...upserts.filter((r) => !deletes.has(r.address)).map((row) => ({ address: row.address, row })),
+    ...[...deletes].map(([address, slot]) => ({ address, slot })),
+  ].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  let run: TokenAccountRow[] = [];
+  for (const op of ops) {
+    if ('row' in op) {
+      run.push(op.row);
+      continue;
+    }
+    await upsertOrdered(db, run);
+    run = [];
+    await deleteClosedTokenAccount(db, op.address, op.slot);
+  }
+  await upsertOrdered(db, run);
 }
 
 export async function deleteClosedTokenAccount(db: Kysely<Database>, address: string, slot: bigint): Promise<void> {

@@ -7,7 +7,12 @@
 import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from '@pmx/programs';
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { Kysely } from 'kysely';
-import { deleteClosedTokenAccount, upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
+import {
+  deleteClosedTokenAccount,
+  upsertTokenAccounts,
+  writeTokenAccountReads,
+  type TokenAccountRow,
+} from '../../db/repositories/token-accounts.repository.js';
 import type { Database } from '../../db/schema.js';
 import { rebuildableTransaction } from '../../db/database.js';
 import type { AccountSnapshot, ChainClient, ProgramAccountFilter } from '../chain/chain-client.js';
@@ -61,11 +66,13 @@ export async function indexTokenAccounts(
   slot: bigint,
 ): Promise<number> {
   const rows: TokenAccountRow[] = [];
+  const closed: Array<{ address: string; slot: bigint }> = [];
   for (const [i, snapshot] of snapshots.entries()) {
     const row = snapshot ? decodeTokenAccountSnapshot(snapshot) : null;
     if (row) rows.push(row);
-    else await deleteClosedTokenAccount(db, addresses[i]!, BigInt(snapshot?.slot ?? slot));
+    else closed.push({ address: addresses[i]!, slot: BigInt(snapshot?.slot ?? slot) });
   }
-  await upsertTokenAccounts(db, rows);
+  // Upserts and deletes in one address order (the lock order of every token-account writer).
+  await writeTokenAccountReads(db, rows, closed);
   return rows.length;
 }

@@ -10,18 +10,8 @@
 import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFillReceiptPda } from '@pmx/programs';
-import {
-  admin,
-  clobWrite,
-  createClobMarket,
-  depositedTrader,
-  get,
-  openClobHarness,
-  place,
-  USDC,
-  waitFor,
-  type CHarness,
-} from './family-c.harness.js';
+import { admin, clobWrite, createClobMarket, depositedTrader, get, place, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import { CLOB_DATABASES, openClobHarnessOn } from './dialect-harness.js';
 import { WsClient, wsUrl } from './ws-client.js';
 import { parseSamples, sample, type Sample } from '../helpers/metrics-text.js';
 
@@ -34,13 +24,6 @@ const grew = (before: Sample[], after: Sample[], name: string, labels: Record<st
 const moved = (from: string, to: string) => ({ from, to });
 
 let h: CHarness;
-beforeAll(async () => {
-  h = await openClobHarness({ CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000' });
-}, 60_000);
-afterAll(async () => {
-  h?.ledger.faults.reset();
-  await h?.close();
-});
 
 const fill = async (id: string): Promise<Json> => (await get(h, `/v2/clob/fills/${id}`)).json().fill;
 const fillIn = (id: string, statuses: string[], timeoutMs: number) =>
@@ -100,7 +83,16 @@ async function fillInRetry(): Promise<{ market: Json; taker: Keypair; fillId: st
   return { market, taker, fillId };
 }
 
-describe('pause and resolve reach settlements in flight', () => {
+// On both databases (issue 31: the keeper's writers lock in one order on PostgreSQL: db/row-locks.ts).
+describe.each(CLOB_DATABASES.filter((d) => d.available))('pause and resolve reach settlements in flight on $name', ({ name }) => {
+  beforeAll(async () => {
+    h = await openClobHarnessOn(name, { CLOB_SETTLE_SWEEP_INTERVAL_MS: '500', OUTBOUND_RESUME_INTERVAL_MS: '1000' });
+  }, 60_000);
+  afterAll(async () => {
+    h?.ledger.faults.reset();
+    await h?.close();
+  });
+
   it('pause: the retrying fill goes back to matched at once (and its owners hear it), and settles exactly once after the resume', async () => {
     const { market, taker, fillId } = await fillInRetry();
     const before = await scrape();

@@ -10,24 +10,10 @@ import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { tokenBalance } from '../family-b/family-b.harness.js';
-import {
-  clobWrite,
-  createClobMarket,
-  depositedTrader,
-  get,
-  openClobHarness,
-  place,
-  post,
-  USDC,
-  waitFor,
-  type CHarness,
-} from './family-c.harness.js';
+import { clobWrite, createClobMarket, depositedTrader, get, place, post, USDC, waitFor, type CHarness } from './family-c.harness.js';
+import { CLOB_DATABASES, openClobHarnessOn } from './dialect-harness.js';
 
 let h: CHarness;
-beforeAll(async () => {
-  h = await openClobHarness({ CLOB_SETTLE_SWEEP_INTERVAL_MS: '500' });
-});
-afterAll(async () => h?.close());
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const balances = async (pubkey: string): Promise<Json> => (await get(h, `/v2/clob/account/balances?pubkey=${pubkey}`)).json();
@@ -43,7 +29,15 @@ async function settled(ids: string[]): Promise<Json[]> {
   );
 }
 
-describe('settlement', () => {
+// On both databases (issue 31: the keeper's writers lock in one order on PostgreSQL: db/row-locks.ts).
+describe.each(CLOB_DATABASES.filter((d) => d.available))('settlement on $name', ({ name }) => {
+  beforeAll(async () => {
+    h = await openClobHarnessOn(name, { CLOB_SETTLE_SWEEP_INTERVAL_MS: '500' });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
   it('settles direct, complementary and sell_complementary fills exactly once, moving exactly their amounts', async () => {
     const market = await createClobMarket(h);
     const m = market.marketPubkey;

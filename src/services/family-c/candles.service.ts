@@ -34,6 +34,7 @@ import {
   toCandle,
 } from '../../../db/repositories/clob-candles.repository.js';
 import { big, num } from '../../../db/codec.js';
+import { lockFills } from '../../../db/row-locks.js';
 import {
   bucketStart,
   fillCandle,
@@ -71,6 +72,11 @@ export async function applyCandleChanges(ctx: Pick<FamilyCContext, 'db'>, limit 
     return await ctx.db.transaction().execute(async (trx) => {
       const rows = await fillsNeedingCandles(trx, limit);
       if (rows.length === 0) return 0;
+      // Fills before candles, in one order with the keeper's writes of the same fills (db/row-locks.ts).
+      await lockFills(
+        trx,
+        rows.map((r) => r.id),
+      );
       const add = rows.filter((r) => !FAILED.has(r.status));
       const remove = rows.filter((r) => FAILED.has(r.status) && num(r.candle_state) === CANDLE_COUNTED);
       const never = rows.filter((r) => FAILED.has(r.status) && num(r.candle_state) === 0);

@@ -20,6 +20,7 @@ import {
   walletPositionGaps,
 } from '../../../db/repositories/clob-positions.repository.js';
 import { normalizeFill } from '../../../db/repositories/clob-fills.repository.js';
+import { lockFills, lockOrder } from '../../../db/row-locks.js';
 import { findClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
 import { unsettledFillsOf } from '../../../db/repositories/clob-commitments.repository.js';
 import { findClobMarketById } from '../../../db/repositories/clob-markets.repository.js';
@@ -69,6 +70,11 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
     return await ctx.db.transaction().execute(async (trx) => {
       const fills = (await settledFillsToApply(trx, limit)).map(normalizeFill);
       if (fills.length === 0) return 0;
+      // Fills, then positions, each in one order (db/row-locks.ts).
+      await lockFills(
+        trx,
+        fills.map((f) => f.id),
+      );
       if (
         (await markFillsApplied(
           trx,
@@ -90,7 +96,10 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
           entry.after = applyOwnerMove(entry.after, move);
         }
       }
-      for (const e of pairs.values()) await savePair(trx, e.owner, e.marketId, e.before, e.after, now);
+      for (const key of lockOrder(pairs.keys())) {
+        const e = pairs.get(key)!;
+        await savePair(trx, e.owner, e.marketId, e.before, e.after, now);
+      }
       return fills.length;
     });
   } catch (error) {

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
 import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '@pmx/programs';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
@@ -59,6 +60,11 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
   const recorded = await k.c.db
     .transaction()
     .execute(async (trx) => {
+      // Every fill of the group in one order first (db/row-locks.ts), then each batch's move.
+      await lockFills(
+        trx,
+        signed.flatMap((b) => b.choice.fillIds),
+      );
       for (const b of signed) {
         await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
         if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();

@@ -12,6 +12,7 @@
  * When every proof verifies, nothing is done here: the refusal was something else (a retry).
  */
 import { markGiveBacks, type FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { lockFills } from '../../../../db/row-locks.js';
 import { signedOrders } from '../../../../db/repositories/clob-orders.repository.js';
 import { endFills, fillsOfBatch, releaseFills, setBatchStatus } from '../../../../db/repositories/clob-settlement.repository.js';
 import { verifyStrict } from '@pmx/programs';
@@ -58,6 +59,11 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
   const refused = rows.filter((r) => bad.has(r.maker_order_id) || bad.has(r.taker_order_id));
   const now = new Date().toISOString();
   const ended = await k.c.db.transaction().execute(async (trx) => {
+    // Every fill of the batch, in one order, before the holds (db/row-locks.ts): some are released after them.
+    await lockFills(
+      trx,
+      rows.map((r) => r.id),
+    );
     const ids: string[] = [];
     for (const [orderId, owner] of bad) {
       const ofOrder = refused.filter((r) => (r.maker_order_id === orderId || r.taker_order_id === orderId) && !ids.includes(r.id));

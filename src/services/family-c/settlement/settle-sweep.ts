@@ -12,6 +12,7 @@ import {
   markRetrying,
   pendingBatches,
 } from '../../../../db/repositories/clob-settlement.repository.js';
+import { lockFills } from '../../../../db/row-locks.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import { abandonBatch, announce, confirmBatch } from './settle-outcomes.js';
 import { haltStoppedMarket } from './settle-halt.js';
@@ -28,7 +29,14 @@ export async function sweepSettlement(
     else if (b.outbound_status === 'failed') await abandonBatch(k, b.id, b.last_error ?? 'the settlement transaction failed');
     else if (Number(b.attempts) > 1 && b.last_error) {
       const before = await fillsOfBatch(k.c.db, b.id); // for the metrics' `from`: settling, or retrying again
-      const ids = await markRetrying(k.c.db, b.id, Number(b.attempts) - 1, b.last_error, new Date().toISOString());
+      const lastError = b.last_error;
+      const ids = await k.c.db.transaction().execute(async (trx) => {
+        await lockFills(
+          trx,
+          before.map((r) => r.id),
+        ); // in one order with the batch's confirmation (db/row-locks.ts)
+        return markRetrying(trx, b.id, Number(b.attempts) - 1, lastError, new Date().toISOString());
+      });
       countMoves(k.c.metrics, movedRows(before, ids), 'retrying');
       await announce(k, ids);
     }

@@ -1,0 +1,132 @@
+/**
+ * `fillsOfBatches` (one read for a group of batches confirmed at once) answers what `fillsOfBatch`
+ * answers for each batch, on both dialects: the fills still in flight in it, in batch order; and
+ * `setFillsAmounts` writes each fill's own receipt amounts in one statement.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/database.js';
+import { fillsByIds, insertFills, setFillsAmounts } from '../../db/repositories/clob-fills.repository.js';
+import {
+  endFills,
+  fillsOfBatch,
+  fillsOfBatches,
+  insertBatch,
+  moveFillsToBatch,
+  releaseFills,
+} from '../../db/repositories/clob-settlement.repository.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+const NOW = '2026-11-26T00:00:00.000Z';
+
+function fill(id: string, seq: number) {
+  return {
+    give_back: null,
+    give_back_order_id: null,
+    id,
+    market_id: 'm1',
+    seq: BigInt(seq),
+    maker_order_id: `maker-${seq}`,
+    taker_order_id: `taker-${seq}`,
+    maker_owner: 'a',
+    taker_owner: 'b',
+    taker_side: 'buy' as const,
+    outcome: 'yes' as const,
+    price_bps: 5000,
+    maker_side: 'sell' as const,
+    maker_outcome: 'yes' as const,
+    maker_price_bps: 5000,
+    fill_type: 'direct' as const,
+    quantity: 1n,
+    usdc_amount: 1n,
+    maker_usdc: 1n,
+    taker_fee: 0n,
+    maker_rebate: 0n,
+    protocol_fee: 0n,
+    rounding_dust: 0n,
+    status: 'matched' as const,
+    retry_count: 0,
+    failure_reason: null,
+    batch_id: null,
+    settle_tx: null,
+    positions_applied: 0,
+    matched_at: NOW,
+    settled_at: null,
+    updated_at: NOW,
+  };
+}
+
+for (const dialect of DIALECTS) {
+  describe.skipIf(!dialect.available)(`fills of a group of batches on ${dialect.name}`, () => {
+    let handle: DatabaseHandle;
+    beforeAll(async () => {
+      handle = await dialect.open();
+    });
+    afterAll(async () => {
+      await handle?.close();
+    });
+
+    it('reads each batch’s fills in flight in batch order, in one read, as the per-batch read does', async () => {
+      const { db } = handle;
+      const ids = Array.from({ length: 9 }, () => randomUUID());
+      await insertFills(
+        db,
+        ids.map((id, i) => fill(id, i + 1)),
+      );
+      const [first, second, empty, unknown] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      // Batch order is not id order: the first batch lists its fills backwards.
+      const inFirst = ids.slice(0, 4).reverse();
+      const inSecond = ids.slice(4, 8);
+      for (const [batchId, fillIds] of [
+        [first, inFirst],
+        [second, inSecond],
+        [empty, []],
+      ] as const) {
+        await insertBatch(db, { id: batchId, marketId: 'm1', outboundId: randomUUID(), fillIds: [...fillIds], now: NOW });
+        await moveFillsToBatch(db, [...fillIds], batchId, NOW);
+      }
+      // One fill of each batch is no longer in flight in it: settled, released back to matched.
+      await endFills(db, first, [inFirst[1]!], { status: 'settled', settleTx: 'sig', now: NOW });
+      await releaseFills(db, second, [inSecond[0]!], null, NOW);
+
+      const group = await fillsOfBatches(db, [second, first, empty, unknown]);
+      const idsOf = (rows: Array<{ id: string }> | undefined) => rows?.map((r) => r.id);
+      expect(idsOf(group.get(first))).toEqual([inFirst[0], inFirst[2], inFirst[3]]);
+      expect(idsOf(group.get(second))).toEqual(inSecond.slice(1));
+      expect(idsOf(group.get(empty))).toEqual([]);
+      expect(idsOf(group.get(unknown))).toEqual([]);
+      for (const batchId of [first, second]) expect(group.get(batchId)).toEqual(await fillsOfBatch(db, batchId));
+      expect((await fillsOfBatches(db, [])).size).toBe(0);
+    });
+
+    it('writes each fill its own receipt amounts in one statement, u64 values exact, other fills untouched', async () => {
+      const { db } = handle;
+      const ids = Array.from({ length: 3 }, () => randomUUID());
+      await insertFills(
+        db,
+        ids.map((id, i) => fill(id, 100 + i)),
+      );
+      const amounts = (k: bigint) => ({
+        usdcAmount: k,
+        makerUsdc: k + 1n,
+        takerFee: k + 2n,
+        makerRebate: k + 3n,
+        protocolFee: k + 4n,
+        roundingDust: k + 5n,
+      });
+      const large = 9_007_199_254_740_993n; // 2^53 + 1: a number would round it
+      await setFillsAmounts(db, [
+        { id: ids[0]!, amounts: amounts(10n) },
+        { id: ids[1]!, amounts: amounts(large) },
+      ]);
+      const rows = new Map((await fillsByIds(db, ids)).map((r) => [r.id, r]));
+      const read = (id: string) => {
+        const r = rows.get(id)!;
+        return [r.usdc_amount, r.maker_usdc, r.taker_fee, r.maker_rebate, r.protocol_fee, r.rounding_dust].map((v) => BigInt(v));
+      };
+      expect(read(ids[0]!)).toEqual([10n, 11n, 12n, 13n, 14n, 15n]);
+      expect(read(ids[1]!)).toEqual([large, large + 1n, large + 2n, large + 3n, large + 4n, large + 5n]);
+      expect(read(ids[2]!)).toEqual([1n, 1n, 0n, 0n, 0n, 0n]);
+    });
+  });
+}
