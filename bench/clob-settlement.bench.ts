@@ -15,6 +15,7 @@ import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solan
 import { Keypair, TransactionInstruction, TransactionMessage, VersionedTransaction, PublicKey } from '@solana/web3.js';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { startLatencyProbe } from './support/start-latency-probe.js';
 import { loadConfig } from '../config/config.js';
 import { startDaemon } from '../src/daemon.js';
 import { clobWrite, createClobMarket, depositedTrader, place, USDC, waitFor } from '../test/family-c/family-c.harness.js';
@@ -226,9 +227,17 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     const platform = daemon.queues.get('platform');
     await platform.pause();
     const queued = await matchFills();
+    // /health of this very process (the default single process) probed from another, idle and
+    // during the drain (issue 31: p99 ≤ 50 ms while the backlog settles).
+    const health = `${daemon.url}/health`;
+    const idleProbe = await startLatencyProbe(health);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const idle = await idleProbe.stop();
+    const drainProbe = await startLatencyProbe(health);
     const resumed = Date.now();
     await platform.resume();
     const throughputDone = Math.max(...(await settledTimes([...queued.keys()])).values());
+    const drain = await drainProbe.stop();
     const fillsPerSec = queued.size / ((throughputDone - resumed) / 1000);
     const throughputTxs = (await settleTransactions()) - txsBefore;
 
@@ -247,6 +256,10 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
       `    fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`,
     );
     console.log(`    ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.3×)`);
+    console.log(
+      `    /health during the drain: p50 ${formatMs(drain.p50)}, p99 ${formatMs(drain.p99)}, max ${formatMs(drain.max)} (goal p99 ≤ 50 ms); ` +
+        `idle p50 ${formatMs(idle.p50)}, p99 ${formatMs(idle.p99)}${drain.errors + idle.errors > 0 ? `; ${drain.errors + idle.errors} probes failed` : ''}`,
+    );
     console.log(
       `    ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
     );
