@@ -17,7 +17,7 @@ const LAYERS = {
   client: { pattern: 'packages/client', allow: [] },
   domain: { pattern: 'src/domain', allow: ['programs'] },
   config: { pattern: 'config', allow: [] },
-  db: { pattern: 'db', allow: ['config'] },
+  db: { pattern: 'db', allow: ['config', 'infra'] },
   chain: { pattern: 'src/chain', allow: ['domain', 'infra', 'programs', 'local-cluster'] },
   infra: { pattern: 'src/infra', allow: ['config'] },
   services: { pattern: 'src/services', allow: ['domain', 'db', 'chain', 'infra', 'config', 'programs'] },

@@ -13,7 +13,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { SlicedSqliteDialect } from './sliced-sqlite-dialect.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -82,7 +83,7 @@ export function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.defaultSafeIntegers(true);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SlicedSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }
 

@@ -17,3 +17,28 @@ export function timeSlicer(sliceMs = 5): Slicer {
     });
   };
 }
+
+const TURN_MS = 5;
+let turnStart = 0;
+let inTurn = false;
+
+/**
+ * One slicer for every synchronous call the process makes on its event loop (SQLite statements,
+ * the embedded ledger's transactions): `await turnSlice()` before each returns at once until
+ * 5 ms have passed since the first such call of this turn, then yields a turn (setImmediate) so
+ * that waiting I/O — an HTTP request, a heartbeat — is served. A job awaiting thousands of
+ * SQLite statements in a loop was one block of up to seconds (each await of a settled promise
+ * stays in the same turn); now no chain of them holds the loop much past 5 ms.
+ */
+export function turnSlice(): Promise<void> | undefined {
+  const now = performance.now();
+  if (!inTurn) {
+    inTurn = true;
+    turnStart = now;
+    setImmediate(() => {
+      inTurn = false; // runs before any yield queued after it: the next call starts a new turn
+    });
+    return undefined;
+  }
+  return now - turnStart < TURN_MS ? undefined : yieldToEventLoop();
+}

@@ -17,6 +17,7 @@ import type {
 import { type EmbeddedLedger, programAccountsSliced, type StoredAccount, type TransactionRecord } from '@pmx/local-cluster';
 import { compileFilters, matchesFilters } from './account-filters.js';
 import { viaLedger } from './ledger-errors.js';
+import { turnSlice } from '../../infra/time-slice.js';
 
 export function toSnapshot(address: string, acc: StoredAccount, slot: number): AccountSnapshot {
   return { address, owner: acc.owner, lamports: acc.lamports, data: Buffer.from(acc.data), executable: acc.executable, slot };
@@ -99,6 +100,9 @@ export class EmbeddedChainClient implements ChainClient {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
+    // The ledger executes and records synchronously: a keeper sending many in a row yields a turn every 5 ms.
+    const turn = turnSlice();
+    if (turn) await turn;
     return (await viaLedger(() => this.ledger.sendRawTransaction(raw, { preflight: true }))).signature;
   }
 
