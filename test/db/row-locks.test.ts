@@ -16,47 +16,12 @@ import { balancesByOwner, writeTokenAccountReads } from '../../db/repositories/t
 import { lockFills, lockOrder } from '../../db/row-locks.js';
 import type { Database } from '../../db/schema.js';
 import { DIALECTS, PG_AVAILABLE, postgresDatabase } from '../helpers/databases.js';
+import { FILL_ROW_TIME, fillRow } from '../helpers/fill-rows.js';
 
-const NOW = '2026-11-26T00:00:00.000Z';
+const NOW = FILL_ROW_TIME;
 
 let seqs = 0;
-function fill(id: string) {
-  const seq = ++seqs; // (market, seq) is unique
-  return {
-    give_back: null,
-    give_back_order_id: null,
-    id,
-    market_id: 'm1',
-    seq: BigInt(seq),
-    maker_order_id: `maker-${seq}`,
-    taker_order_id: `taker-${seq}`,
-    maker_owner: 'a',
-    taker_owner: 'b',
-    taker_side: 'buy' as const,
-    outcome: 'yes' as const,
-    price_bps: 5000,
-    maker_side: 'sell' as const,
-    maker_outcome: 'yes' as const,
-    maker_price_bps: 5000,
-    fill_type: 'direct' as const,
-    quantity: 1n,
-    usdc_amount: 1n,
-    maker_usdc: 1n,
-    taker_fee: 0n,
-    maker_rebate: 0n,
-    protocol_fee: 0n,
-    rounding_dust: 0n,
-    status: 'matched' as const,
-    retry_count: 0,
-    failure_reason: null,
-    batch_id: null,
-    settle_tx: null,
-    positions_applied: 0,
-    matched_at: NOW,
-    settled_at: null,
-    updated_at: NOW,
-  };
-}
+const fill = (id: string) => fillRow(id, ++seqs); // (market, seq) is unique
 
 const shuffled = <T>(items: T[]): T[] => [...items].sort(() => Math.random() - 0.5);
 
