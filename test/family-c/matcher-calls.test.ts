@@ -8,11 +8,12 @@ import os from 'node:os';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answerMatcherCalls, matcherCaller } from '../../src/services/family-c/matcher/matcher-calls.js';
+import { answerMatcherCalls, matcherCallChannel, matcherCaller } from '../../src/services/family-c/matcher/matcher-calls.js';
 import { MarketLeases } from '../../src/services/family-c/matcher/market-leases.js';
 import { RoutingMatcherPort } from '../../src/services/family-c/matcher/routing-matcher.port.js';
 import type { MatcherPort } from '../../src/services/family-c/matcher/matcher.port.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { rng } from '../helpers/rng.js';
 
 const redis = new Redis(TEST_REDIS_URL);
 const subscriber = new Redis(TEST_REDIS_URL);
@@ -57,6 +58,27 @@ describe('calling the matchers for a market nobody holds', () => {
     matcherCaller(redis, prefix)('m-new');
     await taken;
     expect(leases.held.has('m-new')).toBe(true);
+    await stop();
+    await leases.stop();
+  });
+
+  it('any bytes published on the channel are only a hint: the matcher survives them and still takes the market', async () => {
+    const prefix = uniquePrefix('matcher-calls');
+    prefixes.push(prefix);
+    const markets: string[] = [];
+    const { leases, takenPromise } = matcherNode(prefix, markets);
+    await leases.start();
+    const stop = await answerMatcherCalls(subscriber, prefix, () => leases.soon());
+    const random = rng(31);
+    for (let i = 0; i < 200; i++) {
+      const bytes = Buffer.from(Array.from({ length: Math.floor(random() * 64) }, () => Math.floor(random() * 256)));
+      await redis.publish(matcherCallChannel(prefix), bytes);
+    }
+    markets.push('m-after-noise');
+    const taken = takenPromise('m-after-noise');
+    matcherCaller(redis, prefix)('m-after-noise');
+    await taken;
+    expect([...leases.held]).toEqual(['m-after-noise']);
     await stop();
     await leases.stop();
   });

@@ -10,19 +10,14 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
 import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
-import {
-  bumpMatcherEpochs,
-  clobMarketStatuses,
-  findClobMarketById,
-  holdsMatcherEpoch,
-} from '../../../../db/repositories/clob-markets.repository.js';
+import { clobMarketStatuses, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
 import { readBatchStart } from './batch-reads.js';
-import { loadBook } from './book-loader.js';
+import { reloadMarket, takeOverMarkets } from './market-takeover.js';
 import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
 import type { MatcherEventSink, MatcherOp, OpOutcome, OpResult, OwnedMarket } from './matcher-types.js';
@@ -87,44 +82,18 @@ export class Matcher {
     if (error) throw error;
   }
 
-  /**
-   * Takes markets over (a lease round's worth): their new fencing epochs in one commit, then each
-   * book as the database holds it — after the bump, so that nothing the old holder could still
-   * write is missing from it. Returns the markets that could not be taken, with why.
-   */
+  /** Takes markets over (market-takeover.ts); returns those that could not be taken, with why. */
   async ownMany(marketIds: readonly string[]): Promise<Map<string, Error>> {
-    const failed = new Map<string, Error>();
-    const rows = new Map<string, NonNullable<Awaited<ReturnType<typeof findClobMarketById>>>>();
-    for (const marketId of new Set(marketIds)) {
-      if (this.markets.has(marketId)) continue;
-      const row = await findClobMarketById(this.deps.db, marketId);
-      if (row) rows.set(marketId, row);
-      else failed.set(marketId, new Error(`unknown orderbook market ${marketId}`));
-    }
-    if (rows.size === 0) return failed;
-    // The epochs our own bump wrote, not a later read: another node's bump may land in between.
-    const epochs = await bumpMatcherEpochs(this.deps.db, [...rows.keys()], this.deps.nodeId);
-    for (const [marketId, row] of rows) {
-      const epoch = epochs.get(marketId);
-      if (epoch === undefined) {
-        failed.set(marketId, new Error(`unknown orderbook market ${marketId}`));
-        continue;
-      }
-      try {
-        const book = await loadBook(this.deps.db, marketId, this.deps.fees);
-        this.markets.set(marketId, {
-          marketId,
-          book,
-          epoch,
-          status: parseBookMarketStatus(row.status),
-          yesMint: row.yes_mint!,
-          noMint: row.no_mint!,
-          nextExpiry: book.earliestExpiry(),
-        });
-        this.deps.log.info({ market: marketId, epoch: epoch.toString(), resting: book.index.size }, 'matcher owns market');
-      } catch (error) {
-        failed.set(marketId, error as Error);
-      }
+    const { owned, failed } = await takeOverMarkets(
+      this.deps,
+      marketIds.filter((marketId) => !this.markets.has(marketId)),
+    );
+    for (const market of owned) {
+      this.markets.set(market.marketId, market);
+      this.deps.log.info(
+        { market: market.marketId, epoch: market.epoch.toString(), resting: market.book.index.size },
+        'matcher owns market',
+      );
     }
     return failed;
   }
@@ -142,11 +111,9 @@ export class Matcher {
   }
 
   /**
-   * Starts the drain once this turn's I/O is read (setImmediate: after the poll phase), so that
-   * every request read in the same turn joins one batch — one commit. Started at once, the first
-   * request's batch ran to its commit before the next request was even parsed (SQLite commits
-   * synchronously), and 20 connections of single orders made 20 commits, each an fsync: 933
-   * commits for 948 orders in the placement bench.
+   * Starts the drain after this turn's I/O (setImmediate), so every request read in the turn joins
+   * one batch and one commit. Started at once, each request's batch committed (SQLite: an fsync)
+   * before the next was parsed: 933 commits for 948 orders in the placement bench.
    */
   private async drainSoon(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
@@ -322,11 +289,7 @@ export class Matcher {
       const m = this.markets.get(marketId);
       if (!m) continue;
       try {
-        const row = await findClobMarketById(this.deps.db, marketId);
-        if (!row) throw new Error(`orderbook market ${marketId} is gone`);
-        m.book = await loadBook(this.deps.db, marketId, this.deps.fees);
-        m.status = parseBookMarketStatus(row.status);
-        m.nextExpiry = m.book.earliestExpiry(); // a failed expiry sweep had moved it past the restored orders
+        await reloadMarket(this.deps, m);
       } catch (err) {
         this.deps.log.error({ err, market: marketId }, 'could not rebuild a book; releasing the market');
         this.markets.delete(marketId);
