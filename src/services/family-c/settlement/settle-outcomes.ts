@@ -2,9 +2,7 @@
  * How a settlement batch ends, each outcome in one database transaction with its holds:
  * - confirmed: fills with a receipt on chain are `settled` (the receipt's amounts are the truth),
  *   the others go back to `matched` (a register-only transaction, or a prefix that fitted);
- * - a fill the chain refuses (its refusal log names it): `failed_insufficient_balance` (and the
- *   owner's resting orders are cancelled), `settled` for a receipt that exists already, else
- *   `failed` with the error; the batch's other fills go back to `matched`;
+ * - a fill the chain refuses (its refusal log names it): settle-refused-fill.ts;
  * - the transaction never landed (its outbound row failed): every fill goes back to `matched`
  *   with `retry_count + 1`.
  * A fill that ends gives back what it held (the holds ledger). A confirmed batch also writes its
@@ -21,7 +19,6 @@ import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repo
 import {
   failMatchedFill,
   fillsByIds,
-  markGiveBacks,
   normalizeFill,
   setFillsAmounts,
   type FillRow,
@@ -37,9 +34,8 @@ import {
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
-import type { ClobFillStatus, Database } from '../../../../db/schema.js';
+import type { Database } from '../../../../db/schema.js';
 import type { Transaction } from 'kysely';
-import type { SettleRefusal } from '@pmx/programs';
 import { fillHolds } from '../../../domain/orderbook/index.js';
 import { fillEvents } from '../events/user-events.js';
 import { presentFill } from '../orders/order.presenter.js';
@@ -89,7 +85,7 @@ export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
 }
 
 /** The smart-wallet accounts of the owners of fills that landed, as the chain holds them now. */
-async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenAccountRow[]> {
+export async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenAccountRow[]> {
   if (landed.length === 0) return [];
   const market = await findClobMarketById(k.c.db, landed[0]!.market_id);
   if (!market?.yes_mint || !market.no_mint) return [];
@@ -201,75 +197,6 @@ export async function confirmBatches(
   // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
   await announce(k, [...settled, ...released]);
   await k.afterSettlement(rowsOf.flat()[0]?.market_id);
-}
-
-/**
- * The innocent party of a fill its counterparty could not pay gets the quantity back on its order
- * if that still rests (the market's matcher applies it: matcher/catch-up.ts). The party the
- * chain named is the one that could not pay; without a name, nobody is given anything.
- */
-function giveBacksFor(rows: FillRow[], refusal: SettleRefusal): Array<{ fillId: string; orderId: string }> {
-  if (refusal.party !== 'maker' && refusal.party !== 'taker') return [];
-  return rows.map((r) => ({ fillId: r.id, orderId: refusal.party === 'maker' ? r.taker_order_id : r.maker_order_id }));
-}
-
-export async function refuseFill(k: KeeperDeps, batchId: string, refusal: SettleRefusal): Promise<void> {
-  const rows = await fillsOfBatch(k.c.db, batchId);
-  const refused = rows.filter((r) => refusal.fillIds.includes(r.id));
-  const status: ClobFillStatus =
-    refusal.error === 'FillAlreadySettled' ? 'settled' : refusal.error === 'InsufficientBalance' ? 'failed_insufficient_balance' : 'failed';
-  const reason = `${refusal.error}: ${refusal.detail}${refusal.party ? ` (${refusal.party} ${refusal.owner ?? ''})` : ''}`;
-  // A receipt that exists already: the fill moved money, so its owners' balances go in with its release (see confirmBatch).
-  const balances = status === 'settled' ? await settledBalances(k, refused) : [];
-  const now = new Date().toISOString();
-  const ended = await k.c.db.transaction().execute(async (trx) => {
-    await upsertTokenAccounts(trx, balances);
-    await lockFills(
-      trx,
-      rows.map((r) => r.id),
-    );
-    const ids = await endFills(
-      trx,
-      batchId,
-      refused.map((r) => r.id),
-      { status, failureReason: status === 'settled' ? undefined : reason, now },
-    );
-    await releaseHolds(
-      trx,
-      refused.filter((r) => ids.includes(r.id)),
-    );
-    if (status === 'failed_insufficient_balance')
-      await markGiveBacks(
-        trx,
-        giveBacksFor(
-          refused.filter((r) => ids.includes(r.id)),
-          refusal,
-        ),
-      );
-    const released = await releaseFills(
-      trx,
-      batchId,
-      rows.filter((r) => !refusal.fillIds.includes(r.id)).map((r) => r.id),
-      null,
-      now,
-      false,
-    );
-    const recorded = await setBatchStatus(trx, batchId, 'failed', now);
-    return { ids, released, recorded };
-  });
-  const refusedMoved = movedRows(refused, ended.ids);
-  if (status === 'settled') countSettled(k.c.metrics, refusedMoved);
-  else countMoves(k.c.metrics, refusedMoved, status);
-  countMoves(k.c.metrics, movedRows(rows, ended.released), 'matched');
-  if (ended.recorded) k.c.metrics.settleTransactions.inc({ outcome: 'refused' });
-  k.proofsInFlight.end(batchId);
-  k.log.warn(
-    { batch: batchId, fills: ended.ids, error: refusal.error, party: refusal.party, owner: refusal.owner },
-    'fill refused by the chain',
-  );
-  if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
-  await announce(k, [...ended.ids, ...ended.released]);
-  await k.afterSettlement(rows[0]?.market_id);
 }
 
 /** The batch's transaction can never land (its outbound row failed): its fills go back to the queue. */

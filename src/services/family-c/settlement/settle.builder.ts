@@ -16,7 +16,8 @@ import { buildSettlementBatch, parseSettleRefusal, signTransaction } from '@pmx/
 import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
-import { confirmBatch, refuseFill } from './settle-outcomes.js';
+import { confirmBatch } from './settle-outcomes.js';
+import { refuseFill } from './settle-refused-fill.js';
 import { isPrecompileRefusal, refuseBadProofs } from './settle-proof-refusal.js';
 import type { SettleParams } from './settle-group.js';
 
