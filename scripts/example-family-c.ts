@@ -180,9 +180,12 @@ const takerBalances = await until('taker balances after settlement', async () =>
   const b = await balances(takerKey);
   return b.totalCommitted === '0' && b.markets[0]?.yesTokens !== '0' ? b : undefined;
 });
+// Positions are applied by a job after settlement: wait until they account for every token the taker holds.
+const held: Record<string, string> = { yes: takerBalances.markets[0]!.yesTokens, no: takerBalances.markets[0]!.noTokens };
 const positions = await until('taker positions', async () => {
   const p = (await unwrap(api.GET('/v2/clob/positions', { params: { query: { pubkey: taker.address } } }))).positions;
-  return p.length > 0 ? p : undefined;
+  const caughtUp = Object.entries(held).every(([o, n]) => n === '0' || p.some((x) => x.outcome === o && x.netQuantity === n));
+  return caughtUp ? p : undefined;
 });
 const summary = await unwrap(api.GET('/v2/clob/positions/summary', { params: { query: { pubkey: taker.address } } }));
 say(
