@@ -145,7 +145,9 @@ describe('four processes, four data directories, PostgreSQL and one Redis', () =
       expect(after.body.checks.matchers).toMatchObject({ ok: true, detail: 'no active orderbook market' });
 
       for (const d of [api, worker, matcher, first]) d.child.kill('SIGTERM');
-      for (const d of [api, worker, matcher, first]) expect((await within(d.exited, 30_000, 'shutdown')).code, logs()).toBe(0);
+      const named = { api, worker, matcher, first };
+      for (const [name, d] of Object.entries(named))
+        expect((await within(d.exited, 30_000, `shutdown of the ${name} process:\n${d.output().slice(-3000)}`)).code, logs()).toBe(0);
     },
     TEST_TIMEOUT_MS,
   );
