@@ -14,17 +14,15 @@
 import { createHash } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookClient, UserClient, type BookClientEvents, type BookSide } from '@pmx/client';
 import {
   createClobMarket,
-  depositedTrader,
   get,
   openClobHarness,
   post,
-  signAndSendV0,
   signedOrder,
+  splitTraders,
   USDC,
   waitFor,
   type CHarness,
@@ -81,23 +79,7 @@ afterAll(async () => h?.close());
 describe('BookClient against the daemon', () => {
   it('keeps a book equal to the REST book after 1,000 random orders, through two cut connections', async () => {
     const market = await createClobMarket(h);
-    const traders: Keypair[] = [];
-    for (let i = 0; i < 4; i++) {
-      const t = await depositedTrader(h, 3_000n * USDC);
-      const split = await post(h, '/v2/clob/account/split', {
-        pubkey: t.publicKey.toBase58(),
-        marketId: market.id,
-        amount: (1_000n * USDC).toString(),
-      });
-      await signAndSendV0(h, split.json().transaction, t);
-      traders.push(t);
-    }
-    for (const t of traders) {
-      await waitFor('split indexed', async () => {
-        const b = (await get(h, `/v2/clob/account/balances?pubkey=${t.publicKey.toBase58()}`)).json();
-        return b.markets[0]?.yesTokens === String(1_000n * USDC) ? true : undefined;
-      });
-    }
+    const traders = await splitTraders(h, market, 4, 3_000n * USDC, 1_000n * USDC);
 
     const proxy = await cuttableProxy(h.daemon.url!);
     const early = new BookClient({ url: proxy.url, backoff: { initialMs: 300, maxMs: 1_000 } });

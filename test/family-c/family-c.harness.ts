@@ -121,3 +121,21 @@ export async function depositedTrader(h: CHarness, deposit: bigint): Promise<Key
   await waitForBalance(h, t, deposit);
   return t;
 }
+
+/** `count` traders with `deposit` raw USDC in their smart wallets, each having split `split` of it into YES and NO of `market` (indexed). */
+export async function splitTraders(h: CHarness, market: { id: string }, count: number, deposit: bigint, split: bigint): Promise<Keypair[]> {
+  const traders: Keypair[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = await depositedTrader(h, deposit);
+    const res = await post(h, '/v2/clob/account/split', { pubkey: t.publicKey.toBase58(), marketId: market.id, amount: split.toString() });
+    await signAndSendV0(h, res.json().transaction, t);
+    traders.push(t);
+  }
+  for (const t of traders) {
+    await waitFor('split indexed', async () => {
+      const b = (await get(h, `/v2/clob/account/balances?pubkey=${t.publicKey.toBase58()}`)).json();
+      return b.markets[0]?.yesTokens === split.toString() ? true : undefined;
+    });
+  }
+  return traders;
+}

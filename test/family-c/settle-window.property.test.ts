@@ -10,6 +10,7 @@
  * one of its places.
  */
 import { randomUUID } from 'node:crypto';
+import { fillRow } from '../helpers/fill-rows.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
@@ -29,38 +30,18 @@ interface QueuedFill {
 
 async function writeQueue(db: DatabaseHandle, fills: readonly QueuedFill[]): Promise<string[]> {
   const now = new Date().toISOString();
-  const rows = fills.map((f, seq) => ({
-    id: randomUUID(),
-    market_id: f.market,
-    seq: BigInt(seq),
-    maker_order_id: f.maker,
-    taker_order_id: f.taker,
-    maker_owner: 'm',
-    taker_owner: 't',
-    taker_side: 'buy' as const,
-    outcome: 'yes' as const,
-    price_bps: 5000,
-    maker_side: 'sell' as const,
-    maker_outcome: 'yes' as const,
-    maker_price_bps: 5000,
-    fill_type: 'direct' as const,
-    quantity: 1n,
-    usdc_amount: 1n,
-    maker_usdc: 1n,
-    taker_fee: 0n,
-    maker_rebate: 0n,
-    protocol_fee: 0n,
-    rounding_dust: 0n,
-    status: f.status,
-    retry_count: 0,
-    failure_reason: null,
-    batch_id: null,
-    settle_tx: null,
-    positions_applied: 0,
-    matched_at: now,
-    settled_at: null,
-    updated_at: now,
-  }));
+  const rows = fills.map((f, seq) =>
+    fillRow(randomUUID(), seq, {
+      market_id: f.market,
+      maker_order_id: f.maker,
+      taker_order_id: f.taker,
+      maker_owner: 'm',
+      taker_owner: 't',
+      status: f.status,
+      matched_at: now,
+      updated_at: now,
+    }),
+  );
   for (let i = 0; i < rows.length; i += 500)
     await db.db
       .insertInto('clob_fills')

@@ -18,12 +18,11 @@ import { signText } from '../helpers/sign.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import {
   createClobMarket,
-  depositedTrader,
   get,
   openClobHarness,
   post,
-  signAndSendV0,
   signedOrder,
+  splitTraders,
   USDC,
   waitFor,
   type CHarness,
@@ -82,23 +81,7 @@ function follow(client: WsClient, marketId: string, dropDeltaNumber?: number) {
 describe('market channel replay', () => {
   it('snapshot + deltas equal the REST orderbook after 1,000 random orders, for late joiners and after a gap', async () => {
     const market = await createClobMarket(h);
-    const traders: Keypair[] = [];
-    for (let i = 0; i < 4; i++) {
-      const t = await depositedTrader(h, 3_000n * USDC);
-      const split = await post(h, '/v2/clob/account/split', {
-        pubkey: t.publicKey.toBase58(),
-        marketId: market.id,
-        amount: (1_000n * USDC).toString(),
-      });
-      await signAndSendV0(h, split.json().transaction, t);
-      traders.push(t);
-    }
-    for (const t of traders) {
-      await waitFor('split indexed', async () => {
-        const b = (await get(h, `/v2/clob/account/balances?pubkey=${t.publicKey.toBase58()}`)).json();
-        return b.markets[0]?.yesTokens === String(1_000n * USDC) ? true : undefined;
-      });
-    }
+    const traders = await splitTraders(h, market, 4, 3_000n * USDC, 1_000n * USDC);
 
     const early = await WsClient.open(wsUrl(h.daemon.url!, 'market'));
     const earlyBook = follow(early, market.id);

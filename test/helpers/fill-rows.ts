@@ -1,7 +1,7 @@
-/** A `clob_fills` row for repository tests: a matched 1-unit direct fill at 5000 bps in market m1, numbered `seq`. */
+/** A `clob_fills` row for repository tests: a matched 1-unit direct fill at 5000 bps in market m1, numbered `seq`; `overrides` changes any column. */
 export const FILL_ROW_TIME = '2026-11-26T00:00:00.000Z';
 
-export function fillRow(id: string, seq: number) {
+export function fillRow<O extends object = object>(id: string, seq: number, overrides?: O) {
   return {
     give_back: null,
     give_back_order_id: null,
@@ -35,5 +35,6 @@ export function fillRow(id: string, seq: number) {
     matched_at: FILL_ROW_TIME,
     settled_at: null,
     updated_at: FILL_ROW_TIME,
+    ...overrides,
   };
 }
