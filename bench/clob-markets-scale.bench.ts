@@ -6,7 +6,7 @@
  * data and Redis prefix, and the bench reads from its log when its matcher owned the first and
  * the last market. Memory is the process's heap and external (Buffer) growth per market after a
  * full collection (run with --expose-gc, as `npm run bench` does not: the figures are then
- * without a forced collection and noisier).
+ * without a forced collection and noisier). `BENCH_SCALE_DB=postgres` runs it on PostgreSQL.
  */
 import { Writable } from 'node:stream';
 import type { Keypair } from '@solana/web3.js';
@@ -17,8 +17,12 @@ import { createClobMarket, depositedTrader, signedOrder, USDC, type CHarness } f
 import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
 import { tempDir } from '../test/helpers/databases.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../test/helpers/redis.js';
+import { freshPostgresDatabase } from './support/bench-postgres.js';
+import { emitRow, ownMemory } from './support/bench-rows.js';
 
 const MARKETS = Number(process.env.BENCH_SCALE_MARKETS ?? 200);
+/** BENCH_SCALE_DB=postgres runs the daemon on a fresh PostgreSQL database of its own. */
+const ON_POSTGRES = process.env.BENCH_SCALE_DB === 'postgres';
 
 /** When each market was owned, read from the daemon's own log line ('matcher owns market'). */
 function ownershipLog(): { stream: Writable; owned: number[] } {
@@ -40,6 +44,15 @@ function memory(): { heap: number; external: number } {
 }
 
 export async function run(): Promise<void> {
+  const postgres = ON_POSTGRES ? await freshPostgresDatabase('scale') : undefined;
+  try {
+    await measure(postgres ? { DATABASE_URL: postgres.url } : {});
+  } finally {
+    await postgres?.drop();
+  }
+}
+
+async function measure(databaseEnv: Record<string, string>): Promise<void> {
   const prefix = uniquePrefix('bench-scale');
   const config = loadConfig({
     DATA_DIR: tempDir('pmx-bench-scale-'),
@@ -52,6 +65,7 @@ export async function run(): Promise<void> {
     RATE_LIMIT_READ_PER_MIN: '1000000',
     RATE_LIMIT_WRITE_PER_MIN: '1000000',
     INDEX_INTERVAL_MS: '600000',
+    ...databaseEnv,
   });
   let daemon: Daemon | undefined = await startDaemon(config, pino({ level: 'silent' }));
   try {
@@ -73,6 +87,15 @@ export async function run(): Promise<void> {
       `  ${MARKETS} markets with a resting bid per outcome: per market heap ${kb(after.heap - before.heap)}, external ${kb(after.external - before.external)}` +
         `${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: without a forced collection)'}`,
     );
+    const perMarketMb = (after.heap + after.external - before.heap - before.external) / MARKETS / 2 ** 20;
+    emitRow({
+      bench: 'clob-markets-scale',
+      row: `memory per market (${MARKETS} markets, a bid per outcome)`,
+      value: `${(perMarketMb * 1024).toFixed(0)} kB heap + external`,
+      goal: '< 0.33 MB',
+      met: perMarketMb < 0.33,
+      ...ownMemory(),
+    });
 
     await daemon.stop();
     daemon = undefined;
@@ -88,6 +111,15 @@ export async function run(): Promise<void> {
       `  restart: the matcher owned ${MARKETS + 1} markets from ${first - started} ms after start to ${last - started} ms: ` +
         `${((last - first) / MARKETS).toFixed(2)} ms per market`,
     );
+    const perMarketMs = (last - first) / MARKETS;
+    emitRow({
+      bench: 'clob-markets-scale',
+      row: `restart reclaim per market (${MARKETS + 1} markets)`,
+      value: `${perMarketMs.toFixed(2)} ms`,
+      goal: '< 6 ms (flat)',
+      met: perMarketMs < 6,
+      ...ownMemory(),
+    });
   } finally {
     await daemon?.stop();
     await deleteKeys(prefix);

@@ -23,6 +23,7 @@ import { tempDir } from '../test/helpers/databases.js';
 import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
 import { formatMs, percentile } from './stats.js';
 import { freshPostgresDatabase, type BenchPostgres } from './support/bench-postgres.js';
+import { emitRow, ownMemory } from './support/bench-rows.js';
 
 const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -69,6 +70,14 @@ export async function run(): Promise<void> {
       console.log(
         `    deadlocks: ${deadlocks} counted by PostgreSQL (pg_stat_database), ${postgres.deadlockLines} in the daemon's log (goal 0)`,
       );
+      const met = deadlocks + postgres.deadlockLines === 0;
+      emitRow({
+        bench: 'clob-settlement',
+        row: 'deadlocks while settling',
+        value: `${deadlocks} (server), ${postgres.deadlockLines} (log)`,
+        goal: '0',
+        met,
+      });
     } finally {
       await database.drop();
     }
@@ -77,6 +86,16 @@ export async function run(): Promise<void> {
     console.log(
       `  PostgreSQL / SQLite: ${(postgres.fillsPerSec / sqlite.fillsPerSec).toFixed(2)}× (${postgres.fillsPerSec.toFixed(0)} vs ${sqlite.fillsPerSec.toFixed(0)} fills/s; goal ≥ 0.8×)`,
     );
+  if (sqlite && postgres) {
+    const ratio = postgres.fillsPerSec / sqlite.fillsPerSec;
+    emitRow({
+      bench: 'clob-settlement',
+      row: 'settlement PostgreSQL / SQLite',
+      value: `${ratio.toFixed(2)}×`,
+      goal: '≥ 0.8×',
+      met: ratio >= 0.8,
+    });
+  }
 }
 
 async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResult> {
@@ -263,6 +282,24 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     console.log(
       `    ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
     );
+    const ratio = fillsPerSec / transfersPerSec;
+    const memory = ownMemory();
+    emitRow({
+      bench: 'clob-settlement',
+      row: `settlement of ${queued.size} waiting fills vs raw SPL transfers`,
+      value: `${ratio.toFixed(2)}× (${fillsPerSec.toFixed(0)} fills/s)`,
+      goal: '≥ 0.5×',
+      met: ratio >= 0.5,
+      ...memory,
+    });
+    emitRow({
+      bench: 'clob-settlement',
+      row: '/health p99 during the drain (one process)',
+      value: `${formatMs(drain.p99)} (idle ${formatMs(idle.p99)})`,
+      goal: '≤ 50 ms',
+      met: drain.p99 <= 50,
+      ...memory,
+    });
     measured = { fillsPerSec, transfersPerSec };
   } finally {
     await daemon.stop();

@@ -26,6 +26,7 @@ import { spawnDaemon, waitForStatus, type DaemonProcess } from '../test/daemon/d
 import { tempDir } from '../test/helpers/databases.js';
 import { apiOf, benchDatabase, type Api } from './support/clob-world.js';
 import { cannon, interleaved, rateOf, type Rate } from './support/cannon.js';
+import { daemonMemory, emitRow } from './support/bench-rows.js';
 
 const SECONDS = Number(process.env.BENCH_WIDE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_WIDE_ROUNDS ?? 2);
@@ -335,6 +336,14 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
     console.log(line(`into 20,000 resting orders over ${await depth(narrow)} levels`, result.baseline));
     console.log(`  ratio wide / narrow ${result.ratio.toFixed(2)}× (median of ${ROUNDS} rounds; goal ≥ 0.8×)`);
     console.log(`  daemon resident memory per round: ${memory.join('; ')}`);
+    emitRow({
+      bench: 'clob-wide-book',
+      row: `placement into 20,000 resting orders: ${await depth(wide)} levels vs ${await depth(narrow)}`,
+      value: `${result.ratio.toFixed(2)}× (${Math.round(result.ours.at(-1)!.placed)} orders/s)`,
+      goal: '≥ 0.8×',
+      met: result.ratio >= 0.8,
+      ...(await daemonMemory(daemon.child.pid!, daemon.url)),
+    });
   } finally {
     await stop(daemon);
   }
