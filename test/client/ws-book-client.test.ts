@@ -168,4 +168,13 @@ describe('BookClient against the daemon', () => {
     await Promise.all([early.close(), late!.close(), user.close()]);
     await proxy.close();
   }, 240_000);
+
+  it('resolves a market named twice in one subscribe, by UUID and by slug (the daemon acknowledges it once)', async () => {
+    const market = await createClobMarket(h);
+    const client = new BookClient({ url: h.daemon.url! });
+    expect(await client.subscribe([market.id, market.marketId])).toEqual([market.id, market.id]);
+    expect(await client.subscribe([market.marketId])).toEqual([market.id]);
+    await client.waitForSeq(market.id, 0);
+    await client.close();
+  });
 });

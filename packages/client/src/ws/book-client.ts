@@ -216,7 +216,8 @@ export class BookClient extends Emitter<BookClientEvents> {
         return this.event(frame);
       case 'subscribed': {
         const sent = answers?.context as { type: string; refs: string[] } | undefined;
-        if (sent?.type === 'subscribe') this.subs.acknowledged(sent.refs, frame.markets);
+        if (sent?.type === 'subscribe')
+          for (const ref of this.subs.acknowledged(sent.refs, frame.markets)) this.sendCommands('subscribe', [ref]);
         // A market let go while its subscription was on its way is let go on the daemon too.
         const unwanted = frame.markets.filter((id) => !this.subs.wantsId(id));
         for (const id of frame.markets) if (!unwanted.includes(id) && !this.books.has(id)) this.books.set(id, new LocalBook(id));

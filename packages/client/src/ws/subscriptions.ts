@@ -69,15 +69,20 @@ export class Subscriptions {
     return [...new Set(ids)].filter((id) => !still.has(id));
   }
 
-  /** The daemon's ack for `refs`: its `markets` are their UUIDs in the same order (deduplicated). */
-  acknowledged(refs: string[], ids: string[]): void {
+  /**
+   * The daemon's ack for `refs`: its `markets` are their UUIDs in the same order, deduplicated.
+   * Returns the references still without a UUID: when a slug and another reference named the
+   * same market, the lists differ in length and cannot be paired, so each of those slugs has to
+   * be asked again on its own (one reference, one UUID).
+   */
+  acknowledged(refs: string[], ids: string[]): string[] {
     refs.forEach((ref, i) => {
       if (!this.wanted.has(ref)) return;
       this.acked.add(ref);
-      // The UUIDs come in the order of the references, deduplicated: only then does i pair them.
       if (refs.length === ids.length) this.wanted.set(ref, ids[i]!);
     });
     this.settle();
+    return refs.filter((ref) => this.wanted.get(ref) === null);
   }
 
   /** The daemon refused these references (unknown market, a limit): they are no longer wanted. */
