@@ -30,7 +30,10 @@ export interface LimitSettings {
 
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 
-/** The wait as @fastify/rate-limit worded it (@lukeed/ms `format(ms, true)`), for waits under an hour: "0 ms", "1 second", "42 seconds", "1 minute". */
+/**
+ * The wait as @fastify/rate-limit worded it (@lukeed/ms `format(ms, true)`), for waits under an
+ * hour: "0 ms", "1 second", "42 seconds", "1 minute".
+ */
 export function waitText(seconds: number): string {
   const abs = Math.abs(seconds);
   if (abs < 1) return `${seconds * 1000} ms`;
