@@ -4,7 +4,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { big } from '../codec.js';
-import { precompiled } from '../precompiled.js';
+import { precompiled, precompiledList } from '../precompiled.js';
 import type { ChainMarketsTable, Database } from '../schema.js';
 
 export interface ChainMarketRow {
@@ -71,15 +71,18 @@ export async function listChainMarketsByCreator(db: Kysely<Database>, creator: s
   return rows.map(toRow);
 }
 
-export async function listChainMarketsByMints(db: Kysely<Database>, mints: string[]): Promise<ChainMarketRow[]> {
-  if (mints.length === 0) return [];
-  const rows = await db
+/** A wallet's positions read runs this with the mints it holds: compiled once per count of mints. */
+const chainMarketsByMints = precompiledList((db, mints) =>
+  db
     .selectFrom('chain_markets')
     .selectAll()
     .where((eb) => eb.or([eb('yes_mint', 'in', mints), eb('no_mint', 'in', mints)]))
-    .orderBy('market_id')
-    .execute();
-  return rows.map(toRow);
+    .orderBy('market_id'),
+);
+
+export async function listChainMarketsByMints(db: Kysely<Database>, mints: string[]): Promise<ChainMarketRow[]> {
+  if (mints.length === 0) return [];
+  return (await chainMarketsByMints(db, mints)).map(toRow);
 }
 
 export async function listAllMints(db: Kysely<Database>): Promise<Array<{ marketId: bigint; yesMint: string; noMint: string }>> {

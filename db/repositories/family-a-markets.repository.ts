@@ -100,6 +100,11 @@ function where(dialect: Dialect, f: MarketFilter) {
   };
 }
 
+/** Every list request reads it: compiled once (db/precompiled.ts), as the market reads are. */
+const versionRow = precompiled((db) => ({
+  compile: () => sql<{ version: bigint | number | string }>`select version from catalog_version where id = 1`.compile(db),
+}));
+
 /**
  * The catalog's version: bumped by triggers (migration 0009) in every transaction that writes
  * `markets` or `family_a_markets`, so a page or total read at this version is still exact while
@@ -107,8 +112,8 @@ function where(dialect: Dialect, f: MarketFilter) {
  * migration's, not part of the schema the code writes.)
  */
 export async function catalogVersion(db: Db): Promise<string> {
-  const { rows } = await sql<{ version: bigint | number | string }>`select version from catalog_version where id = 1`.execute(db);
-  return String(rows[0]?.version ?? 0);
+  const [row] = await versionRow(db);
+  return String(row?.version ?? 0);
 }
 
 export async function countMarkets(db: Db, dialect: Dialect, f: MarketFilter): Promise<number> {

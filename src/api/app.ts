@@ -117,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await registerOpenApi(app, deps.version);
-  await registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
+  registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
   await registerMetrics(app, deps.metrics, deps.metricsToken);
   // Before every admin route (the job dashboard's included), so that each is recorded.

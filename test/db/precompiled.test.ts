@@ -4,8 +4,8 @@
  * apart, and a query whose values cannot be told apart is run as built rather than mis-bound.
  */
 import { describe, expect, it } from 'vitest';
-import { precompiled } from '../../db/precompiled.js';
-import { findChainMarket, upsertChainMarket } from '../../db/repositories/chain-markets.repository.js';
+import { precompiled, precompiledList } from '../../db/precompiled.js';
+import { findChainMarket, listChainMarketsByMints, upsertChainMarket } from '../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner, upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
 import { DIALECTS } from '../helpers/databases.js';
 
@@ -56,6 +56,32 @@ describe.each(DIALECTS)('precompiled reads on $name', ({ available, open }) => {
       await h.close();
     }
   });
+
+  it.skipIf(!available)(
+    'markets by mints: each list its own markets, a list used twice bound right, a new market seen at once',
+    async () => {
+      const h = await open();
+      try {
+        await upsertChainMarket(h.db, market(1n, 10n));
+        await upsertChainMarket(h.db, market(2n, 10n));
+        const ids = async (mints: string[]) => (await listChainMarketsByMints(h.db, mints)).map((m) => m.marketId);
+        expect(await ids(['yes-1', 'no-2'])).toEqual([1n, 2n]);
+        expect(await ids(['no-1', 'nothing'])).toEqual([1n]); // the same length: the compiled statement, other values
+        expect(await ids(['no-2'])).toEqual([2n]);
+        expect(await ids(['nothing', 'yes-2', 'no-1'])).toEqual([1n, 2n]);
+        await upsertChainMarket(h.db, market(3n, 10n));
+        expect(await ids(['yes-3', 'nothing'])).toEqual([3n]);
+        // A query with a constant of its own is run as built, with the right values.
+        const heldAbove = precompiledList((db, mints) =>
+          db.selectFrom('chain_markets').select('market_id').where('yes_mint', 'in', mints).where('status', '=', 'active'),
+        );
+        expect((await heldAbove(h.db, ['yes-1', 'yes-3'])).map((r) => BigInt(r.market_id as bigint))).toEqual([1n, 3n]);
+        expect((await heldAbove(h.db, ['yes-2', 'x'])).map((r) => BigInt(r.market_id as bigint))).toEqual([2n]);
+      } finally {
+        await h.close();
+      }
+    },
+  );
 
   it.skipIf(!available)('never binds values in the wrong order: equal values on the first call are not compiled from', async () => {
     const [a, b] = [await open(), await open()];

@@ -34,6 +34,19 @@ describe('Family A catalog routes', () => {
     expect((await get('/v2/markets?status=bogus')).json().error.code).toBe('VALIDATION_ERROR');
   });
 
+  it("answers the list's same bytes while nothing changed, and a market created since at once (page and JSON follow the catalog version)", async () => {
+    const first = await get('/v2/markets?limit=50');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await get('/v2/markets?limit=50')).body).toBe(first.body);
+    const before = first.json().data;
+    const created = await createMarket(h, { name: 'Created after the list was cached', description: 'fresh' });
+    const after = (await get('/v2/markets?limit=50')).json().data;
+    expect(after.count).toBe(before.count + 1);
+    expect(after.markets.map((m: { slug: string }) => m.slug)).toContain(created.slug);
+    const found = (await get('/v2/markets/search?q=cached')).json().data;
+    expect(found.markets.map((m: { slug: string }) => m.slug)).toEqual([created.slug]);
+  });
+
   it('searches case-insensitively; q is required', async () => {
     const d = (await get('/v2/markets/search?q=LUNAR%20moon')).json().data;
     expect(d.markets.map((m: { slug: string }) => m.slug)).toEqual(['lunar-landing']);

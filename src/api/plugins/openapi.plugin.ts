@@ -52,5 +52,5 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: undefined } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

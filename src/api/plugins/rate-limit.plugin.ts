@@ -7,11 +7,17 @@
  * with a valid X-API-Key) counts per key instead of per IP. A request that stands for several
  * writes (a batch of N orders) spends the other N − 1 of its route's budget through
  * `spendRateTokens`, once its body is read.
+ *
+ * The hook is ours, not @fastify/rate-limit's: that plugin's async hook awaited the key, the limit
+ * and the store's callback on every request (three or four promises), and every route pays it.
+ * This one is synchronous while the store answers from local tokens (nearly every request), and
+ * keeps that plugin's behaviour: the same keys, limits, headers, 429 envelope and skipOnError, and
+ * the same routes limited (rate-limit.hook.ts).
  */
-import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.js';
+import { limitHook, WINDOW_MS } from './rate-limit.hook.js';
 import { BatchedRedisStore } from './rate-limit.store.js';
 
 export interface RateLimitOptions {
@@ -22,12 +28,17 @@ export interface RateLimitOptions {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
-const WINDOW_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Counts `tokens` more requests of this request's route and client; 429 RATE_LIMITED when they pass the limit. */
     spendRateTokens(request: FastifyRequest, tokens: number): Promise<void>;
+    /** The limit as a hook of its own, for the not-found handler (no route's onRequest runs there). */
+    rateLimit(): preHandlerHookHandler;
+  }
+  interface FastifyContextConfig {
+    /** `false`: this route is not limited. Absent: the global limit. Per-route limits are not supported. */
+    rateLimit?: false;
   }
 }
 
@@ -36,7 +47,7 @@ export function clientKey(request: FastifyRequest): string {
   return apiKeyId ? `key:${apiKeyId}` : `ip:${request.ip}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
   const store = BatchedRedisStore.create(options.redis, `${options.nameSpace}:ratelimit:`);
   const max = (request: FastifyRequest) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute);
   // GET and HEAD share one budget (the spec counts reads together): a HEAD is a GET without body.
@@ -60,18 +71,23 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
       }
     }
   });
-  app.addHook('onClose', async () => store.close());
-  await app.register(rateLimit, {
-    global: true,
-    // @fastify/rate-limit constructs `new store(params)`: each instance hands over to the one store.
-    store: class SharedStore implements FastifyRateLimitStore {
-      incr: FastifyRateLimitStore['incr'] = (key, callback, timeWindow, max) => store.incr(key, callback, timeWindow, max);
-      child: FastifyRateLimitStore['child'] = (routeOptions) => store.child(routeOptions);
-    },
-    timeWindow: WINDOW_MS,
-    skipOnError: true, // Redis away: serve rather than fail every request; /ready reports Redis
-    max,
-    keyGenerator: keyOf,
-    errorResponseBuilder: (_request, context) => refusal(context.max, context.after),
+  const hook = limitHook({ store, max, keyOf, refusal });
+  app.decorate('rateLimit', () => hook);
+  app.decorateRequest('rateCounted', false);
+  app.addHook('onClose', (_instance, done) => {
+    store.close();
+    done();
+  });
+  // Every route registered from here on gets the limit as its last onRequest hook: after the
+  // instance's hooks and the route's own (Family A's sets `apiKeyId`, which the key reads; an admin
+  // route's authentication refuses first), as @fastify/rate-limit placed it.
+  app.addHook('onRoute', (route) => {
+    const own: unknown = route.config?.rateLimit;
+    if (own === false) return;
+    if (own != null)
+      throw new Error(`${route.method} ${route.url}: config.rateLimit may only be false (per-route limits are not supported)`);
+    const existing = route.onRequest;
+    const hooks: onRequestHookHandler[] = Array.isArray(existing) ? [...existing] : existing ? [existing] : [];
+    route.onRequest = [...hooks, hook as onRequestHookHandler];
   });
 }

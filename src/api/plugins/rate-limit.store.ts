@@ -1,7 +1,8 @@
 /**
- * A @fastify/rate-limit store that keeps the cross-process limit without a Redis round trip per
- * request. Each process reserves tokens from the shared Redis counter in batches (one INCRBY of
- * the batch size, atomically with the window's expiry) and spends them locally; only when its
+ * The rate-limit store (the interface @fastify/rate-limit defined; rate-limit.hook.ts calls it)
+ * that keeps the cross-process limit without a Redis round trip per request. Each process
+ * reserves tokens from the shared Redis counter in batches (one INCRBY of the batch size,
+ * atomically with the window's expiry) and spends them locally; only when its
  * local tokens run out does a request wait for Redis, and a busy key's next batch is fetched in
  * the background before they do.
  *
@@ -90,7 +91,7 @@ export class BatchedRedisStore {
     private readonly prefix: string,
   ) {}
 
-  /** The store interface of @fastify/rate-limit: count one request of `key`. */
+  /** Count one request of `key`; calls back synchronously when a local token answers (the hook's fast path). */
   incr(key: string, cb: Callback, windowMs: number, max: number): void {
     const now = Date.now();
     const bucket = this.bucket(this.prefix + key, now);

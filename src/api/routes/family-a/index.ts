@@ -1,6 +1,6 @@
 /**
  * Family A's routes as one plugin. Its onRequest hook (instance-level, so it runs before the
- * route-level rate-limit hook that @fastify/rate-limit attaches) resolves `X-API-Key` and sets
+ * route-level rate-limit hook that rate-limit.plugin.ts attaches) resolves `X-API-Key` and sets
  * `request.apiKeyId`, which makes rate limits count per key. Integer market ids (Family B, see
  * markets.routes.ts) are exempt from the key.
  */

@@ -15,9 +15,10 @@ import { Type } from 'typebox';
 import { PUBKEY_PATTERN } from '@pmx/programs';
 import { isNumberLike } from '../../families.js';
 import { ok } from '../../envelopes.js';
+import { answerMemo } from '../../answer-memo.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { listCatalog, marketDetails, marketSummary } from '../../../services/family-a/market-catalog.service.js';
+import { listCatalog, marketDetails, marketSummary, type CatalogPage } from '../../../services/family-a/market-catalog.service.js';
 
 export type FamilyBMarketHandler = (
   id: number,
@@ -88,6 +89,8 @@ async function delegate(
 export function marketRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    // A page comes back as the same object while the catalog version stands: its JSON too.
+    const sendPage = answerMemo((page: CatalogPage) => ok(page));
     app.get(
       '/v2/markets',
       {
@@ -106,7 +109,7 @@ export function marketRoutes(deps: FamilyADeps) {
           response: { 200: Envelope },
         },
       },
-      async ({ query }) => ok(await listCatalog(deps, finitePage(query))),
+      async ({ query }, reply) => sendPage(reply, await listCatalog(deps, finitePage(query))),
     );
 
     app.get(
@@ -119,7 +122,7 @@ export function marketRoutes(deps: FamilyADeps) {
           response: { 200: Envelope },
         },
       },
-      async ({ query }) => ok(await listCatalog(deps, finitePage(query))),
+      async ({ query }, reply) => sendPage(reply, await listCatalog(deps, finitePage(query))),
     );
 
     app.get(
