@@ -32,14 +32,6 @@ describe('BatchedRedisStore', () => {
     expect(seen.slice(100).every((c) => c > 100)).toBe(true);
   });
 
-  it("counts a route's own limit apart, by the routeInfo @fastify/rate-limit passes its child", async () => {
-    const route = store.child({ timeWindow: 60_000, routeInfo: { method: 'POST', url: '/v2/x' } });
-    const bare = store.child({ routeInfo: {} }); // what rateLimit(options) passes
-    for (const s of [store, route, bare]) expect((await incr(s, 'route', 60_000, 10)).current).toBe(1);
-    expect(await redis.get(`${prefix}:POST/v2/x-route`)).toBe('1');
-    expect(await redis.get(`${prefix}:-route`)).toBe('1');
-  });
-
   it('reserves in growing batches, never holding more than max/20', async () => {
     for (let i = 0; i < 50; i++) await incr(store, 'batches', 60_000, 1_000);
     // 50 requests spent; Redis counted what was reserved: more than spent, by less than one batch.

@@ -110,20 +110,6 @@ export class BatchedRedisStore {
     );
   }
 
-  /**
-   * For routes with their own limits (@fastify/rate-limit asks for one per such route). It passes
-   * its merged parameters with the route as `routeInfo` (its types say RouteOptions), so the route
-   * is read defensively: a part it lacks counts as ''.
-   */
-  child(params: object): BatchedRedisStore {
-    const route: unknown = 'routeInfo' in params ? params.routeInfo : undefined;
-    const part = (name: 'method' | 'url') => {
-      const value: unknown = typeof route === 'object' && route !== null ? Reflect.get(route, name) : undefined;
-      return value === undefined || value === null ? '' : String(value);
-    };
-    return new BatchedRedisStore(this.shared, `${this.prefix}${part('method')}${part('url')}-`);
-  }
-
   close(): void {
     clearInterval(this.shared.sweeper);
     this.shared.buckets.clear();
