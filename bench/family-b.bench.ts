@@ -6,7 +6,8 @@
  *   same run (ratio = ours / bare);
  * - POST /v2/markets/{id}/buy latency p50/p99 (validation → tx-build queue → worker → builder);
  * - indexing rate: upsertTokenAccounts of 20 000 rows against raw better-sqlite3 prepared
- *   inserts of the same rows in one transaction (ratio = ours / raw).
+ *   inserts of the same rows in one transaction (ratio = ours / raw), and the floor: raw upserts
+ *   with our turn slicing (bench/support/indexing-rate.ts).
  * Needs Redis: REDIS_URL or 127.0.0.1:6379. Run standalone: `npx tsx bench/family-b.bench.ts`.
  */
 import http from 'node:http';
@@ -105,7 +106,8 @@ export async function run(): Promise<Record<string, number>> {
     const idx = await indexingRate(INDEX_ROWS);
     out['index rows/s'] = idx.ours;
     console.log(
-      `indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x)`,
+      `indexing (upsertTokenAccounts, ${INDEX_ROWS} rows): ${idx.ours.toFixed(0)} rows/s vs raw better-sqlite3 ${idx.raw.toFixed(0)} rows/s (ratio ${(idx.ours / idx.raw).toFixed(2)}x; ` +
+        `floor, raw upserts turn-sliced: ${idx.floor.toFixed(0)} rows/s, ${(idx.floor / idx.raw).toFixed(2)}x raw, ours ${(idx.ours / idx.floor).toFixed(2)}x floor)`,
     );
     return out;
   } finally {

@@ -24,6 +24,7 @@ import { failUnbatched } from './settle-outcomes.js';
 import { haltBatches } from './settle-halt.js';
 import { sendPlannedBatches, type PlannedBatch } from './settle-group.js';
 import { chooseBatch, type BatchChoice } from './settle-choice.js';
+import { turnSlice } from '../../../infra/time-slice.js';
 
 /**
  * Passes per planning job. On the embedded cluster each pass's batches land at once and the next
@@ -33,6 +34,12 @@ const MAX_PASSES = 256;
 
 /** Waiting fills read per planning pass (one read and one look at their chain state serve every batch planned from them). */
 const PLAN_WINDOW = 128;
+
+/** Yields a turn of the event loop once this turn has run 5 ms (src/infra/time-slice.ts). */
+async function turnSliced(): Promise<void> {
+  const turn = turnSlice();
+  if (turn) await turn;
+}
 
 /** A blockhash-shaped placeholder: sizes do not depend on the blockhash's value. */
 const ANY_BLOCKHASH = '11111111111111111111111111111111';
@@ -89,10 +96,13 @@ async function planGroup(
 ): Promise<{ planned: PlannedBatch[]; orderAt: Map<string, string> }> {
   const inputs = await settlementFills(k.c, candidates);
   const orderAt = new Map<string, string>();
-  inputs.forEach((f, i) => {
+  for (const [i, f] of inputs.entries()) {
+    // A new order's address is a PDA search (SHA-256 and curve checks): a window of new orders
+    // was one synchronous run with no yield (issue 31's drain profile, docs/performance.md).
+    await turnSliced();
     orderAt.set(orderStateAddress(f.takerOrder.message, k.c.programId), candidates[i]!.taker_order_id);
     orderAt.set(orderStateAddress(f.makerOrder.message, k.c.programId), candidates[i]!.maker_order_id);
-  });
+  }
   const base = {
     operator: k.c.operator.publicKey,
     marketUuid: marketId,
@@ -108,6 +118,9 @@ async function planGroup(
   const planned: PlannedBatch[] = [];
   let waiting = inputs;
   while (waiting.length > 0 && planned.length < room) {
+    // Each choice assembles and compiles a transaction: up to `room` of them in a row held the
+    // event loop for one group (planning was 9.5 % of a drain's busy time, docs/performance.md).
+    await turnSliced();
     const outboundId = randomUUID();
     let choice: BatchChoice | null;
     try {

@@ -1,0 +1,64 @@
+/**
+ * Multi-row writes compiled once per database and row count (db/precompiled.ts, precompiledRows):
+ * every value lands in its own column whatever the number of rows (full chunks and the binary
+ * rest), and a build whose parameters are not the rows in write order is refused before it runs.
+ * (The one lock order across chunks on PostgreSQL: index-repositories.test.ts, concurrent writers.)
+ */
+import { describe, expect, it } from 'vitest';
+import { precompiledRows } from '../../db/precompiled.js';
+import { upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
+import { DIALECTS } from '../helpers/databases.js';
+
+/** Row `i` of a write of `count` rows: its own address, its values all different from its neighbours'. */
+const account = (i: number, count: number): TokenAccountRow => ({
+  address: `acct-${count}-${String(i).padStart(4, '0')}`,
+  mint: `mint-${i % 7}`,
+  owner: `owner-${i % 11}`,
+  amount: BigInt(count * 1_000_000 + i),
+  slot: BigInt(count),
+});
+
+describe.each(DIALECTS)('precompiled multi-row writes on $name', ({ available, open }) => {
+  it.skipIf(!available)('writes every value to its column at every row count (1 to 300 rows, chunks of 128 and the rest)', async () => {
+    const h = await open();
+    try {
+      for (const count of [1, 3, 127, 128, 129, 300]) {
+        const slot = BigInt(count);
+        await h.db.transaction().execute((trx) =>
+          upsertTokenAccounts(
+            trx,
+            Array.from({ length: count }, (_, i) => account(i, count)),
+          ),
+        );
+        const rows = await h.db.selectFrom('token_accounts').selectAll().where('slot', '=', slot).orderBy('address').execute();
+        expect(
+          rows.map((r) => ({ address: r.address, mint: r.mint, owner: r.owner, amount: BigInt(r.amount), slot: BigInt(r.slot) })),
+        ).toEqual(Array.from({ length: count }, (_, i) => account(i, count)));
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.skipIf(!available)('refuses a build whose parameters are not the rows in write order, and writes nothing', async () => {
+    const h = await open();
+    try {
+      const swapped = precompiledRows<TokenAccountRow>({
+        maxRows: 4,
+        // owner before mint: the reverse of `write`
+        build: (db, rows) =>
+          db
+            .insertInto('token_accounts')
+            .values(
+              rows.map((r) => ({ address: r.address, owner: r.owner, mint: r.mint, amount: r.amount, slot: r.slot, updated_at: 'now' })),
+            ),
+        marker: (i) => ({ address: `a${i}`, mint: `m${i}`, owner: `o${i}`, amount: BigInt(-2 * i - 1), slot: BigInt(-2 * i - 2) }),
+        write: (r, parameters) => parameters.push(r.address, r.mint, r.owner, r.amount, r.slot),
+      });
+      await expect(swapped(h.db, [account(1, 1)])).rejects.toThrow(/not the rows in write order/);
+      expect(await h.db.selectFrom('token_accounts').select('address').execute()).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});
