@@ -29,6 +29,9 @@ describe('turnSlice', () => {
   it('is taken by every SQLite statement: a loop of awaited queries lets a timer in', async () => {
     const db = await sqliteDatabase();
     try {
+      // A fresh turn: the setup's own statements may have used up the one they ran in, and a
+      // yield at the first query would end the loop before it showed that a young turn never waits.
+      await new Promise((resolve) => setImmediate(resolve));
       let fired = false;
       const timer = setTimeout(() => (fired = true), 0);
       let queries = 0;
