@@ -15,6 +15,10 @@ export class TouchedAccounts {
     if (!this.pre.has(address)) this.pre.set(address, readAccount(this.svm, address));
   }
 
+  has(address: string): boolean {
+    return this.pre.has(address);
+  }
+
   preState(address: string): StoredAccount | null {
     return this.pre.get(address) ?? null;
   }
