@@ -6,7 +6,9 @@
  * hears of a transaction before its group is committed: its sender's promise, its events and
  * its signature status all wait for the commit, so what has been reported is exactly as
  * durable as when each transaction had its own commit (the same WAL, the same fsync policy).
- * Until then its signature is known here, so a duplicate is refused as already processed.
+ * Until then its signature is known here, so a duplicate is refused as already processed. Account
+ * reads in the same turn already see its effects (as a node's `processed` state would): the
+ * daemon's own indexes hear of them only through the events, after the commit.
  */
 import type { StoredAccount } from './svm-accounts.js';
 import type { TransactionRecord, TransactionRecordStore } from './transaction-record.store.js';
