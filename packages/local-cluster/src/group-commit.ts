@@ -29,12 +29,17 @@ export class GroupCommit {
 
   constructor(private readonly store: TransactionRecordStore) {}
 
-  /** Queues a landed transaction's record; resolves once it is committed. */
-  add(record: TransactionRecord, changed: Map<string, StoredAccount | null>, committed: () => void): Promise<void> {
+  /**
+   * Queues a landed transaction's record; resolves once it is committed: with its turn's group
+   * (`turn`), or now, with whatever waits before it (an in-process caller that sends one
+   * transaction after another would otherwise give up the event loop after each).
+   */
+  add(record: TransactionRecord, changed: Map<string, StoredAccount | null>, turn: boolean, committed: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
       this.group.push({ record, changed, committed, resolve, reject });
       this.signatures.add(record.signature);
-      if (!this.scheduled) {
+      if (!turn) this.flush();
+      else if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
       }

@@ -27,11 +27,11 @@ import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
 import { writeAccount } from './svm-accounts.js';
 import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
-import type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
+import type { LedgerOptions, SendOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 import { describeErr, type TransactionErr } from './tx-errors.js';
 import { signTransaction } from '@pmx/programs';
 
-export type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
+export type { LedgerOptions, SendOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 
 const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
@@ -100,7 +100,7 @@ export class EmbeddedLedger extends LedgerQueries {
    * signature, unknown/expired blockhash, duplicate, fee payer unable to pay, and with
    * `preflight` any execution failure); otherwise the transaction is recorded and its err returned.
    */
-  async sendRawTransaction(raw: Uint8Array, opts: { preflight?: boolean } = {}): Promise<SendResult> {
+  async sendRawTransaction(raw: Uint8Array, opts: SendOptions = {}): Promise<SendResult> {
     this.assertOpen();
     if (this.faults.takeFailedSend()) throw new LedgerError('unavailable', 'injected fault: the node did not accept the transaction');
     const p = parseTransaction(raw, this.resolveTable);
@@ -120,7 +120,7 @@ export class EmbeddedLedger extends LedgerQueries {
       }, delay);
       return { signature: p.signature, err: null, slot: null };
     }
-    return this.land(p, opts.preflight ? 'preflight' : 'commit');
+    return this.land(p, opts.preflight ? 'preflight' : 'commit', opts.groupCommit);
   }
 
   /** Executes without landing. `sigVerify` defaults to false, like the RPC method. */
@@ -220,8 +220,8 @@ export class EmbeddedLedger extends LedgerQueries {
     this.events.removeAllListeners();
   }
 
-  /** Executes now; answers (and tells listeners) once the record is committed with its turn's group. */
-  private async land(p: ParsedTransaction, mode: ExecutionMode): Promise<SendResult> {
+  /** Executes now; answers (and tells listeners) once its record is committed: now, or with its turn's group. */
+  private async land(p: ParsedTransaction, mode: ExecutionMode, groupCommit = false): Promise<SendResult> {
     const stale = this.freshnessErr(p);
     if (stale) throw preflightError(stale, [], describeErr(stale));
     const out = executeTransaction(this.executorDeps(), p, mode);
@@ -229,7 +229,7 @@ export class EmbeddedLedger extends LedgerQueries {
     const slot = this.clock.slot;
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
     for (const [address, account] of out.changed) this.index.update(address, account);
-    await this.commits.add(record, out.changed, () => {
+    await this.commits.add(record, out.changed, groupCommit, () => {
       this.snapshotter.noteTransaction();
       for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
       this.publish('transaction', record);

@@ -13,6 +13,8 @@ import type { TransactionRecord } from '../src/transaction-record.store.js';
 import { signedTx, tempDir } from '../src/testing/transactions.js';
 
 const signatureOf = (raw: Uint8Array) => bs58.encode(raw.subarray(1, 65));
+/** What the JSON-RPC endpoint asks for; an in-process caller's send commits at once. */
+const TURN = { groupCommit: true };
 
 describe('group commit', () => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -49,7 +51,7 @@ describe('group commit', () => {
     const heard: string[] = [];
     ledger.events.on('transaction', (r: TransactionRecord) => heard.push(r.signature));
     const raws = Array.from({ length: 6 }, (_, i) => transfer(i));
-    const sends = raws.map((raw) => ledger.sendRawTransaction(raw));
+    const sends = raws.map((raw) => ledger.sendRawTransaction(raw, TURN));
     // Executed (state moved) but not yet committed: no status, no record, no event, no answer.
     expect(ledger.getTokenBalance(to)).toBe(6n);
     for (const raw of raws) expect(ledger.getSignatureStatus(signatureOf(raw))).toBeNull();
@@ -64,12 +66,25 @@ describe('group commit', () => {
     }
   });
 
+  it('commits an in-process send at once, with whatever waits before it', async () => {
+    const { ledger, transfer } = await world();
+    cleanup.push(() => ledger.close());
+    const grouped = transfer(11);
+    const direct = transfer(12);
+    const first = ledger.sendRawTransaction(grouped, TURN);
+    const second = ledger.sendRawTransaction(direct);
+    // Both committed before the event loop turns: the second commit took the waiting group along.
+    expect(ledger.getSignatureStatus(signatureOf(grouped))).toMatchObject({ err: null });
+    expect(ledger.getSignatureStatus(signatureOf(direct))).toMatchObject({ err: null });
+    await Promise.all([first, second]);
+  });
+
   it('refuses a duplicate sent in the same turn as already processed', async () => {
     const { ledger, transfer } = await world();
     cleanup.push(() => ledger.close());
     const raw = transfer(7);
-    const first = ledger.sendRawTransaction(raw);
-    const second = ledger.sendRawTransaction(raw);
+    const first = ledger.sendRawTransaction(raw, TURN);
+    const second = ledger.sendRawTransaction(raw, TURN);
     await expect(second).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
     expect((await first).err).toBeNull();
   });
@@ -80,7 +95,7 @@ describe('group commit', () => {
     const { ledger, alice, bob, to, transfer } = await world(dir.path);
     cleanup.push(() => ledger.close());
     const raws = [transfer(1), transfer(2)];
-    const sends = raws.map((raw) => ledger.sendRawTransaction(raw));
+    const sends = raws.map((raw) => ledger.sendRawTransaction(raw, TURN));
     ledger.snapshot(); // the snapshot holds both transfers' effects: their records are committed first
     for (const raw of raws) expect(ledger.getSignatureStatus(signatureOf(raw))).toMatchObject({ err: null });
     await Promise.all(sends);
@@ -90,6 +105,7 @@ describe('group commit', () => {
       signedTx(ledger.getLatestBlockhash().blockhash, alice, [
         SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 5_000_000 }),
       ]),
+      TURN,
     );
     const system = SystemProgram.programId.toBase58();
     ledger.setAccount(bob.publicKey.toBase58(), { owner: system, lamports: 123_456_789n, data: new Uint8Array(0) });
