@@ -53,10 +53,14 @@ export class TouchedAccounts {
     }
   }
 
-  /** Post-state of every touched account that differs from its pre-state. */
-  changed(): Map<string, StoredAccount | null> {
+  /**
+   * Post-state of every touched account that differs from its pre-state. `mayHaveChanged` skips
+   * the ones that cannot have (a read-only account of a transaction the runtime executed alone).
+   */
+  changed(mayHaveChanged?: (address: string) => boolean): Map<string, StoredAccount | null> {
     const out = new Map<string, StoredAccount | null>();
     for (const [address, acc] of this.pre) {
+      if (mayHaveChanged && !mayHaveChanged(address)) continue;
       const now = readAccount(this.svm, address);
       if (!sameAccount(now, acc)) out.set(address, now);
     }
