@@ -18,6 +18,8 @@ export interface BareReply {
   status: number;
   contentType: string;
   body: string;
+  /** JSON-RPC: the answer by the request's method (the body is parsed, as any JSON-RPC server must); `body` otherwise. */
+  byMethod?: Record<string, string>;
 }
 
 /** The spec is the first line on stdin; the process lives until stdin closes. */
@@ -45,10 +47,12 @@ async function start(spec: { http: BareReply[]; rpc: BareReply[] }): Promise<voi
 
   const rpcByPath = new Map(spec.rpc.map((r) => [r.path, r]));
   const server = createServer((req, res) => {
-    req.on('data', () => {});
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const r = rpcByPath.get(req.url ?? '');
-      const body = r?.body ?? '';
+      const method = r?.byMethod ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { method?: string }).method : undefined;
+      const body = (method !== undefined ? r?.byMethod?.[method] : undefined) ?? r?.body ?? '';
       res.writeHead(r?.status ?? 404, { 'content-type': r?.contentType ?? 'text/plain', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });

@@ -66,7 +66,8 @@ export function transactionMethods(ledger: EmbeddedLedger): Record<string, RpcMe
       const c = configObject(cfg);
       const raw = decodeWire(encoded, c.encoding);
       try {
-        return (await ledger.sendRawTransaction(raw, { preflight: c.skipPreflight !== true })).signature;
+        // Clients send concurrently: the transactions of one turn share a commit (group-commit.ts).
+        return (await ledger.sendRawTransaction(raw, { preflight: c.skipPreflight !== true, groupCommit: true })).signature;
       } catch (e) {
         // Without preflight a node forwards the transaction and it silently never lands; only
         // signature verification happens at ingress.

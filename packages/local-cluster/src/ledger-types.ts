@@ -17,6 +17,16 @@ export interface LedgerOptions {
   snapshotEveryMs?: number;
 }
 
+export interface SendOptions {
+  /** Refuse (throw) a transaction whose execution fails, as a node's preflight does. */
+  preflight?: boolean;
+  /**
+   * Commit with the other transactions landed in this turn of the event loop, at its end
+   * (group-commit.ts), instead of at once: for concurrent senders (the JSON-RPC endpoint).
+   */
+  groupCommit?: boolean;
+}
+
 export interface SendResult {
   signature: string;
   /** The landed transaction's error (null on success or when it has not executed yet). */

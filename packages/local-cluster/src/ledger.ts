@@ -14,26 +14,24 @@ import {
 import type { LiteSVM } from 'litesvm';
 import { LedgerError, preflightError } from './ledger-error.js';
 import { bootstrapInfo, bootstrapTransactions, loadLedgerKeys, type BootstrapInfo, type LedgerKeys } from './bootstrap.js';
+import { fundFaucet } from './faucet-funding.js';
 import { LedgerFaults } from './faults.js';
 import { LedgerClock } from './ledger-clock.js';
+import { GroupCommit } from './group-commit.js';
 import { openState, Snapshotter } from './ledger-persistence.js';
 import { LedgerQueries } from './ledger-queries.js';
 import { parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
 import type { ProgramHandler } from './program-runtime.js';
 import { buildRecord } from './record-builder.js';
 import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
-import { readAccount, SYSTEM_PROGRAM, writeAccount } from './svm-accounts.js';
+import { writeAccount } from './svm-accounts.js';
 import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
-import type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
+import type { LedgerOptions, SendOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 import { describeErr, type TransactionErr } from './tx-errors.js';
 import { signTransaction } from '@pmx/programs';
 
-export type { LedgerOptions, SendResult, SimulationOutcome } from './ledger-types.js';
-
-/** The ledger faucet (fee payer of dev helpers) is topped up to FUNDING at open when below FLOOR. */
-const FAUCET_FLOOR = 10n ** 17n;
-const FAUCET_FUNDING = 10n ** 18n;
+export type { LedgerOptions, SendOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 
 const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
@@ -44,6 +42,7 @@ export class EmbeddedLedger extends LedgerQueries {
   readonly bootstrapInfo: BootstrapInfo;
   private readonly handlers = new Map<string, ProgramHandler>();
   private readonly pending = new Set<string>();
+  private readonly commits: GroupCommit;
   private readonly snapshotter: Snapshotter;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -62,14 +61,10 @@ export class EmbeddedLedger extends LedgerQueries {
     });
     this.bootstrapInfo = bootstrapInfo(keys);
     for (const p of opts.programs ?? []) this.registerProgram(p);
-    this.snapshotter = new Snapshotter(
-      opts.dataDir,
-      () => this.svm,
-      store,
-      () => clock.slot,
-      opts.snapshotEveryTransactions,
-      opts.snapshotEveryMs,
-    );
+    this.commits = new GroupCommit(store);
+    // A snapshot holds the state in memory: the records of what it holds are committed first.
+    const state = () => (this.commits.flush(), this.svm);
+    this.snapshotter = new Snapshotter(opts.dataDir, state, store, () => clock.slot, opts.snapshotEveryTransactions, opts.snapshotEveryMs);
     this.timer = setInterval(() => this.tick(), opts.slotMs ?? 400);
     this.timer.unref();
     syncSysvars(this.svm, this.clock);
@@ -80,7 +75,7 @@ export class EmbeddedLedger extends LedgerQueries {
     const keys = loadLedgerKeys(opts);
     const clock = new LedgerClock(state.seed, state.startSlot, state.timeOffsetSec);
     const ledger = new EmbeddedLedger(state.svm, state.store, clock, keys, opts);
-    ledger.fundFaucet();
+    fundFaucet(state.svm, state.store, keys);
     if (!state.store.getMeta('bootstrapped')) await ledger.bootstrap();
     opts.logger?.info(
       { slot: clock.slot, replayedAccounts: state.replayed, usdcMint: ledger.bootstrapInfo.usdcMint, persistent: !!opts.dataDir },
@@ -105,7 +100,7 @@ export class EmbeddedLedger extends LedgerQueries {
    * signature, unknown/expired blockhash, duplicate, fee payer unable to pay, and with
    * `preflight` any execution failure); otherwise the transaction is recorded and its err returned.
    */
-  async sendRawTransaction(raw: Uint8Array, opts: { preflight?: boolean } = {}): Promise<SendResult> {
+  async sendRawTransaction(raw: Uint8Array, opts: SendOptions = {}): Promise<SendResult> {
     this.assertOpen();
     if (this.faults.takeFailedSend()) throw new LedgerError('unavailable', 'injected fault: the node did not accept the transaction');
     const p = parseTransaction(raw, this.resolveTable);
@@ -119,15 +114,13 @@ export class EmbeddedLedger extends LedgerQueries {
       setTimeout(() => {
         this.pending.delete(p.signature);
         if (this.closed) return;
-        try {
-          this.land(p, 'commit');
-        } catch (e) {
+        this.land(p, 'commit').catch((e: unknown) => {
           this.opts.logger?.warn({ signature: p.signature, err: (e as Error).message }, 'delayed transaction did not land');
-        }
+        });
       }, delay);
       return { signature: p.signature, err: null, slot: null };
     }
-    return this.land(p, opts.preflight ? 'preflight' : 'commit');
+    return this.land(p, opts.preflight ? 'preflight' : 'commit', opts.groupCommit);
   }
 
   /** Executes without landing. `sigVerify` defaults to false, like the RPC method. */
@@ -180,8 +173,7 @@ export class EmbeddedLedger extends LedgerQueries {
     }).compileToV0Message();
     const tx = new VersionedTransaction(message);
     signTransaction(tx, [this.keys.ledgerFaucet, ...signers]);
-    const res = this.land(parseTransaction(tx.serialize()), 'preflight');
-    return res.signature;
+    return (await this.land(parseTransaction(tx.serialize()), 'preflight')).signature;
   }
 
   /**
@@ -191,6 +183,7 @@ export class EmbeddedLedger extends LedgerQueries {
    */
   setAccount(address: string, account: { owner: string; lamports: bigint; data: Uint8Array }): void {
     const stored = { ...account, executable: false };
+    this.commits.flush(); // the journal replays in write order
     writeAccount(this.svm, address, stored);
     this.store.journalAccounts(new Map([[address, stored]]));
     this.index.update(address, stored);
@@ -220,24 +213,27 @@ export class EmbeddedLedger extends LedgerQueries {
   async close(): Promise<void> {
     if (this.closed) return;
     clearInterval(this.timer);
+    this.commits.flush(); // without a data dir a snapshot touches no state
     this.snapshotter.snapshot();
     this.closed = true;
     this.store.close();
     this.events.removeAllListeners();
   }
 
-  private land(p: ParsedTransaction, mode: ExecutionMode): SendResult {
+  /** Executes now; answers (and tells listeners) once its record is committed: now, or with its turn's group. */
+  private async land(p: ParsedTransaction, mode: ExecutionMode, groupCommit = false): Promise<SendResult> {
     const stale = this.freshnessErr(p);
     if (stale) throw preflightError(stale, [], describeErr(stale));
     const out = executeTransaction(this.executorDeps(), p, mode);
     if (!out.landed) throw preflightError(out.err, out.logs, describeErr(out.err ?? 'SanitizeFailure'));
     const slot = this.clock.slot;
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
-    this.store.record(record, out.changed);
     for (const [address, account] of out.changed) this.index.update(address, account);
-    this.snapshotter.noteTransaction();
-    for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
-    this.publish('transaction', record);
+    await this.commits.add(record, out.changed, groupCommit, () => {
+      this.snapshotter.noteTransaction();
+      for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
+      this.publish('transaction', record);
+    });
     return { signature: p.signature, err: out.err, slot };
   }
 
@@ -257,7 +253,7 @@ export class EmbeddedLedger extends LedgerQueries {
   }
 
   private freshnessErr(p: ParsedTransaction): TransactionErr | null {
-    if (this.store.has(p.signature) || this.pending.has(p.signature)) return 'AlreadyProcessed';
+    if (this.commits.has(p.signature) || this.pending.has(p.signature) || this.store.has(p.signature)) return 'AlreadyProcessed';
     if (!this.clock.isValid(p.recentBlockhash)) return 'BlockhashNotFound';
     return null;
   }
@@ -275,15 +271,6 @@ export class EmbeddedLedger extends LedgerQueries {
     const mintRent = this.svm.minimumBalanceForRentExemption(82n);
     for (const [ixs, signers] of bootstrapTransactions(this.keys, mintRent)) await this.sendInstructions(ixs, signers);
     this.store.setMeta('bootstrapped', this.bootstrapInfo.usdcMint);
-  }
-
-  private fundFaucet(): void {
-    const addr = this.keys.ledgerFaucet.publicKey.toBase58();
-    const acc = readAccount(this.svm, addr);
-    if (acc && acc.lamports >= FAUCET_FLOOR) return;
-    const funded = { owner: SYSTEM_PROGRAM, lamports: FAUCET_FUNDING, data: new Uint8Array(0), executable: false };
-    writeAccount(this.svm, addr, funded);
-    this.store.journalAccounts(new Map([[addr, funded]]));
   }
 
   private tick(): void {

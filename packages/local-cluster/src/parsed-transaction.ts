@@ -10,6 +10,7 @@ import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { LedgerError } from './ledger-error.js';
 import { verifyEd25519 } from './signature-verifier.js';
+import { addressText } from './svm-raw.js';
 
 export interface CompiledIx {
   programIndex: number;
@@ -20,7 +21,6 @@ export interface CompiledIx {
 export interface ParsedTransaction {
   raw: Uint8Array;
   signature: string;
-  signatures: string[];
   messageBytes: Uint8Array;
   version: 'legacy' | 0;
   accountKeys: string[];
@@ -49,14 +49,13 @@ export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableReso
   if (tx.signatures.length !== numSigners || numSigners === 0) {
     throw new LedgerError('invalid', 'transaction signature count does not match the message header');
   }
-  const staticKeys = msg.staticAccountKeys.map((k) => k.toBase58());
+  // Through the runtime's base58 cache: the same payers, mints and programs come back all the time.
+  const staticKeys = msg.staticAccountKeys.map((k) => addressText(k.toBytes()));
   const loaded = loadLookups(tx, resolveTable);
   const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
-  const signatures = tx.signatures.map((s) => bs58.encode(s));
   return {
     raw,
-    signature: signatures[0]!,
-    signatures,
+    signature: bs58.encode(tx.signatures[0]!), // the transaction's id; the others are never looked up
     // The signed message is the wire bytes after the signature list (compact-u16 count + 64 each):
     // slicing it avoids re-serializing, and verifies exactly the bytes the client signed.
     messageBytes: numSigners < 128 ? raw.subarray(1 + 64 * numSigners) : msg.serialize(),
@@ -94,7 +93,7 @@ function loadLookups(tx: VersionedTransaction, resolveTable?: LookupTableResolve
     const pick = (i: number) => {
       const a = addresses[i];
       if (!a) throw new LedgerError('invalid', `invalid address lookup table index ${i}`);
-      return a.toBase58();
+      return addressText(a.toBytes());
     };
     out.writable.push(...lookup.writableIndexes.map(pick));
     out.readonly.push(...lookup.readonlyIndexes.map(pick));

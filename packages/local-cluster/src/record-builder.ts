@@ -10,8 +10,10 @@ import type { ExecutionOutcome } from './transaction-executor.js';
 import type { TransactionRecord } from './transaction-record.store.js';
 
 export function buildRecord(svm: LiteSVM, p: ParsedTransaction, out: ExecutionOutcome, slot: number, blockTime: number): TransactionRecord {
-  const pre = (a: string) => out.touched.preState(a);
-  const post = (a: string) => readAccount(svm, a);
+  // The executor has read every touched account before and after: only an account it did not
+  // touch (a mint, for its decimals) is read again, and it is the same before as after.
+  const pre = (a: string) => (out.touched.has(a) ? out.touched.preState(a) : readAccount(svm, a));
+  const post = (a: string) => (out.changed.has(a) ? (out.changed.get(a) ?? null) : pre(a));
   return {
     signature: p.signature,
     slot,

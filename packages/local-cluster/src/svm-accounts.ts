@@ -5,6 +5,7 @@
 import { PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import type { RuntimeAccount } from './program-runtime.js';
+import type { Account as NativeAccount } from 'litesvm/dist/internal.js';
 import { addressText, nativeGet, nativeSet } from './svm-raw.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
@@ -19,7 +20,11 @@ export interface StoredAccount {
 
 export function readAccount(svm: LiteSVM, addr: string): StoredAccount | null {
   const acc = nativeGet(svm, addr);
-  if (!acc) return null;
+  return acc ? storedAccount(acc) : null;
+}
+
+/** A native account as stored (its bytes copied out of LiteSVM); null for a purged one. */
+export function storedAccount(acc: NativeAccount): StoredAccount | null {
   const lamports = acc.lamports();
   const data = acc.data();
   // LiteSVM keeps zero-lamport accounts around after a close; a real cluster purges them.
@@ -33,7 +38,7 @@ export function writeAccount(svm: LiteSVM, addr: string, acc: StoredAccount | nu
 }
 
 export function sameAccount(a: StoredAccount | null, b: StoredAccount | null): boolean {
-  if (a === null || b === null) return a === b;
+  if (a === null || b === null || a === b) return a === b;
   return (
     a.lamports === b.lamports &&
     a.owner === b.owner &&

@@ -6,10 +6,13 @@
 import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE, type DecodedTokenAccount } from '@pmx/programs';
 import bs58 from 'bs58';
 import type { StoredAccount } from './svm-accounts.js';
+import { addressText } from './svm-raw.js';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 export const MINT_SIZE = 82;
+/** Byte TOKEN_ACCOUNT_SIZE of a longer (Token-2022) account: 2 = an account, 1 = a mint. */
+const ACCOUNT_TYPE_ACCOUNT = 2;
 
 export interface TokenBalance {
   accountIndex: number;
@@ -72,13 +75,27 @@ export function uiTokenAmount(
   return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
 }
 
+/**
+ * What a balance needs of a token account (mint, owner, amount), under decodeTokenAccount's
+ * checks, with the two keys through the runtime's base58 cache: a record reads every token
+ * account twice (pre and post), and encoding four keys each time was a tenth of landing a transfer.
+ */
+function balanceFields(acc: StoredAccount | null): { mint: string; owner: string; amount: bigint } | null {
+  if (!acc || !isTokenProgram(acc.owner)) return null;
+  const d = acc.data;
+  if (d.length < TOKEN_ACCOUNT_SIZE || (d.length > TOKEN_ACCOUNT_SIZE && d[TOKEN_ACCOUNT_SIZE] !== ACCOUNT_TYPE_ACCOUNT)) return null;
+  if (d[108] !== 1 && d[108] !== 2) return null;
+  const view = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+  return { mint: addressText(d.subarray(0, 32)), owner: addressText(d.subarray(32, 64)), amount: view.readBigUInt64LE(64) };
+}
+
 /** Token balances of the transaction's token accounts, given a reader for current state. */
 export function collectTokenBalances(accountKeys: string[], read: (address: string) => StoredAccount | null): TokenBalance[] {
   const out: TokenBalance[] = [];
   const decimals = new Map<string, number>();
   accountKeys.forEach((key, accountIndex) => {
     const acc = read(key);
-    const tok = tokenAccountOf(acc);
+    const tok = balanceFields(acc);
     if (!tok || !acc) return;
     let dec = decimals.get(tok.mint);
     if (dec === undefined) {

@@ -4,7 +4,31 @@
  * failed transaction changes nothing; comparing against them yields the post-state to journal.
  */
 import type { LiteSVM } from 'litesvm';
-import { readAccount, sameAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
+import { sameAccount, storedAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
+import { nativeGet } from './svm-raw.js';
+
+/**
+ * Executable accounts (programs) per ledger, as last read. Every transaction lists its programs,
+ * and copying a program's bytes out of LiteSVM (the ATA program: 105 KB, ~100 µs) twice per
+ * transaction cost more than executing it. The runtime never lets a transaction change an
+ * executable account's data (ExecutableDataModified), so one whose lamports and executability
+ * are unchanged is the account last read; any other change reads it again.
+ */
+const programs = new WeakMap<LiteSVM, Map<string, StoredAccount>>();
+
+function readAccount(svm: LiteSVM, address: string): StoredAccount | null {
+  const acc = nativeGet(svm, address);
+  if (!acc) return null;
+  if (!acc.executable()) return storedAccount(acc);
+  let known = programs.get(svm);
+  if (!known) programs.set(svm, (known = new Map()));
+  const last = known.get(address);
+  if (last && last.lamports === acc.lamports()) return last;
+  const now = storedAccount(acc);
+  if (now) known.set(address, now);
+  else known.delete(address);
+  return now;
+}
 
 export class TouchedAccounts {
   private readonly pre = new Map<string, StoredAccount | null>();
@@ -13,6 +37,10 @@ export class TouchedAccounts {
 
   touch(address: string): void {
     if (!this.pre.has(address)) this.pre.set(address, readAccount(this.svm, address));
+  }
+
+  has(address: string): boolean {
+    return this.pre.has(address);
   }
 
   preState(address: string): StoredAccount | null {
@@ -25,10 +53,14 @@ export class TouchedAccounts {
     }
   }
 
-  /** Post-state of every touched account that differs from its pre-state. */
-  changed(): Map<string, StoredAccount | null> {
+  /**
+   * Post-state of every touched account that differs from its pre-state. `mayHaveChanged` skips
+   * the ones that cannot have (a read-only account of a transaction the runtime executed alone).
+   */
+  changed(mayHaveChanged?: (address: string) => boolean): Map<string, StoredAccount | null> {
     const out = new Map<string, StoredAccount | null>();
     for (const [address, acc] of this.pre) {
+      if (mayHaveChanged && !mayHaveChanged(address)) continue;
       const now = readAccount(this.svm, address);
       if (!sameAccount(now, acc)) out.set(address, now);
     }

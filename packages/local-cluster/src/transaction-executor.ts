@@ -56,8 +56,19 @@ export function executeTransaction(deps: ExecutorDeps, p: ParsedTransaction, mod
     if (run.err !== null) touched.restoreAll();
     chargeFee(deps.svm, p.accountKeys[0]!, fee);
   }
-  const changed = landed && mode !== 'simulate' ? touched.changed() : new Map<string, StoredAccount | null>();
+  // LiteSVM alone never changes a read-only account; a handler's writes are checked in full.
+  const writable = usesHandler ? undefined : writableKeys(p);
+  const changed =
+    landed && mode !== 'simulate' ? touched.changed(writable && ((a) => writable.has(a))) : new Map<string, StoredAccount | null>();
   return { ...run, landed, fee, touched, changed };
+}
+
+function writableKeys(p: ParsedTransaction): Set<string> {
+  const out = new Set<string>();
+  p.accountKeys.forEach((key, i) => {
+    if (p.writable[i]) out.add(key);
+  });
+  return out;
 }
 
 function chargeFee(svm: LiteSVM, feePayer: string, fee: bigint): void {

@@ -63,11 +63,12 @@ describe('ledger persistence', () => {
     }
   });
 
-  it('survives kill -9: every reported transaction is there, balances match history', async () => {
+  // One sender at a time (a group of one per turn), and eight at once (groups of up to eight per commit).
+  it.each([1, 8])('survives kill -9 with %i in flight: every reported transaction is there, balances match history', async (inFlight) => {
     const dir = tempDir();
     dirs.push(dir);
     // `node --import tsx` keeps the writer in one process: the tsx CLI would fork, and SIGKILL cannot be relayed.
-    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', writer, dir.path, '40'], {
+    const child = spawn(process.execPath, ['--conditions=pmx-source', '--import', 'tsx', writer, dir.path, '40', String(inFlight)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const reported: string[] = [];
