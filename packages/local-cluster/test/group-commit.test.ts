@@ -1,16 +1,12 @@
 // Group commit (src/group-commit.ts): transactions landed in one turn share one SQLite commit, and
 // nothing about a transaction is told (its sender, its events, its status) before that commit.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
+import { ComputeBudgetProgram, SystemProgram } from '@solana/web3.js';
+import { createTransferInstruction } from '@solana/spl-token';
 import bs58 from 'bs58';
 import { EmbeddedLedger } from '../src/ledger.js';
 import type { TransactionRecord } from '../src/transaction-record.store.js';
-import { signedTx, tempDir } from '../src/testing/transactions.js';
+import { signedTx, tempDir, transferPair } from '../src/testing/transactions.js';
 
 const signatureOf = (raw: Uint8Array) => bs58.encode(raw.subarray(1, 65));
 /** What the JSON-RPC endpoint asks for; an in-process caller's send commits at once. */
@@ -24,18 +20,7 @@ describe('group commit', () => {
 
   async function world(dataDir?: string) {
     const ledger = await EmbeddedLedger.open({ dataDir });
-    const alice = Keypair.generate();
-    const bob = Keypair.generate();
-    const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
-    await ledger.airdrop(alice.publicKey, 1_000_000_000n);
-    await ledger.mintUsdc(alice.publicKey, 50_000_000n);
-    const from = getAssociatedTokenAddressSync(mint, alice.publicKey);
-    const to = getAssociatedTokenAddressSync(mint, bob.publicKey);
-    await ledger.sendRawTransaction(
-      signedTx(ledger.getLatestBlockhash().blockhash, alice, [
-        createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, to, bob.publicKey, mint),
-      ]),
-    );
+    const { alice, bob, from, to } = await transferPair(ledger, 1_000_000_000n, 50_000_000n);
     /** A distinct transfer of 1 per `n` (distinct compute limits: distinct signatures). */
     const transfer = (n: number) =>
       signedTx(ledger.getLatestBlockhash().blockhash, alice, [
