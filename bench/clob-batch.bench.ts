@@ -28,7 +28,7 @@ const SECONDS = Number(process.env.BENCH_BATCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 20);
 const SIZES = (process.env.BENCH_BATCH_SIZES ?? '1,5,20').split(',').map(Number);
 /** Orders signed per size before its load: more than the daemon can place in SECONDS. */
-const ORDERS_PER_SIZE = Number(process.env.BENCH_BATCH_ORDERS ?? SECONDS * 5_000);
+const ORDERS_PER_SIZE = Number(process.env.BENCH_BATCH_ORDERS ?? SECONDS * 8_000);
 
 /** CPU seconds per second the process spends with no load (timers, beats, pollers), read over 3 s. */
 async function idleCpuPerSecond(pid: number): Promise<number> {
