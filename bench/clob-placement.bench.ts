@@ -80,12 +80,8 @@ export async function run(): Promise<void> {
 }
 
 async function measure(databaseEnv: Record<string, string>): Promise<void> {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   console.log(`  database: ${databaseEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}`);
-  const { daemon, backend, market, buyer, seller, stop } = await startPlacementTopology(databaseEnv, {
-    prefix: 'bench-clob',
-    daemonArgs: profile,
-  });
+  const { daemon, backend, market, buyer, seller, stop } = await startPlacementTopology(databaseEnv, { prefix: 'bench-clob' });
   try {
     // Pre-signed orders: the client's signing cost stays out of the measurement.
     const expected = Math.ceil(SECONDS * 8_000);

@@ -3,6 +3,8 @@
  * embedded ledger, the workers (the settlement keeper among them) and the indexer in another, on
  * one Redis and one database. The market and the funded traders are set up first by one
  * all-roles process (the dev faucet needs the ledger in-process), which then stops.
+ * `BENCH_PROFILE_DIR=<dir>` starts the API + matcher process with `--cpu-prof` into that
+ * directory (written when it stops), to see where each placed order's CPU goes.
  */
 import type { Keypair } from '@solana/web3.js';
 import { spawnDaemon, waitForLedgerRpc, waitForStatus, type DaemonProcess } from '../../test/daemon/daemon-process.js';
@@ -21,6 +23,11 @@ export interface PlacementTopology {
   buyer: Keypair;
   seller: Keypair;
   stop(): Promise<void>;
+}
+
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
 export async function startPlacementTopology(
@@ -49,11 +56,10 @@ export async function startPlacementTopology(
   }
   const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
   await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
-  const daemon = await spawnDaemon(
-    dataDir,
-    { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${shared.LEDGER_RPC_PORT}` },
-    options.daemonArgs ?? [],
-  );
+  const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${shared.LEDGER_RPC_PORT}` }, [
+    ...profileArgs(),
+    ...(options.daemonArgs ?? []),
+  ]);
   const stop = async () => {
     daemon.child.kill('SIGINT');
     backend.child.kill('SIGCONT'); // a paused backend, after a failed load, would never see its SIGINT

@@ -11,11 +11,12 @@ export interface VerifyOnlyServer {
   stop(): void;
 }
 
-export async function startVerifyOnlyServer(): Promise<VerifyOnlyServer> {
+/** `durable`: also store and commit each order before answering (`sqlite:<file>` or a PostgreSQL URL; durable-floor.ts). */
+export async function startVerifyOnlyServer(options: { durable?: string } = {}): Promise<VerifyOnlyServer> {
   const child = spawn(
     process.execPath,
     ['--conditions=pmx-source', '--import', 'tsx', new URL('./verify-only-server.ts', import.meta.url).pathname],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...(options.durable ? { FLOOR_DURABLE: options.durable } : {}) } },
   );
   const stop = () => void child.kill('SIGTERM');
   try {

@@ -1,5 +1,5 @@
 /**
- * The matcher's reads at the start of a batch, one query each for all the owners of the batch:
+ * The matcher's reads at the start of a batch, for all the owners of the batch in one statement:
  * used nonces, resting orders' commitments and counts, fill holds, smart-wallet balances. The
  * batch then works in memory (BatchLedger) and writes once.
  */
@@ -8,19 +8,6 @@ import { big, num } from '../codec.js';
 import type { Database } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** `${owner}|${nonce}` of the pairs already used (a superset query, filtered here). */
-export async function usedNonces(db: Db, pairs: readonly { owner: string; nonce: string }[]): Promise<Set<string>> {
-  if (pairs.length === 0) return new Set();
-  const wanted = new Set(pairs.map((p) => `${p.owner}|${p.nonce}`));
-  const rows = await db
-    .selectFrom('clob_orders')
-    .select(['owner', 'nonce'])
-    .where('owner', 'in', [...new Set(pairs.map((p) => p.owner))])
-    .where('nonce', 'in', [...new Set(pairs.map((p) => p.nonce))])
-    .execute();
-  return new Set(rows.map((r) => `${r.owner}|${r.nonce}`).filter((k) => wanted.has(k)));
-}
 
 export interface RestingSum {
   owner: string;
@@ -31,45 +18,82 @@ export interface RestingSum {
   orders: number;
 }
 
-export async function restingSums(db: Db, owners: readonly string[]): Promise<RestingSum[]> {
-  if (owners.length === 0) return [];
-  const rows = await db
-    .selectFrom('clob_orders')
-    .select(['owner', 'market_id', 'side', 'outcome', sql<string>`sum(committed)`.as('committed'), sql<string>`count(*)`.as('orders')])
-    .where('owner', 'in', [...owners])
-    .where('status', 'in', ['open', 'partially_filled'])
-    .groupBy(['owner', 'market_id', 'side', 'outcome'])
-    .execute();
-  return rows.map((r) => ({
-    owner: r.owner,
-    marketId: r.market_id,
-    side: r.side,
-    outcome: r.outcome,
-    committed: big(r.committed),
-    orders: num(r.orders),
-  }));
+export interface BatchStartRows {
+  /** `${owner}|${nonce}` of the pairs already used. */
+  nonces: Set<string>;
+  /** Resting orders' commitments and counts per owner, market, side and outcome. */
+  resting: RestingSum[];
+  /** What the owners' unsettled fills hold, per market. */
+  holds: Array<{ owner: string; marketId: string; usdc: bigint; yes: bigint; no: bigint }>;
+  /** Indexed balances of the owners' smart wallets (token-account owners, the escrow PDAs) in these mints. */
+  balances: Array<{ owner: string; mint: string; amount: bigint }>;
 }
 
-export async function holdsOf(db: Db, owners: readonly string[]) {
-  if (owners.length === 0) return [];
-  const rows = await db
-    .selectFrom('clob_owner_holds')
-    .selectAll()
-    .where('owner', 'in', [...owners])
-    .execute();
-  return rows.map((r) => ({ owner: r.owner, marketId: r.market_id, usdc: big(r.usdc), yes: big(r.yes_tokens), no: big(r.no_tokens) }));
+interface StartRow {
+  kind: 'n' | 'r' | 'h' | 'b';
+  owner: string;
+  a: string;
+  side: 'buy' | 'sell' | null;
+  outcome: 'yes' | 'no' | null;
+  v1: string | null;
+  v2: string | null;
+  v3: string | null;
 }
 
-/** Indexed balances of these token-account owners (escrow PDAs) in these mints. */
-export async function balancesOf(db: Db, accountOwners: readonly string[], mints: readonly string[]) {
-  if (accountOwners.length === 0 || mints.length === 0) return [];
-  const rows = await db
-    .selectFrom('token_accounts')
-    .select(['owner', 'mint', 'amount'])
-    .where('owner', 'in', [...accountOwners])
-    .where('mint', 'in', [...mints])
-    .execute();
-  return rows.map((r) => ({ owner: r.owner, mint: r.mint, amount: big(r.amount) }));
+const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`));
+
+/**
+ * The four reads of a batch's start in ONE statement (a UNION ALL of one select each, their
+ * numbers as text so that the branches' columns agree on both dialects): on PostgreSQL each
+ * statement is a round trip inside the matcher's transaction, four of the sixteen a batch made
+ * (issue 31). Every branch names its columns: any of them may come first. Used nonces: a
+ * superset query (owners × nonces), filtered here to the pairs asked.
+ */
+export async function batchStartRows(
+  db: Db,
+  q: {
+    pairs: readonly { owner: string; nonce: string }[];
+    owners: readonly string[];
+    escrows: readonly string[];
+    mints: readonly string[];
+  },
+): Promise<BatchStartRows> {
+  const out: BatchStartRows = { nonces: new Set(), resting: [], holds: [], balances: [] };
+  const branches = [];
+  if (q.pairs.length > 0) {
+    const owners = list([...new Set(q.pairs.map((p) => p.owner))]);
+    const nonces = list([...new Set(q.pairs.map((p) => p.nonce))]);
+    branches.push(sql`select 'n' as kind, owner, nonce as a, null as side, null as outcome,
+        null as v1, null as v2, null as v3
+      from clob_orders where owner in (${owners}) and nonce in (${nonces})`);
+  }
+  if (q.owners.length > 0) {
+    const owners = list(q.owners);
+    branches.push(sql`select 'r' as kind, owner, market_id as a, side, outcome,
+        cast(sum(committed) as text) as v1, cast(count(*) as text) as v2, null as v3
+      from clob_orders where owner in (${owners}) and status in ('open', 'partially_filled') group by owner, market_id, side, outcome`);
+    branches.push(sql`select 'h' as kind, owner, market_id as a, null as side, null as outcome, cast(usdc as text) as v1,
+        cast(yes_tokens as text) as v2, cast(no_tokens as text) as v3
+      from clob_owner_holds where owner in (${owners})`);
+  }
+  if (q.escrows.length > 0 && q.mints.length > 0) {
+    branches.push(sql`select 'b' as kind, owner, mint as a, null as side, null as outcome,
+        cast(amount as text) as v1, null as v2, null as v3
+      from token_accounts where owner in (${list(q.escrows)}) and mint in (${list(q.mints)})`);
+  }
+  if (branches.length === 0) return out;
+  const { rows } = await sql<StartRow>`${sql.join(branches, sql` union all `)}`.execute(db);
+  const wanted = new Set(q.pairs.map((p) => `${p.owner}|${p.nonce}`));
+  for (const r of rows) {
+    if (r.kind === 'n') {
+      if (wanted.has(`${r.owner}|${r.a}`)) out.nonces.add(`${r.owner}|${r.a}`);
+    } else if (r.kind === 'r') {
+      out.resting.push({ owner: r.owner, marketId: r.a, side: r.side!, outcome: r.outcome!, committed: big(r.v1!), orders: num(r.v2!) });
+    } else if (r.kind === 'h') {
+      out.holds.push({ owner: r.owner, marketId: r.a, usdc: big(r.v1!), yes: big(r.v2!), no: big(r.v3!) });
+    } else out.balances.push({ owner: r.owner, mint: r.a, amount: big(r.v1!) });
+  }
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import type { Transaction } from 'kysely';
-import { balancesOf, holdsOf, lockOwners, restingSums, usedNonces } from '../../../../db/repositories/clob-batch.repository.js';
+import { batchStartRows, lockOwners } from '../../../../db/repositories/clob-batch.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { findUserEscrowPda } from '@pmx/programs';
 import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js';
@@ -51,12 +51,12 @@ export async function readBatchStart(
         .filter((x): x is string => !!x),
     ),
   ];
-  const [nonces, resting, holds, balances] = await Promise.all([
-    usedNonces(trx, orders),
-    restingSums(trx, owners),
-    holdsOf(trx, owners),
-    balancesOf(trx, [...escrowOwner.keys()], mints),
-  ]);
+  const { nonces, resting, holds, balances } = await batchStartRows(trx, {
+    pairs: orders,
+    owners,
+    escrows: [...escrowOwner.keys()],
+    mints,
+  });
   const starts = new Map<string, OwnerStart>(owners.map((owner) => [owner, emptyStart()]));
   const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
   for (const r of resting) {

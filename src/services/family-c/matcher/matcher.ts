@@ -218,7 +218,7 @@ export class Matcher {
         }
         await c.writes.flush(trx);
         // Read in the transaction: the events then carry exactly what REST shows once it commits.
-        if (this.deps.events) views = await presentBatch(trx, c.writes.touched());
+        if (this.deps.events) views = await presentBatch(trx, c.writes.written());
       });
     } catch (error) {
       await this.recover(error, touched);

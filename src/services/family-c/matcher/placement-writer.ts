@@ -22,6 +22,12 @@ import {
   type RestingOrder,
 } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
+import type { BatchWritten } from '../orders/batch-views.js';
+import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import type { OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
+
+/** Fill columns this writer leaves to their defaults (migrations 0010, 0014). */
+type DefaultedFillColumns = 'give_back' | 'give_back_order_id' | 'candle_state';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -160,9 +166,23 @@ export class BatchWrites {
     return fills;
   }
 
-  /** Every order and fill this batch wrote (the events of the batch present them: orders/batch-views.ts). */
-  touched(): { orderIds: string[]; fillIds: string[] } {
-    return { orderIds: [...this.inserted.keys(), ...this.updated.keys()], fillIds: this.fills.map((f) => f.id!) };
+  /**
+   * Every order and fill this batch wrote (the events of the batch present them: orders/batch-views.ts):
+   * the inserted rows as the database stores them (every column is set here; the fills' columns
+   * with defaults hold their defaults), the changed orders by id.
+   */
+  written(): BatchWritten {
+    return {
+      // Insertable's money columns also take numbers; every value written here is a bigint.
+      inserted: [...this.inserted.values()] as OrderRow[],
+      updatedIds: [...this.updated.keys()],
+      fills: this.fills.map((f) => ({
+        ...(f as Omit<FillRow, DefaultedFillColumns>),
+        give_back: null,
+        give_back_order_id: null,
+        candle_state: 0,
+      })),
+    };
   }
 
   async flush(db: Db): Promise<void> {

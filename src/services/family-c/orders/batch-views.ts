@@ -1,19 +1,31 @@
 /**
  * The orders and fills one matcher batch touched, as the REST routes present them
  * (`GET /v2/clob/orders/{id}`, `GET /v2/clob/fills/{id}`): the same rows through the same
- * presenters, read inside the batch's transaction after its writes, so they are what REST answers
- * the moment the batch commits. Each object is built once per batch, however many events and
- * recipients carry it.
+ * presenters, as they are the moment the batch commits. Each object is built once per batch,
+ * however many events and recipients carry it.
+ *
+ * What the batch inserted (its new orders and its fills) is presented from the rows it wrote:
+ * nothing else can have changed them inside its transaction, and a new order's only fills are this
+ * batch's (all `matched`). Reading them back cost a statement and the parsing of every row in each
+ * batch (issue 31). Orders that existed before (makers filled, orders cancelled or given a quantity
+ * back) are read inside the batch's transaction after its writes, with their fills' tally.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { fillsByIds, fillTallyByOrder } from '../../../../db/repositories/clob-fills.repository.js';
-import { ordersByIds } from '../../../../db/repositories/clob-orders.repository.js';
+import { fillTallyByOrder, normalizeFill, type FillRow, type OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
+import { normalizeOrder, ordersByIds, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { presentFill, presentOrder, type FillView, type OrderView } from './order.presenter.js';
 
 export interface BatchViews {
   orders: ReadonlyMap<string, OrderView>;
   fills: ReadonlyMap<string, FillView>;
+}
+
+/** What a batch wrote: the rows it inserted, as stored, and the ids of the existing orders it changed. */
+export interface BatchWritten {
+  inserted: readonly OrderRow[];
+  updatedIds: readonly string[];
+  fills: readonly FillRow[];
 }
 
 /** Ids per query: fillTallyByOrder binds each twice, under SQLite's 32,766 parameters with room to spare. */
@@ -25,18 +37,28 @@ function chunks<T>(list: readonly T[]): T[][] {
   return out;
 }
 
-export async function presentBatch(
-  db: Kysely<Database> | Transaction<Database>,
-  ids: { orderIds: readonly string[]; fillIds: readonly string[] },
-): Promise<BatchViews> {
+/** A new order's tally: this batch's fills of it, every one `matched` (unsettled), none failed. */
+function newOrderTallies(fills: readonly FillRow[]): Map<string, OrderFillTally> {
+  const tallies = new Map<string, OrderFillTally>();
+  for (const f of fills) {
+    for (const id of [f.maker_order_id, f.taker_order_id]) {
+      const t = tallies.get(id) ?? { unsettled: 0, failedQuantity: 0n };
+      t.unsettled++;
+      tallies.set(id, t);
+    }
+  }
+  return tallies;
+}
+
+export async function presentBatch(db: Kysely<Database> | Transaction<Database>, written: BatchWritten): Promise<BatchViews> {
   const orders = new Map<string, OrderView>();
   const fills = new Map<string, FillView>();
-  for (const part of chunks(ids.orderIds)) {
-    const [rows, tallies] = await Promise.all([ordersByIds(db, part), fillTallyByOrder(db, part)]);
-    for (const row of rows) orders.set(row.id, presentOrder(row, tallies.get(row.id)));
+  const tallies = newOrderTallies(written.fills);
+  for (const row of written.inserted) orders.set(row.id, presentOrder(normalizeOrder(row), tallies.get(row.id)));
+  for (const part of chunks(written.updatedIds)) {
+    const [rows, stored] = await Promise.all([ordersByIds(db, part), fillTallyByOrder(db, part)]);
+    for (const row of rows) orders.set(row.id, presentOrder(row, stored.get(row.id)));
   }
-  for (const part of chunks(ids.fillIds)) {
-    for (const row of await fillsByIds(db, part)) fills.set(row.id, presentFill(row));
-  }
+  for (const row of written.fills) fills.set(row.id, presentFill(normalizeFill(row)));
   return { orders, fills };
 }
