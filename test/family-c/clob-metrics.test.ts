@@ -98,7 +98,16 @@ describe.each([
 
     const taken = await place(h, taker, { market: m, side: 'buy', outcome: 'yes', priceBps: 6000, quantity: 10n * USDC });
     expect(taken.fills).toHaveLength(1);
-    const after = await scrapeUntil('the fill settled', (s) => n(s, 'pmx_clob_fills', { status: 'settled' }) === 1);
+    // The keeper counts a settlement after its commit, so the gauge (read from the database) can
+    // show the fill settled before the counters do: wait for both.
+    const after = await scrapeUntil(
+      'the fill settled and counted',
+      (s) =>
+        n(s, 'pmx_clob_fills', { status: 'settled' }) === 1 &&
+        n(s, 'pmx_clob_fill_transitions_total', { from: 'settling', to: 'settled' }) >= 1 &&
+        n(s, 'pmx_clob_fill_settle_latency_seconds_count') >= 1 &&
+        n(s, 'pmx_clob_settle_transactions_total', { outcome: 'confirmed' }) >= 1,
+    );
     expect(n(after, 'pmx_clob_orders_total', { result: 'placed' })).toBe(4);
     expect(n(after, 'pmx_clob_orders_total', { result: 'rejected', reason: 'signature' })).toBe(1);
     expect(n(after, 'pmx_clob_orders_total', { result: 'rejected', reason: 'funds' })).toBe(1);
