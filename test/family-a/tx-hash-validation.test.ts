@@ -24,6 +24,12 @@ const BAD = [
   `0OIl${'5'.repeat(84)}`,
 ];
 
+/** The chain was never asked about one of the bad hashes (the daemon's own jobs may ask about theirs meanwhile). */
+function expectNotAsked(spy: { mock: { calls: unknown[][] } }) {
+  const asked = spy.mock.calls.flat(2);
+  for (const bad of BAD) expect(asked).not.toContain(bad);
+}
+
 function expectValidation(res: { statusCode: number; json(): unknown; body: string }, pattern: RegExp) {
   expect(res.statusCode, res.body).toBe(400);
   expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(pattern) } });
@@ -37,8 +43,8 @@ describe('transaction signatures in Family A requests', () => {
       const res = await h.t.app.inject({ method: 'POST', url: `/v2/markets/${slug}/claim/confirm`, payload: { wallet, transferTxHash } });
       expectValidation(res, /transferTxHash/);
     }
-    expect(statuses).not.toHaveBeenCalled();
-    expect(txs).not.toHaveBeenCalled();
+    expectNotAsked(statuses);
+    expectNotAsked(txs);
     vi.restoreAllMocks();
   });
 
@@ -68,7 +74,7 @@ describe('transaction signatures in Family A requests', () => {
       });
       expectValidation(sell, /txHash is not/);
     }
-    expect(statuses).not.toHaveBeenCalled();
+    expectNotAsked(statuses);
     vi.restoreAllMocks();
   });
 });
