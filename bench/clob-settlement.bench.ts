@@ -25,6 +25,7 @@ import { formatMs, percentile } from './stats.js';
 import { freshPostgresDatabase, type BenchPostgres } from './support/bench-postgres.js';
 import { emitRow, ownMemory } from './support/bench-rows.js';
 import { countingLogger } from './support/counting-logger.js';
+import { waitSettled } from './support/wait-settled.js';
 import { describeLedgerShare, measureLedgerShare } from './support/ledger-share.js';
 
 const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
@@ -187,14 +188,7 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
       }
       return matched;
     };
-    // Each fill's settled_at is the measure, so a slow poll (it shares the keeper's process) costs no precision.
-    const settledTimes = async (ids: string[]): Promise<Map<string, number>> => {
-      for (const deadline = Date.now() + 600_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-        const rows = await daemon.db.db.selectFrom('clob_fills').select(['id', 'status', 'settled_at']).where('id', 'in', ids).execute();
-        if (rows.every((r) => r.status === 'settled')) return new Map(rows.map((r) => [r.id, Date.parse(r.settled_at!)]));
-      }
-      throw new Error('timed out waiting for every fill to settle');
-    };
+    const settledTimes = (ids: string[]) => waitSettled(daemon.db.db, market.id, ids);
     const settleTransactions = async () =>
       Number(
         (
