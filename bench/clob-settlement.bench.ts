@@ -4,7 +4,9 @@
  * positions) against raw SPL token transfers per second sent and confirmed on the same ledger
  * in the same run (goal ≥ 0.5×, issue 31), with every fill waiting when the keeper starts (after a warm-up
  * fill per trader: the market's lookup table already lists them); and the time from
- * match to `settled` (p50/p99) of fills matched while the keeper runs.
+ * match to `settled` (p50/p99) of fills matched while the keeper runs. The floor line: the time the
+ * ledger spent landing the keeper's transactions during the drain (same run, `support/ledger-share.ts`)
+ * and the fills/s the keeper would reach if its own work were free.
  * The same backlog is settled on SQLite and on PostgreSQL (a fresh database of its own) in one run
  * (issue 31: PostgreSQL ≥ 0.8× SQLite, no deadlock): for PostgreSQL the bench prints the
  * deadlocks the server counted in that database and the daemon's log lines that name one.
@@ -13,8 +15,6 @@
  */
 import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, TransactionInstruction, TransactionMessage, VersionedTransaction, PublicKey } from '@solana/web3.js';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { startLatencyProbe } from './support/start-latency-probe.js';
 import { loadConfig } from '../config/config.js';
 import { startDaemon } from '../src/daemon.js';
@@ -24,6 +24,9 @@ import { TEST_ADMIN_TOKEN } from '../test/helpers/app.js';
 import { formatMs, percentile } from './stats.js';
 import { freshPostgresDatabase, type BenchPostgres } from './support/bench-postgres.js';
 import { emitRow, ownMemory } from './support/bench-rows.js';
+import { countingLogger } from './support/counting-logger.js';
+import { waitSettled } from './support/wait-settled.js';
+import { describeLedgerShare, measureLedgerShare } from './support/ledger-share.js';
 
 const FILLS = Number(process.env.BENCH_SETTLE_FILLS ?? 480);
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -32,25 +35,6 @@ interface SettleResult {
   fillsPerSec: number;
   transfersPerSec: number;
   deadlockLines: number;
-}
-
-/**
- * The daemon's logger: lines at `warn` and above are scanned for deadlocks (a job failed by one
- * logs it), and printed only when BENCH_LOG asks for them.
- */
-function countingLogger(): { log: pino.Logger; deadlockLines: () => number } {
-  let deadlockLines = 0;
-  const echo = process.env.BENCH_LOG !== undefined && process.env.BENCH_LOG !== 'silent';
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      const line = chunk.toString();
-      if (/deadlock/i.test(line)) deadlockLines++;
-      if (echo) process.stdout.write(line);
-      done();
-    },
-  });
-  const level = echo ? process.env.BENCH_LOG! : 'warn';
-  return { log: pino({ level }, sink), deadlockLines: () => deadlockLines };
 }
 
 export async function run(): Promise<void> {
@@ -204,14 +188,7 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
       }
       return matched;
     };
-    // Each fill's settled_at is the measure, so a slow poll (it shares the keeper's process) costs no precision.
-    const settledTimes = async (ids: string[]): Promise<Map<string, number>> => {
-      for (const deadline = Date.now() + 600_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
-        const rows = await daemon.db.db.selectFrom('clob_fills').select(['id', 'status', 'settled_at']).where('id', 'in', ids).execute();
-        if (rows.every((r) => r.status === 'settled')) return new Map(rows.map((r) => [r.id, Date.parse(r.settled_at!)]));
-      }
-      throw new Error('timed out waiting for every fill to settle');
-    };
+    const settledTimes = (ids: string[]) => waitSettled(daemon.db.db, market.id, ids);
     const settleTransactions = async () =>
       Number(
         (
@@ -253,9 +230,11 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const idle = await idleProbe.stop();
     const drainProbe = await startLatencyProbe(health);
+    const ledgerShare = measureLedgerShare(h.ledger);
     const resumed = Date.now();
     await platform.resume();
     const throughputDone = Math.max(...(await settledTimes([...queued.keys()])).values());
+    const share = ledgerShare.stop();
     const drain = await drainProbe.stop();
     const fillsPerSec = queued.size / ((throughputDone - resumed) / 1000);
     const throughputTxs = (await settleTransactions()) - txsBefore;
@@ -275,6 +254,7 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
       `    fills settled by the keeper: ${queued.size} fills waiting at once, in ${throughputTxs} transactions (registrations included), ${fillsPerSec.toFixed(0)} fills/s`,
     );
     console.log(`    ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.5×, issue 31)`);
+    console.log(`    ${describeLedgerShare(share, throughputDone - resumed, queued.size)}`);
     console.log(
       `    /health during the drain: p50 ${formatMs(drain.p50)}, p99 ${formatMs(drain.p99)}, max ${formatMs(drain.max)} (goal p99 ≤ 50 ms); ` +
         `idle p50 ${formatMs(idle.p50)}, p99 ${formatMs(idle.p99)}${drain.errors + idle.errors > 0 ? `; ${drain.errors + idle.errors} probes failed` : ''}`,

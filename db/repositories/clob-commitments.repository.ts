@@ -73,6 +73,27 @@ export async function unsettledFillsOf(db: Db, owner: string): Promise<Unsettled
   }));
 }
 
+/**
+ * Whether `owner` has a fill on its way (matched, settling, retrying) in `marketId`: one row at
+ * most, where `unsettledFillsOf` reads them all (during a drain a taker has hundreds, and the
+ * positions job asked this of every wallet with a gap: issue 31's settle profile). Each side is
+ * its own query, so each uses its (owner, status) index.
+ */
+export async function hasUnsettledFill(db: Db, owner: string, marketId: string): Promise<boolean> {
+  for (const side of ['taker_owner', 'maker_owner'] as const) {
+    const row = await db
+      .selectFrom('clob_fills')
+      .select('id')
+      .where(side, '=', owner)
+      .where('status', 'in', [...UNSETTLED_FILL_STATUSES])
+      .where('market_id', '=', marketId)
+      .limit(1)
+      .executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
+}
+
 export interface HoldRow {
   owner: string;
   marketId: string;

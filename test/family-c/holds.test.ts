@@ -2,7 +2,8 @@
  * What an owner's orders and unsettled fills hold is computed twice — in the database for the
  * placement check (the batch start: resting orders summed, fills from the holds ledger) and
  * in the domain from the rows themselves (ownerHolds) — and the two must agree on every mix of
- * rows, on both dialects.
+ * rows, on both dialects. The positions job's question (has an owner a fill on its way in a
+ * market?) is answered by one row and must agree with the full read.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -13,6 +14,7 @@ import {
   restingCommitments,
   UNSETTLED_FILL_STATUSES,
   unsettledFillsOf,
+  hasUnsettledFill,
 } from '../../db/repositories/clob-commitments.repository.js';
 import { readBatchStart } from '../../src/services/family-c/matcher/batch-reads.js';
 import { fillHolds, ownerHolds } from '../../src/domain/orderbook/index.js';
@@ -150,7 +152,10 @@ describe.each(DIALECTS)('holds on $name', ({ available, open }) => {
                 readBatchStart(trx, placing, { programId: EXCHANGE_PROGRAM_ID, usdcMint: 'usdc', markets: new Map(), lock: false }),
               );
             for (const owner of OWNERS) {
-              const holds = ownerHolds(owner, await restingCommitments(db.db, owner), await unsettledFillsOf(db.db, owner));
+              const unsettled = await unsettledFillsOf(db.db, owner);
+              const holds = ownerHolds(owner, await restingCommitments(db.db, owner), unsettled);
+              // The positions job's one-row question agrees with the full read, per market.
+              for (const m of MARKETS) expect(await hasUnsettledFill(db.db, owner, m)).toBe(unsettled.some((f) => f.market_id === m));
               expect(starts.get(owner)!.usdcHeld).toBe(holds.usdc);
               for (const m of MARKETS)
                 for (const o of ['yes', 'no'] as const)

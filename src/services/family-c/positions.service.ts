@@ -22,7 +22,7 @@ import {
 import { normalizeFill } from '../../../db/repositories/clob-fills.repository.js';
 import { lockFills, lockOrder } from '../../../db/row-locks.js';
 import { findClobWallet } from '../../../db/repositories/clob-wallets.repository.js';
-import { unsettledFillsOf } from '../../../db/repositories/clob-commitments.repository.js';
+import { hasUnsettledFill } from '../../../db/repositories/clob-commitments.repository.js';
 import { findClobMarketById } from '../../../db/repositories/clob-markets.repository.js';
 import { tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import {
@@ -135,7 +135,7 @@ async function applyWalletGap(ctx: Pick<FamilyCContext, 'db'>, gap: { owner: str
     const accounts = await tokenAccountsOf(trx, wallet.escrow, [market.yes_mint, market.no_mint]);
     const heldOf = (mint: string) => accounts.filter((a) => a.mint === mint).reduce((sum, a) => sum + a.amount, 0n);
     const held = { yes: heldOf(market.yes_mint), no: heldOf(market.no_mint) };
-    if ((await unsettledFillsOf(trx, gap.owner)).some((f) => f.market_id === gap.marketId)) return false;
+    if (await hasUnsettledFill(trx, gap.owner, gap.marketId)) return false;
     if (await hasUnappliedSettledFill(trx, gap.owner, gap.marketId)) return false;
     const moves = walletMoves(
       { yes: before.yes.netQuantity, no: before.no.netQuantity },
