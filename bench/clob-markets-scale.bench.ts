@@ -21,6 +21,7 @@ import { freshPostgresDatabase } from './support/bench-postgres.js';
 import { emitRow, ownMemory } from './support/bench-rows.js';
 
 const MARKETS = Number(process.env.BENCH_SCALE_MARKETS ?? 200);
+const MARKETS_PER_MAKER = 200;
 /** BENCH_SCALE_DB=postgres runs the daemon on a fresh PostgreSQL database of its own. */
 const ON_POSTGRES = process.env.BENCH_SCALE_DB === 'postgres';
 
@@ -70,13 +71,22 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   let daemon: Daemon | undefined = await startDaemon(config, pino({ level: 'silent' }));
   try {
     const h = { daemon, app: daemon.app!, ledger: daemon.chain.ledger!, usdcMint: daemon.chain.usdcMint, prefix } as CHarness;
-    const maker: Keypair = await depositedTrader(h, BigInt(MARKETS) * 2n * USDC);
+    // One maker per 200 markets: an owner may rest at most 500 orders (two per market here).
+    const makers: Keypair[] = [];
+    for (let i = 0; i < Math.ceil(MARKETS / MARKETS_PER_MAKER); i++)
+      makers.push(await depositedTrader(h, BigInt(MARKETS_PER_MAKER) * 2n * USDC));
     await createClobMarket(h); // the first market's one-time costs stay out of the per-market figures
     const before = memory();
     for (let i = 0; i < MARKETS; i++) {
       const market = await createClobMarket(h);
       const orders = (['yes', 'no'] as const).map((outcome) =>
-        signedOrder(maker, { market: market.marketPubkey, side: 'buy', outcome, priceBps: 4000, quantity: USDC }),
+        signedOrder(makers[Math.floor(i / MARKETS_PER_MAKER)]!, {
+          market: market.marketPubkey,
+          side: 'buy',
+          outcome,
+          priceBps: 4000,
+          quantity: USDC,
+        }),
       );
       const res = await h.app.inject({ method: 'POST', url: '/v2/clob/orders/batch', payload: { orders } });
       if (res.statusCode !== 200 || res.body.includes('"error"')) throw new Error(`quotes refused: ${res.body}`);
