@@ -83,6 +83,7 @@ export async function run(): Promise<void> {
 }
 
 async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResult> {
+  const databaseName = databaseEnv.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
   const logger = countingLogger();
   const daemon = await startDaemon(
     loadConfig({
@@ -266,7 +267,7 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     const memory = ownMemory();
     emitRow({
       bench: 'clob-settlement',
-      row: `settlement of ${queued.size} waiting fills vs raw SPL transfers`,
+      row: `settlement of ${queued.size} waiting fills vs raw SPL transfers, ${databaseName}`,
       value: `${ratio.toFixed(2)}× (${fillsPerSec.toFixed(0)} fills/s)`,
       goal: '≥ 0.5×',
       met: ratio >= 0.5,
@@ -274,7 +275,7 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     });
     emitRow({
       bench: 'clob-settlement',
-      row: '/health p99 during the drain (one process)',
+      row: `/health p99 during the drain (one process), ${databaseName}`,
       value: `${formatMs(drain.p99)} (idle ${formatMs(idle.p99)})`,
       goal: '≤ 50 ms',
       met: drain.p99 <= 50,
