@@ -128,8 +128,10 @@ describe('outbound transactions', () => {
     const payment = await h.ctx.db.selectFrom('family_a_payments').selectAll().where('signature', '=', sig).executeTakeFirstOrThrow();
     const done = await awaitOutbound(h.ctx.db, payment.outbound_id!, 15_000);
     expect(done.status).toBe('confirmed');
-    // The duplicate jobs have run too (a generous deadline: on a loaded machine a retry's backoff can take a while).
-    await waitForQueuesDrained([h.ctx.queues.get('platform')], 60_000);
+    // The duplicate jobs have run too. A duplicate that retried (not confirmed in time on a loaded
+    // machine) waits out an exponential backoff, past a minute by its seventh attempt: its retries
+    // are promoted, so the wait is for the jobs to run, not for their backoff.
+    await waitForQueuesDrained([h.ctx.queues.get('platform')], 60_000, { promoteDelayed: true });
     expect(await tokenBalance(h, wallet, market.cas.Yes)).toBe(4_000_000_000n);
   }, 90_000);
 
