@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { Connection, Keypair, PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/index.js';
 import { findFreePort } from '../src/infra/free-port.js';
 import { openDatabase } from '../db/database.js';
@@ -24,7 +24,7 @@ import { insertOrders } from '../db/repositories/clob-orders.repository.js';
 import { restingCommitment } from '../src/domain/orderbook/index.js';
 import { spawnDaemon, waitForStatus, type DaemonProcess } from '../test/daemon/daemon-process.js';
 import { tempDir } from '../test/helpers/databases.js';
-import { apiOf, benchDatabase, type Api } from './support/clob-world.js';
+import { apiOf, benchDatabase, createBenchMarket, signAndConfirm, type Api } from './support/clob-world.js';
 import { cannon, interleaved, rateOf, type Rate } from './support/cannon.js';
 import { daemonMemory, emitRow } from './support/bench-rows.js';
 
@@ -108,16 +108,7 @@ async function pool<T>(items: readonly T[], width: number, each: (item: T) => Pr
 
 /** Funds a wallet: faucet, a deposit, and `split` USDC split into YES+NO of each market. */
 async function fund(api: Api, conn: Connection, t: Keypair, deposit: bigint, markets: Json[], split: bigint): Promise<void> {
-  const send = async (base64: string) => {
-    const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
-    tx.sign([t]);
-    const sig = await conn.sendRawTransaction(tx.serialize());
-    for (;;) {
-      const [s] = (await conn.getSignatureStatuses([sig])).value;
-      if (s && s.confirmationStatus !== 'processed') return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const send = (base64: string) => signAndConfirm(conn, base64, t);
   const pubkey = t.publicKey.toBase58();
   const until = async (done: (b: Json) => boolean) => {
     while (!done(await api('GET', `/v2/clob/account/balances?pubkey=${pubkey}`))) await new Promise((r) => setTimeout(r, 100));
@@ -169,25 +160,8 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
   try {
     let api = apiOf(daemon.url);
     const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
-    const newMarket = async (title: string) =>
-      (
-        await api(
-          'POST',
-          '/v2/admin/clob/markets',
-          {
-            title,
-            description: 'x',
-            resolutionRules: 'x',
-            category: 'bench',
-            endDate: new Date(Date.now() + 86_400_000).toISOString(),
-            yesTicker: 'Y',
-            noTicker: 'N',
-          },
-          true,
-        )
-      ).market as Json;
-    const wide = await newMarket('Wide book');
-    const narrow = await newMarket('Narrow book');
+    const wide = await createBenchMarket(api, 'Wide book');
+    const narrow = await createBenchMarket(api, 'Narrow book');
     const bidders = Array.from({ length: BID_WALLETS }, () => Keypair.generate());
     const askers = Array.from({ length: ASK_WALLETS }, () => Keypair.generate());
     const buyer = Keypair.generate();

@@ -72,35 +72,37 @@ export function apiOf(url: string): Api {
   };
 }
 
+/** Signs an unsigned transaction the API built (base64), sends it and waits until it is confirmed. */
+export async function signAndConfirm(conn: Connection, base64: string, signer: Keypair): Promise<void> {
+  const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
+  tx.sign([signer]);
+  const sig = await conn.sendRawTransaction(tx.serialize());
+  for (;;) {
+    const [s] = (await conn.getSignatureStatuses([sig])).value;
+    if (s && s.confirmationStatus !== 'processed') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An orderbook market open for a day, created through the admin API. */
+export async function createBenchMarket(api: Api, title: string): Promise<Json> {
+  const body = {
+    title,
+    description: 'x',
+    resolutionRules: 'x',
+    category: 'bench',
+    endDate: new Date(Date.now() + 86_400_000).toISOString(),
+    yesTicker: 'Y',
+    noTicker: 'N',
+  };
+  return (await api('POST', '/v2/admin/clob/markets', body, true)).market as Json;
+}
+
 /** A market and two funded traders (the seller holding YES), made by one all-roles process: the dev faucet needs the ledger in-process. */
 export async function setUp(api: Api): Promise<{ market: Json; buyer: Keypair; seller: Keypair }> {
   const conn = new Connection((await api('GET', '/v2/config')).data.rpcUrl as string, 'confirmed');
-  const send = async (base64: string, signer: Keypair) => {
-    const tx = VersionedTransaction.deserialize(Buffer.from(base64, 'base64'));
-    tx.sign([signer]);
-    const sig = await conn.sendRawTransaction(tx.serialize());
-    for (;;) {
-      const [s] = (await conn.getSignatureStatuses([sig])).value;
-      if (s && s.confirmationStatus !== 'processed') return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  const market = (
-    await api(
-      'POST',
-      '/v2/admin/clob/markets',
-      {
-        title: 'Bench market',
-        description: 'x',
-        resolutionRules: 'x',
-        category: 'bench',
-        endDate: new Date(Date.now() + 86_400_000).toISOString(),
-        yesTicker: 'Y',
-        noTicker: 'N',
-      },
-      true,
-    )
-  ).market as Json;
+  const send = (base64: string, signer: Keypair) => signAndConfirm(conn, base64, signer);
+  const market = await createBenchMarket(api, 'Bench market');
   const buyer = Keypair.generate();
   const seller = Keypair.generate();
   for (const t of [buyer, seller]) {

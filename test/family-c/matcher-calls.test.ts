@@ -24,8 +24,14 @@ afterAll(async () => {
   subscriber.disconnect();
 });
 
-/** A matcher node's leases over a market list the test changes; `acquired` resolves per market taken. */
-function matcherNode(prefix: string, markets: string[]) {
+/**
+ * A started matcher node on a fresh prefix, leasing from `markets` (the test adds to it);
+ * `takenPromise` resolves when a market is taken.
+ */
+async function matcherNode() {
+  const prefix = uniquePrefix('matcher-calls');
+  prefixes.push(prefix);
+  const markets: string[] = [];
   const taken = new Map<string, () => void>();
   const takenPromise = (marketId: string) => new Promise<void>((resolve) => taken.set(marketId, resolve));
   const leases = new MarketLeases({
@@ -42,16 +48,13 @@ function matcherNode(prefix: string, markets: string[]) {
     },
     lost: () => undefined,
   });
-  return { leases, takenPromise };
+  await leases.start();
+  return { prefix, markets, leases, takenPromise };
 }
 
 describe('calling the matchers for a market nobody holds', () => {
   it('a call on the channel makes a matcher take a new market without waiting for its tick', async () => {
-    const prefix = uniquePrefix('matcher-calls');
-    prefixes.push(prefix);
-    const markets: string[] = [];
-    const { leases, takenPromise } = matcherNode(prefix, markets);
-    await leases.start();
+    const { prefix, markets, leases, takenPromise } = await matcherNode();
     const stop = await answerMatcherCalls(subscriber, prefix, () => leases.soon());
     markets.push('m-new'); // created after the matcher's last round
     const taken = takenPromise('m-new');
@@ -63,11 +66,7 @@ describe('calling the matchers for a market nobody holds', () => {
   });
 
   it('any bytes published on the channel are only a hint: the matcher survives them and still takes the market', async () => {
-    const prefix = uniquePrefix('matcher-calls');
-    prefixes.push(prefix);
-    const markets: string[] = [];
-    const { leases, takenPromise } = matcherNode(prefix, markets);
-    await leases.start();
+    const { prefix, markets, leases, takenPromise } = await matcherNode();
     const stop = await answerMatcherCalls(subscriber, prefix, () => leases.soon());
     const random = rng(31);
     for (let i = 0; i < 200; i++) {
@@ -84,11 +83,7 @@ describe('calling the matchers for a market nobody holds', () => {
   });
 
   it('a call while a round runs is followed by one more round (the running one may have listed the markets too early)', async () => {
-    const prefix = uniquePrefix('matcher-calls');
-    prefixes.push(prefix);
-    const markets: string[] = [];
-    const { leases, takenPromise } = matcherNode(prefix, markets);
-    await leases.start();
+    const { markets, leases, takenPromise } = await matcherNode();
     const running = leases.tick(); // lists no market
     markets.push('m-late');
     const taken = takenPromise('m-late');
