@@ -5,6 +5,7 @@
  * all-roles process (the dev faucet needs the ledger in-process), which then stops.
  * `BENCH_PROFILE_DIR=<dir>` starts the API + matcher process with `--cpu-prof` into that
  * directory (written when it stops), to see where each placed order's CPU goes.
+ * `oneProcess` runs the daemon as `npm start` does instead: every role in one process (no backend).
  */
 import type { Keypair } from '@solana/web3.js';
 import { spawnDaemon, waitForLedgerRpc, waitForStatus, type DaemonProcess } from '../../test/daemon/daemon-process.js';
@@ -17,8 +18,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export interface PlacementTopology {
   /** API + matcher. */
   daemon: DaemonProcess;
-  /** Ledger + workers + indexer. */
-  backend: DaemonProcess;
+  /** Ledger + workers + indexer; null when every role runs in `daemon` (`oneProcess`). */
+  backend: DaemonProcess | null;
   market: Json;
   buyer: Keypair;
   seller: Keypair;
@@ -32,7 +33,7 @@ function profileArgs(): string[] {
 
 export async function startPlacementTopology(
   databaseEnv: Record<string, string>,
-  options: { prefix: string; daemonArgs?: string[] },
+  options: { prefix: string; daemonArgs?: string[]; oneProcess?: boolean },
 ): Promise<PlacementTopology> {
   const dataDir = tempDir(`pmx-${options.prefix}-`);
   const shared = {
@@ -54,17 +55,25 @@ export async function startPlacementTopology(
     setup.child.kill('SIGINT');
     await setup.exited;
   }
-  const backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
-  await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
-  const daemon = await spawnDaemon(dataDir, { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${shared.LEDGER_RPC_PORT}` }, [
-    ...profileArgs(),
-    ...(options.daemonArgs ?? []),
-  ]);
+  const daemonArgs = [...profileArgs(), ...(options.daemonArgs ?? [])];
+  let backend: DaemonProcess | null = null;
+  let daemon: DaemonProcess;
+  if (options.oneProcess) {
+    daemon = await spawnDaemon(dataDir, { ...shared, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, daemonArgs); // npm start's level
+  } else {
+    backend = await spawnDaemon(dataDir, { ...shared, ROLES: 'ledger,worker,indexer' });
+    await waitForLedgerRpc(Number(shared.LEDGER_RPC_PORT), 60_000);
+    daemon = await spawnDaemon(
+      dataDir,
+      { ...shared, ROLES: 'api,matcher', RPC_URL: `http://127.0.0.1:${shared.LEDGER_RPC_PORT}` },
+      daemonArgs,
+    );
+  }
   const stop = async () => {
     daemon.child.kill('SIGINT');
-    backend.child.kill('SIGCONT'); // a paused backend, after a failed load, would never see its SIGINT
-    backend.child.kill('SIGINT');
-    await backend.exited;
+    backend?.child.kill('SIGCONT'); // a paused backend, after a failed load, would never see its SIGINT
+    backend?.child.kill('SIGINT');
+    await backend?.exited;
     await daemon.exited;
   };
   try {
