@@ -16,6 +16,7 @@ import {
   type DaemonNode,
 } from '../../db/repositories/daemon-nodes.repository.js';
 import type { Database } from '../../db/schema.js';
+import { rebuildableTransaction } from '../../db/database.js';
 import { startLoopLagMeter } from '../infra/loop-lag.js';
 
 export interface NodeIdentity {
@@ -38,7 +39,7 @@ const record = (node: NodeIdentity) => ({ ...node, hostname: os.hostname(), pid:
 
 /** The heartbeat job ran on this node: the pipeline works. */
 export async function recordHeartbeat(db: Kysely<Database>, node: NodeIdentity): Promise<void> {
-  await recordPipelineBeat(db, record(node), new Date());
+  await rebuildableTransaction(db, (trx) => recordPipelineBeat(trx, record(node), new Date()));
 }
 
 /** Beats now and every `intervalMs` until stopped; a failed beat is logged and the next one tries again. */
@@ -50,8 +51,11 @@ export function startNodeBeat(options: { db: Kysely<Database>; node: NodeIdentit
   const beat = () => {
     beating ??= (async () => {
       const now = new Date();
-      await recordBeat(options.db, record(options.node), now, meter.read());
-      await deleteNodesSilentSince(options.db, new Date(now.getTime() - NODE_RETENTION_MS));
+      // A beat is rewritten every interval: a power cut that loses the last one loses nothing (no fsync).
+      await rebuildableTransaction(options.db, async (trx) => {
+        await recordBeat(trx, record(options.node), now, meter.read());
+        await deleteNodesSilentSince(trx, new Date(now.getTime() - NODE_RETENTION_MS));
+      });
     })()
       .catch((err: unknown) => options.log.warn({ err }, 'node beat failed'))
       .finally(() => {

@@ -34,6 +34,7 @@ import {
   toCandle,
 } from '../../../db/repositories/clob-candles.repository.js';
 import { big, num } from '../../../db/codec.js';
+import { rebuildableTransaction } from '../../../db/database.js';
 import { lockFills } from '../../../db/row-locks.js';
 import {
   bucketStart,
@@ -69,7 +70,9 @@ function candleFill(r: FillRow): CandleFill {
 /** Brings the candles up to date with up to `limit` fills; returns how many it handled (0: nothing left, or another run has them). */
 export async function applyCandleChanges(ctx: Pick<FamilyCContext, 'db'>, limit = 500): Promise<number> {
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    // Candles and each fill's candle_state are derived from the fills and change together, so a
+    // commit lost to a power cut only leaves those fills to count again: no fsync to wait for.
+    return await rebuildableTransaction(ctx.db, async (trx) => {
       const rows = await fillsNeedingCandles(trx, limit);
       if (rows.length === 0) return 0;
       // Fills before candles, in one order with the keeper's writes of the same fills (db/row-locks.ts).
