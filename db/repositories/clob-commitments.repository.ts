@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { big } from '../codec.js';
 import type { Database } from '../schema.js';
+import { isRestingStatus } from './clob-orders.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -150,7 +151,7 @@ export async function restingOrdersNewestFirst(db: Db, owner: string): Promise<R
     .selectFrom('clob_orders')
     .select(['id', 'market_id', 'side', 'outcome', 'committed'])
     .where('owner', '=', owner)
-    .where('status', 'in', ['open', 'partially_filled'])
+    .where(isRestingStatus)
     .orderBy('created_at', 'desc')
     .orderBy('seq', 'desc')
     .orderBy('id', 'desc')
@@ -164,7 +165,7 @@ export async function ownersWithRestingOrders(db: Db, afterOwner: string, limit:
     .selectFrom('clob_orders')
     .select('owner')
     .distinct()
-    .where('status', 'in', ['open', 'partially_filled'])
+    .where(isRestingStatus)
     .where('owner', '>', afterOwner)
     .orderBy('owner')
     .limit(limit)

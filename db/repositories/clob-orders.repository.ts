@@ -11,6 +11,13 @@ export type OrderRow = Selectable<ClobOrdersTable>;
 
 export const RESTING_STATUSES = ['open', 'partially_filled'] as const;
 
+/**
+ * `status in ('open', 'partially_filled')` with the values inline: SQLite uses a partial index
+ * (0025's resting orders by owner) only when the query's own terms imply the index's condition,
+ * and a bound parameter never does.
+ */
+export const isRestingStatus = sql<boolean>`status in ('open', 'partially_filled')`;
+
 export async function insertOrder(db: Db, row: Insertable<ClobOrdersTable>): Promise<void> {
   await db.insertInto('clob_orders').values(row).execute();
 }
