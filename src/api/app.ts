@@ -17,7 +17,7 @@ import { installRequestLog } from './request-log.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard, type DashboardQueues } from './plugins/dashboard.plugin.js';
-import { registerMetrics } from './plugins/metrics.plugin.js';
+import { latencyObserver, registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
 import type { ReadinessProbe } from '../services/readiness.service.js';
@@ -94,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
-  installRequestLog(app);
+  // One onResponse hook per request: the request log line and the latency metric.
+  installRequestLog(app, latencyObserver(deps.metrics));
   // Before every route: each admin path learns its caller and role here (operator-auth.ts).
   const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
   registerOperatorAuth(app, operators);
@@ -119,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
-  await registerMetrics(app, deps.metrics, deps.metricsToken);
+  await registerMetrics(app, deps.metrics, deps.metricsToken, { observeRequests: false });
   // Before every admin route (the job dashboard's included), so that each is recorded.
   if (deps.audit) registerAudit(app, deps.audit);
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
