@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
-import { openReadConnection } from './read-connection.js';
+import { closeReadConnection, openReadConnection } from './read-connection.js';
 import { SlicedSqliteDialect } from './sliced-sqlite-dialect.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -86,10 +86,10 @@ export function openSqlite(file: string): DatabaseHandle {
   sqlite.defaultSafeIntegers(true);
   const db = new Kysely<Database>({ dialect: new SlicedSqliteDialect({ database: withStatementCache(sqlite) }) });
   // The hot reads' own read-only connection (read-connection.ts); a memory database has one connection only.
-  const reader = file === ':memory:' ? undefined : openReadConnection(db, file);
+  if (file !== ':memory:') openReadConnection(db, file);
   const close = async () => {
+    closeReadConnection(db);
     await db.destroy();
-    reader?.close();
   };
   return { db, dialect: 'sqlite', location: file, close };
 }

@@ -31,3 +31,14 @@ export function openReadConnection(db: Kysely<Database>, file: string): SQLite.D
 export function readConnectionOf(db: Kysely<Database>): SQLite.Database | undefined {
   return readers.get(db);
 }
+
+/**
+ * Closes the read-only connection, first, before the main one: reads then go through Kysely, and
+ * the main connection closes last, which is what checkpoints the WAL into the database file and
+ * removes it (a read-only connection closing last cannot).
+ */
+export function closeReadConnection(db: Kysely<Database>): void {
+  const reader = readers.get(db);
+  readers.delete(db);
+  reader?.close();
+}
