@@ -7,7 +7,9 @@
  * both from this one, ours and the baseline interleaved, `BENCH_TABLE_REPS` rounds of
  * `BENCH_TABLE_SECONDS` each (defaults 3 × 3 s: about four minutes; the issue's own figures were
  * 3 × 20 s). Each ratio printed is the median of the rounds' ratios, beside its goal. Rate limits
- * are on (a limit no row reaches), so their cost is in every row, as in production.
+ * are on (a limit no row reaches), so their cost is in every row, as in production. Under each
+ * HTTP row, its floor (support/floor-app.ts: the same bytes with the cheapest rate limit, metric
+ * and log check) against the same bare app: the best that row could do with those duties kept.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -44,7 +46,7 @@ async function startBare(spec: { http: BareReply[]; rpc: BareReply[] }) {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
-  const urls = JSON.parse(line) as { fastify: string; rpc: string };
+  const urls = JSON.parse(line) as { fastify: string; rpc: string; floor: string };
   return { ...urls, close: () => child.stdin!.end() };
 }
 
@@ -53,6 +55,8 @@ interface Row {
   goal: number;
   ours: { url: string; method: 'GET' | 'POST'; body?: string };
   bare: { url: string; method: 'GET' | 'POST'; body?: string };
+  /** HTTP rows: the same bytes from bare Fastify plus the cheapest per-request duties (support/floor-app.ts). */
+  floor?: { url: string; method: 'GET' };
 }
 
 async function measure(target: Row['ours'], seconds: number): Promise<Rate> {
@@ -67,6 +71,30 @@ async function measure(target: Row['ours'], seconds: number): Promise<Rate> {
   );
   if (rate.failures > 0) throw new Error(`${target.method} ${target.url}: ${rate.failures} requests failed`);
   return rate;
+}
+
+/**
+ * An HTTP row's floor against the same bare app, interleaved as the row was: what the row could
+ * reach at best with the duties every route keeps (rate limit and its headers, the latency
+ * metric, the request log's level check). `BENCH_TABLE_FLOORS=0` skips them.
+ */
+const FLOORS = process.env.BENCH_TABLE_FLOORS !== '0';
+async function floorRow(floor: Row['ours'], bare: Row['bare'], ours: number): Promise<void> {
+  await measure(floor, 1);
+  const f = await interleaved(
+    REPS,
+    () => measure(floor, SECONDS),
+    () => measure(bare, SECONDS),
+    (o, b) => o.rps / b.rps,
+  );
+  const rate = median(f.ours.map((x) => x.rps));
+  report(
+    '  its floor: bare + limit, metric, log check',
+    `${fmt(rate)} req/s`,
+    `${fmt(median(f.baseline.map((x) => x.rps)))} req/s`,
+    `${f.ratio.toFixed(2)}x`,
+    `ours/floor ${(ours / rate).toFixed(2)}x`,
+  );
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -140,6 +168,7 @@ export async function run(): Promise<void> {
         goal: r.goal,
         ours: { url: `${daemon.url}${r.path}`, method: 'GET' as const },
         bare: { url: `${bare!.fastify}/r${i}`, method: 'GET' as const },
+        floor: { url: `${bare!.floor}/r${i}`, method: 'GET' as const },
       })),
       ...rpc.map((r, i) => ({
         label: r.label,
@@ -169,6 +198,7 @@ export async function run(): Promise<void> {
         `${r.ratio.toFixed(2)}x`,
         `≥ ${row.goal}x`,
       );
+      if (row.floor && FLOORS) await floorRow(row.floor, row.bare, median(r.ours.map((x) => x.rps)));
     }
 
     const buyLabel = 'POST /v2/markets/{id}/buy (through the queue)';

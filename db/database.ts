@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { closeReadConnection, openReadConnection } from './read-connection.js';
 import { SlicedSqliteDialect } from './sliced-sqlite-dialect.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -84,7 +85,13 @@ export function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.defaultSafeIntegers(true);
   const db = new Kysely<Database>({ dialect: new SlicedSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  // The hot reads' own read-only connection (read-connection.ts); a memory database has one connection only.
+  if (file !== ':memory:') openReadConnection(db, file);
+  const close = async () => {
+    closeReadConnection(db);
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', location: file, close };
 }
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {

@@ -3,14 +3,20 @@
  * the API's hot reads (a market by id or slug, a wallet's balances) Kysely spent more CPU building
  * and compiling the same statement than SQLite spent running it (issue 31: 0.2–0.5 ms per
  * request); the SQL text is the same every time, so it is compiled once and only the values change
- * (better-sqlite3 then reuses its prepared statement by that text: withStatementCache).
+ * (better-sqlite3 then reuses its prepared statement by that text: withStatementCache). On SQLite a
+ * read given the root database runs its prepared statement on the read-only connection, without
+ * Kysely's driver around it (read-connection.ts: the driver cost more than the statement). Compiled
+ * queries are kept per database's adapter, so reads inside a transaction reuse them too.
  *
  * The first call's values must come out as the compiled parameters, in order and nothing else (a
  * constant in the query is passed as a value too); when they do not (or two values are equal, so
  * the order cannot be told), that call runs as built and the next call tries again, so a query
  * that folds a value into its text is merely not precompiled, never run with the wrong values.
  */
+import type SQLite from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { turnSlice } from '../src/infra/time-slice.js';
+import { readConnectionOf } from './read-connection.js';
 import type { Database } from './schema.js';
 
 type Db = Kysely<Database>;
@@ -24,13 +30,35 @@ function mapsOneToOne(parameters: readonly unknown[], values: readonly unknown[]
   return true;
 }
 
+/**
+ * Runs a compiled read: on SQLite's read-only connection when `db` is the root database (its
+ * prepared statement called directly, read-connection.ts), through Kysely otherwise (a transaction,
+ * PostgreSQL, a memory database). Both answer the same rows: Kysely's SQLite driver hands back what
+ * better-sqlite3's `all` returns, and the daemon's Kysely has no result plugins.
+ */
+async function runRead<R>(db: Db, query: CompiledQuery<R>, parameters: readonly unknown[]): Promise<R[]> {
+  const reader = readConnectionOf(db);
+  if (!reader) return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  const turn = turnSlice(); // as every SQLite statement does (sliced-sqlite-dialect.ts)
+  if (turn) await turn;
+  let statement = prepared.get(query);
+  if (!statement || statement.database !== reader) prepared.set(query, (statement = reader.prepare(query.sql)));
+  return statement.all(parameters as unknown[]) as R[];
+}
+
+/** Each compiled read's statement on the read-only connection (one compiled query per database's adapter). */
+const prepared = new WeakMap<CompiledQuery, SQLite.Statement>();
+
+/** Compiled queries are kept by the database's adapter, which its transactions share. */
+const adapterOf = (db: Db): object => db.getExecutor().adapter;
+
 export function precompiled<A extends unknown[], R>(build: (db: Db, ...values: A) => Compilable<R>) {
-  const compiled = new WeakMap<Db, CompiledQuery<R>>();
+  const compiled = new WeakMap<object, CompiledQuery<R>>();
   return async (db: Db, ...values: A): Promise<R[]> => {
-    const known = compiled.get(db);
-    if (known) return (await db.executeQuery<R>({ ...known, parameters: values })).rows;
+    const known = compiled.get(adapterOf(db));
+    if (known) return runRead(db, known, values);
     const fresh = build(db, ...values).compile();
-    if (mapsOneToOne(fresh.parameters, values)) compiled.set(db, fresh);
+    if (mapsOneToOne(fresh.parameters, values)) compiled.set(adapterOf(db), fresh);
     return (await db.executeQuery<R>(fresh)).rows;
   };
 }
@@ -47,10 +75,10 @@ const LIST_LENGTHS_MAX = 64;
  * stand-in (a constant of the query's own) means the query runs as built, never mis-bound.
  */
 export function precompiledList<R>(build: (db: Db, list: string[]) => Compilable<R>) {
-  const compiled = new WeakMap<Db, Map<number, { query: CompiledQuery<R>; slots: number[] } | null>>();
+  const compiled = new WeakMap<object, Map<number, { query: CompiledQuery<R>; slots: number[] } | null>>();
   return async (db: Db, list: string[]): Promise<R[]> => {
-    let byLength = compiled.get(db);
-    if (!byLength) compiled.set(db, (byLength = new Map()));
+    let byLength = compiled.get(adapterOf(db));
+    if (!byLength) compiled.set(adapterOf(db), (byLength = new Map()));
     let known = byLength.get(list.length);
     if (known === undefined) {
       const standIns = new Map(list.map((_, i) => [`\u0000pmx-list-${i}`, i]));
@@ -61,8 +89,11 @@ export function precompiledList<R>(build: (db: Db, list: string[]) => Compilable
       byLength.set(list.length, known);
     }
     if (!known) return (await db.executeQuery<R>(build(db, list).compile())).rows;
-    const parameters = known.slots.map((i) => list[i]);
-    return (await db.executeQuery<R>({ ...known.query, parameters })).rows;
+    return runRead(
+      db,
+      known.query,
+      known.slots.map((i) => list[i]),
+    );
   };
 }
 

@@ -2,14 +2,16 @@
  * The baselines of bench/http-table, in a process of their own (as the daemon is): a bare
  * Fastify 5 app answering each HTTP row's exact bytes, and a bare node:http server answering each
  * JSON-RPC row's exact bytes after reading the request body. Nothing else runs in this process,
- * so a ratio against it is the share of the HTTP ceiling the daemon keeps.
+ * so a ratio against it is the share of the HTTP ceiling the daemon keeps. The HTTP rows' floor
+ * (floor-app.ts) listens here too, measured apart from the bare app (never at the same time).
  *
  * Reads `{ http: BareReply[], rpc: BareReply[] }` as one JSON line on stdin; prints `{ fastify, rpc }` (the two
- * base URLs) as one JSON line on stdout; exits when stdin closes or on SIGTERM.
+ * base URLs, and `floor`) as one JSON line on stdout; exits when stdin closes or on SIGTERM.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
+import { startFloor } from './floor-app.js';
 
 export interface BareReply {
   /** Path the bench requests on the bare server (e.g. `/r3`). */
@@ -60,7 +62,8 @@ async function start(spec: { http: BareReply[]; rpc: BareReply[] }): Promise<voi
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.stdout.write(`${JSON.stringify({ fastify: fastifyUrl, rpc: rpcUrl })}\n`);
+  const floorUrl = await startFloor(spec.http);
+  process.stdout.write(`${JSON.stringify({ fastify: fastifyUrl, rpc: rpcUrl, floor: floorUrl })}\n`);
 }
 
 main();

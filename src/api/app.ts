@@ -17,14 +17,15 @@ import { installRequestLog } from './request-log.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard, type DashboardQueues } from './plugins/dashboard.plugin.js';
-import { registerMetrics } from './plugins/metrics.plugin.js';
+import { latencyObserver, registerMetrics } from './plugins/metrics.plugin.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { registerRateLimit } from './plugins/rate-limit.plugin.js';
 import type { ReadinessProbe } from '../services/readiness.service.js';
 import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { auditRoutes } from './routes/audit.routes.js';
-import { registerAudit } from './plugins/audit.plugin.js';
+import { auditHooks } from './plugins/audit.plugin.js';
+import { chainOnSend, chainPreHandlers } from './hook-pairs.js';
 import { registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
 import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/operators/operator-access.js';
 import type { AuditLog } from '../services/operator-audit.service.js';
@@ -94,10 +95,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
-  installRequestLog(app);
+  // One onResponse hook per request: the request log line and the latency metric.
+  installRequestLog(app, latencyObserver(deps.metrics));
   // Before every route: each admin path learns its caller and role here (operator-auth.ts).
   const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
-  registerOperatorAuth(app, operators);
+  const operatorHooks = registerOperatorAuth(app, operators);
+  // The operator's CSRF check and page decoration, then the audit's row (when there is an audit log):
+  // one preHandler and one onSend hook for every route, in that order (hook-pairs.ts).
+  const parts = deps.audit ? [operatorHooks, auditHooks(deps.audit)] : [operatorHooks];
+  app.addHook('preHandler', chainPreHandlers(parts.map((p) => p.preHandler)));
+  app.addHook('onSend', chainOnSend(parts.map((p) => p.onSend)));
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
@@ -119,9 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
-  await registerMetrics(app, deps.metrics, deps.metricsToken);
-  // Before every admin route (the job dashboard's included), so that each is recorded.
-  if (deps.audit) registerAudit(app, deps.audit);
+  await registerMetrics(app, deps.metrics, deps.metricsToken, { observeRequests: false });
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);
   if (deps.audit) await app.register(auditRoutes(deps.audit));

@@ -5,15 +5,20 @@
  * The hook is synchronous and builds the line only when it will be written: it runs on every
  * request, so it costs what Fastify's own plugins cost.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const SLOW_MS = 1_000;
 
 type LevelAware = { isLevelEnabled?(level: string): boolean };
 
-export function installRequestLog(app: FastifyInstance): void {
+/**
+ * `observe`: more per-request bookkeeping run in the same hook (the latency metric), so a request
+ * pays one onResponse hook for both.
+ */
+export function installRequestLog(app: FastifyInstance, observe?: (request: FastifyRequest, reply: FastifyReply) => void): void {
   const base = app.log as unknown as LevelAware;
   app.addHook('onResponse', (request, reply, done) => {
+    observe?.(request, reply);
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const level = status >= 500 ? 'error' : status >= 400 || ms >= SLOW_MS ? 'info' : 'debug';

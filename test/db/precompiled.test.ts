@@ -83,6 +83,27 @@ describe.each(DIALECTS)('precompiled reads on $name', ({ available, open }) => {
     },
   );
 
+  it.skipIf(!available)('a read given the root database sees committed rows only; one given the transaction sees its own', async () => {
+    const h = await open();
+    try {
+      await upsertChainMarket(h.db, market(1n, 10n));
+      expect((await findChainMarket(h.db, 1n))?.status).toBe('active'); // compiled on the root first
+      await h.db.transaction().execute(async (trx) => {
+        await upsertChainMarket(trx, market(5n, 10n));
+        await upsertChainMarket(trx, market(1n, 11n, 'resolved'));
+        // SQLite: the read-only connection (db/read-connection.ts), not the connection the transaction holds.
+        expect(await findChainMarket(h.db, 5n)).toBeUndefined();
+        expect((await findChainMarket(h.db, 1n))?.status).toBe('active');
+        expect((await findChainMarket(trx, 5n))?.address).toBe('market-5');
+        expect((await findChainMarket(trx, 1n))?.status).toBe('resolved');
+      });
+      expect((await findChainMarket(h.db, 5n))?.address).toBe('market-5');
+      expect((await findChainMarket(h.db, 1n))?.status).toBe('resolved');
+    } finally {
+      await h.close();
+    }
+  });
+
   it.skipIf(!available)('never binds values in the wrong order: equal values on the first call are not compiled from', async () => {
     const [a, b] = [await open(), await open()];
     try {

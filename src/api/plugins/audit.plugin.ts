@@ -5,7 +5,8 @@
  * an action the process dies in shows as `pending`; it is completed with the status (and the
  * error code of a refusal) just before the answer is sent. Login and logout are not operator actions.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OnSendPart, PreHandlerPart } from '../hook-pairs.js';
 import type { AuditLog } from '../../services/operator-audit.service.js';
 import { callerLabel } from './admin-auth.js';
 
@@ -36,7 +37,8 @@ function bodyText(body: unknown): string {
   return text.length > MAX_PARAMS ? `${text.slice(0, MAX_PARAMS)}…` : text;
 }
 
-export function registerAudit(app: FastifyInstance, audit: AuditLog): void {
+/** The audit's preHandler and onSend, which buildApp runs as parts of its single hooks (hook-pairs.ts). */
+export function auditHooks(audit: AuditLog): { preHandler: PreHandlerPart; onSend: OnSendPart } {
   const begin = async (request: Audited, caller: string) => {
     request[AUDIT_ID] = await audit.begin({
       action: `${request.method} ${request.routeOptions.url ?? request.url.split('?', 1)[0]}`,
@@ -52,18 +54,19 @@ export function registerAudit(app: FastifyInstance, audit: AuditLog): void {
     await audit.end(id, reply.statusCode, result).catch((err: Error) => request.log.error({ err, auditId: id }, 'audit row not completed'));
   };
   // Every request passes both hooks: synchronous unless there is a row to write, so no promise per request.
-  app.addHook('preHandler', (request: Audited, _reply, done) => {
+  const preHandler: PreHandlerPart = (request: Audited, _reply, done) => {
     const caller = isOperatorAction(request) ? callerLabel(request) : undefined;
     if (!caller) return done(); // not an action, or not an operator's request: refused before it got here
     begin(request, caller).then(() => done(), done);
-  });
+  };
   // Completed before the answer leaves (onSend), so that a client that saw the answer finds the row complete.
-  app.addHook('onSend', (request: Audited, reply: FastifyReply, payload, done) => {
+  const onSend: OnSendPart = (request: Audited, reply: FastifyReply, payload, done) => {
     const id = request[AUDIT_ID];
     if (!id) return done(null, payload);
     request[AUDIT_ID] = undefined;
     end(request, reply, payload, id).then(() => done(null, payload), done);
-  });
+  };
+  return { preHandler, onSend };
 }
 
 /** The envelope's error code of a refusal (`NOT_FOUND`), when the payload is one. */

@@ -4,7 +4,7 @@
  * token configured (METRICS_TOKEN) a scrape must send `Authorization: Bearer <token>`, compared in
  * constant time; without one the endpoint is open, as before (bind it to a private network).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.js';
 import type { DaemonMetrics } from '../../infra/metrics.js';
@@ -30,15 +30,33 @@ function requireMetricsToken(token: string) {
   };
 }
 
-export async function registerMetrics(app: FastifyInstance, metrics: DaemonMetrics, token?: string): Promise<void> {
-  // Synchronous: every request pays this hook, so no promise per request.
-  app.addHook('onResponse', (request, reply, done) => {
+/** Records one answered request's latency by method, route and status. */
+export function latencyObserver(metrics: DaemonMetrics): (request: FastifyRequest, reply: FastifyReply) => void {
+  return (request, reply) =>
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
-    done();
-  });
+}
+
+/**
+ * `observeRequests: false`: the caller observes each request's latency itself (buildApp does it in
+ * the request log's hook, latencyObserver: one onResponse hook per request instead of two).
+ */
+export async function registerMetrics(
+  app: FastifyInstance,
+  metrics: DaemonMetrics,
+  token?: string,
+  options: { observeRequests?: boolean } = {},
+): Promise<void> {
+  if (options.observeRequests !== false) {
+    const observe = latencyObserver(metrics);
+    // Synchronous: every request pays this hook, so no promise per request.
+    app.addHook('onResponse', (request, reply, done) => {
+      observe(request, reply);
+      done();
+    });
+  }
   app.get(
     '/metrics',
     {

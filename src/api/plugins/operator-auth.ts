@@ -23,6 +23,7 @@ import { errorEnvelope } from '../envelopes.js';
 import { familyOf } from '../families.js';
 import { constantTimeEqual, cookieOf, SESSION_COOKIE } from './admin-auth.js';
 import { decorateConsolePage } from '../pages/console-decoration.js';
+import type { OnSendPart, PreHandlerPart } from '../hook-pairs.js';
 
 export interface OperatorAccess {
   directory: OperatorDirectory;
@@ -121,7 +122,12 @@ function csrfOf(request: FastifyRequest): string | undefined {
   return typeof body?._csrf === 'string' ? body._csrf : undefined;
 }
 
-export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): void {
+/**
+ * Adds the admin paths' onRequest hook (who the caller is, what role it has) and hands back the
+ * CSRF check and the console pages' decoration for buildApp to run as parts of its single
+ * preHandler and onSend hooks (hook-pairs.ts).
+ */
+export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): { preHandler: PreHandlerPart; onSend: OnSendPart } {
   const routes: AdminRoute[] = [];
   app.decorate('adminRoutes', routes);
   app.addHook('onRoute', (route) => {
@@ -157,7 +163,7 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return done();
     admit(request, reply, path).then(() => done(), done);
   });
-  app.addHook('preHandler', (request, reply, done) => {
+  const preHandler: PreHandlerPart = (request, reply, done) => {
     const caller = request.operator;
     if (!caller || caller.via !== 'session' || READS.has(request.method)) return done();
     const path = request.url.split('?', 1)[0] ?? '';
@@ -165,11 +171,12 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     if (ok) return done();
     // The refusal is the answer: like an async hook that sent one, the chain stops here.
     void refuse(request, reply, 403, 'CSRF_REFUSED', 'This form is not from this console session (missing or wrong CSRF token)');
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
+  };
+  const onSend: OnSendPart = (request, reply, payload, done) => {
     const caller = request.operator;
     if (!caller || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
       return done(null, payload);
     done(null, decorateConsolePage(payload, caller));
-  });
+  };
+  return { preHandler, onSend };
 }

@@ -24,7 +24,8 @@ declare module 'fastify' {
 export interface LimitSettings {
   store: BatchedRedisStore;
   max(request: FastifyRequest): number;
-  keyOf(request: FastifyRequest): string;
+  /** The counter's key: the request's route (its URL pattern, `*` for none) and client. */
+  keyOf(request: FastifyRequest, route: string): string;
   refusal(limit: number, after: string): DomainError;
 }
 
@@ -41,14 +42,19 @@ export function waitText(seconds: number): string {
   return `${seconds < 0 ? '-' : ''}${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
-export function limitHook(settings: LimitSettings): LimitHook {
+/**
+ * The hook for one route (`route`: its URL pattern, known when it is registered, so no request
+ * builds Fastify's `routeOptions` object to learn it), or for whatever route a request matched
+ * (none: the not-found handler's).
+ */
+export function limitHook(settings: LimitSettings, route?: string): LimitHook {
   const { store, max, keyOf, refusal } = settings;
   return function rateLimit(request, reply, done) {
     if (request.rateCounted) return done();
     request.rateCounted = true;
     const limit = max(request);
     store.incr(
-      keyOf(request),
+      keyOf(request, route ?? request.routeOptions.url ?? '*'),
       (err, counted) => {
         // skipOnError: a store error counts as nothing spent, nothing waited.
         const current = err || !counted ? 0 : counted.current;

@@ -51,8 +51,9 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
   const store = BatchedRedisStore.create(options.redis, `${options.nameSpace}:ratelimit:`);
   const max = (request: FastifyRequest) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute);
   // GET and HEAD share one budget (the spec counts reads together): a HEAD is a GET without body.
-  const keyOf = (request: FastifyRequest) =>
-    `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${request.routeOptions.url ?? '*'}:${clientKey(request)}`;
+  const keyOf = (request: FastifyRequest, route: string) =>
+    `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${route}:${clientKey(request)}`;
+  const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? '*';
   const refusal = (limit: number, after: string) =>
     new DomainError(
       'rate_limited',
@@ -63,7 +64,7 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     for (let i = 0; i < tokens; i++) {
       const counted = await new Promise<{ current: number; ttl: number } | undefined>((resolve) =>
         // Redis away: serve, as skipOnError does for the request's own token.
-        store.incr(keyOf(request), (err, result) => resolve(err ? undefined : result), WINDOW_MS, max(request)),
+        store.incr(keyOf(request, routeOf(request)), (err, result) => resolve(err ? undefined : result), WINDOW_MS, max(request)),
       );
       if (counted && counted.current > max(request)) {
         const seconds = Math.max(1, Math.ceil(counted.ttl / 1000));
@@ -71,8 +72,9 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
       }
     }
   });
-  const hook = limitHook({ store, max, keyOf, refusal });
-  app.decorate('rateLimit', () => hook);
+  const settings = { store, max, keyOf, refusal };
+  const notFoundHook = limitHook(settings);
+  app.decorate('rateLimit', () => notFoundHook);
   app.decorateRequest('rateCounted', false);
   app.addHook('onClose', (_instance, done) => {
     store.close();
@@ -88,6 +90,6 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
       throw new Error(`${route.method} ${route.url}: config.rateLimit may only be false (per-route limits are not supported)`);
     const existing = route.onRequest;
     const hooks: onRequestHookHandler[] = Array.isArray(existing) ? [...existing] : existing ? [existing] : [];
-    route.onRequest = [...hooks, hook as onRequestHookHandler];
+    route.onRequest = [...hooks, limitHook(settings, route.url) as onRequestHookHandler];
   });
 }
