@@ -32,6 +32,7 @@ import {
   signBytes,
 } from '@solana/kit';
 import {
+  AddressLookupTableAccount,
   Keypair,
   Message,
   PublicKey,
@@ -40,7 +41,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js';
-import { addressOf, compileLegacyMessage, deriveProgramAddress, isOnCurveCached, signTransaction } from '@pmx/programs';
+import { addressOf, compileLegacyMessage, compileV0Message, deriveProgramAddress, isOnCurveCached, signTransaction } from '@pmx/programs';
 
 const ROUND_MS = 400;
 const ROUNDS = 7;
@@ -226,6 +227,57 @@ async function legacyMessage(): Promise<void> {
   });
 }
 
+async function v0Message(): Promise<void> {
+  // A settlement-shaped v0 message: the compute budget, then a settle instruction over 10 market
+  // accounts, 4 orders (state, smart wallet, USDC and outcome accounts) and 2 receipts; the
+  // market's two lookup tables (256 addresses each) hold the market's and the traders' accounts,
+  // not the order states and receipts. The same key objects every call (the builders' PDAs are
+  // cached), fresh instructions (one message per candidate batch); kit is left out: its
+  // compression through lookup tables is a second pass over its own compiled message.
+  const fresh = () => Keypair.generate().publicKey;
+  const payer = fresh();
+  const [budget, exchange] = [fresh(), fresh()];
+  const market = Array.from({ length: 10 }, fresh);
+  const orders = Array.from({ length: 4 }, () => ({ state: fresh(), wallet: fresh(), usdc: fresh(), outcome: fresh() }));
+  const receipts = [fresh(), fresh()];
+  const filler = () => Array.from({ length: 256 }, fresh);
+  const first = filler();
+  market.forEach((k, n) => (first[40 + n * 20] = k));
+  const second = filler();
+  orders.forEach((o, n) => [o.wallet, o.usdc, o.outcome].forEach((k, m) => (second[200 + n * 12 + m] = k)));
+  const tables = [first, second].map(
+    (addresses) =>
+      new AddressLookupTableAccount({
+        key: fresh(),
+        state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses },
+      }),
+  );
+  const blockhash = fresh().toBase58();
+  const build = (): TransactionInstruction[] => [
+    new TransactionInstruction({ programId: budget, keys: [], data: Buffer.alloc(5, 2) }),
+    new TransactionInstruction({
+      programId: exchange,
+      keys: [
+        { pubkey: payer, isSigner: true, isWritable: true },
+        ...market.map((pubkey, n) => ({ pubkey, isSigner: false, isWritable: n > 2 })),
+        ...orders.flatMap((o) => [
+          { pubkey: o.state, isSigner: false, isWritable: true },
+          { pubkey: o.wallet, isSigner: false, isWritable: false },
+          { pubkey: o.usdc, isSigner: false, isWritable: true },
+          { pubkey: o.outcome, isSigner: false, isWritable: true },
+        ]),
+        ...receipts.map((pubkey) => ({ pubkey, isSigner: false, isWritable: true })),
+      ],
+      data: Buffer.alloc(300, 9),
+    }),
+  ];
+  await compare('v0 message bytes of a settlement-shaped transaction (2 instructions, 30 keys, 2 lookup tables of 256)', {
+    'hand-written compileV0Message + serialize': () => compileV0Message(payer, build(), blockhash, tables).serialize(),
+    'web3.js compileToV0Message + serialize (same bytes)': () =>
+      new TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions: build() }).compileToV0Message(tables).serialize(),
+  });
+}
+
 async function base58(): Promise<void> {
   // addressOf's miss: a new PublicKey's text (its hit is a WeakMap lookup).
   const keys = Array.from({ length: POOL }, () => Keypair.generate().publicKey);
@@ -242,5 +294,6 @@ export async function run(): Promise<void> {
   await programAddress();
   await signing();
   await legacyMessage();
+  await v0Message();
   await base58();
 }

@@ -123,6 +123,7 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     maxBatchesInFlight: ctx.config.clob.maxBatchesInFlight,
     proofsInFlight: new ProofsInFlight(),
     planRequests,
+    holdAccountChanges: () => changedTokenAccounts.hold(),
     afterSettlement: async (marketId) => {
       await updatePositions('settlement');
       await updateCandles('settlement');

@@ -4,10 +4,16 @@
  * and a full group of `max` goes at once. Used where each key costs a job: a settlement changes
  * five token accounts at once, and one job re-reading them together costs a fifth of five jobs.
  * Memory only: what it holds is a hint (a change notification), never an acknowledged write.
+ *
+ * `hold()` stretches a window over work the caller knows will bring more keys (the keeper sending
+ * a group of settlement batches, each landing on its own): nothing goes while a hold is on except
+ * a full group, and the last release hands on what waits. A hold only delays: every key added is
+ * handed on, during the hold at its release, after it in a window of its own.
  */
 export class Coalescer {
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private holds = 0;
 
   constructor(
     private readonly flush: (keys: string[]) => void,
@@ -18,7 +24,23 @@ export class Coalescer {
   add(key: string): void {
     this.pending.add(key);
     if (this.pending.size >= this.max) this.drain();
-    else this.timer ??= setTimeout(() => this.drain(), this.windowMs);
+    else this.timer ??= setTimeout(() => this.windowEnded(), this.windowMs);
+  }
+
+  /** Keeps the window open until the returned release (each hold released once; the last one hands on). */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0 && this.pending.size > 0) this.drain();
+    };
+  }
+
+  private windowEnded(): void {
+    this.timer = null;
+    if (this.holds === 0) this.drain(); // held: the last release drains
   }
 
   /** Hands on what waits now (also on stop). */

@@ -122,6 +122,7 @@ function keeper(db: DatabaseHandle, chain: ChainClient): KeeperDeps {
     maxBatchesInFlight: 8,
     proofsInFlight: new ProofsInFlight(),
     planRequests: new PlanRequests(unusedRedis, 'unused'),
+    holdAccountChanges: () => () => undefined,
     afterSettlement: async () => undefined,
     cancelOwnerEverywhere: async () => undefined,
     cancelOrder: async () => undefined,

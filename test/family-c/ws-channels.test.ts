@@ -97,6 +97,14 @@ describe('WebSocket channels', () => {
     // The settlement keeper settles the fill on chain: settling, then settled, for both wallets.
     for (const owner of [mk, tk]) await user.waitFor((f) => isEvent('fill:settled')(f) && (f as Frame).owner === owner);
     await book.waitFor((f) => isEvent('trade')(f) && (f as Frame).trade?.status === 'settled');
+    // The settlement's balance change reaches the taker (the keeper gathers a group's token-account
+    // changes into one index job: one reaction per owner per group), and a change after that
+    // gathered window is reported too.
+    const balanceOf = (f: Frame | string) =>
+      isEvent('balance:update')(f) && (f as Frame).owner === tk ? BigInt((f as Frame).balance.smartWalletBalance as string) : null;
+    const afterFill = balanceOf(await user.waitFor((f) => (balanceOf(f) ?? 100n * USDC) < 100n * USDC, 10_000));
+    await clobWrite(h, '/v2/clob/account/deposit', { pubkey: tk, amount: String(USDC) }, taker);
+    await user.waitFor((f) => balanceOf(f) === afterFill! + USDC, 10_000);
 
     expect((await admin(h, `/v2/admin/clob/markets/${market.id}/resolve`, { outcome: 'yes' })).statusCode).toBe(200);
     await book.waitFor(isEvent('market_resolved'));

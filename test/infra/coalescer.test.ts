@@ -36,4 +36,39 @@ describe('Coalescer', () => {
     vi.advanceTimersByTime(100);
     expect(groups).toHaveLength(2);
   });
+
+  it('holds a window open until the last release, and a change after it is still handed on', () => {
+    const groups: string[][] = [];
+    const c = new Coalescer((keys) => groups.push(keys), 10, 4);
+    const first = c.hold();
+    const second = c.hold();
+    c.add('taker');
+    c.add('maker-1');
+    vi.advanceTimersByTime(50); // the window ends while held: nothing goes
+    c.add('taker'); // the next transaction of the group changes the taker again
+    c.add('maker-2');
+    expect(groups).toEqual([]);
+    first();
+    first(); // a release counts once
+    expect(groups).toEqual([]);
+    second(); // the last release hands on the group, each key once
+    expect(groups).toEqual([['taker', 'maker-1', 'maker-2']]);
+    // A balance change after the held window is not lost: it goes in a window of its own.
+    c.add('taker');
+    vi.advanceTimersByTime(10);
+    expect(groups).toEqual([['taker', 'maker-1', 'maker-2'], ['taker']]);
+  });
+
+  it('hands on a full group even while held (a job carries at most `max` keys)', () => {
+    const groups: string[][] = [];
+    const c = new Coalescer((keys) => groups.push(keys), 10, 2);
+    const release = c.hold();
+    ['a', 'b', 'c'].forEach((k) => c.add(k));
+    expect(groups).toEqual([['a', 'b']]);
+    release();
+    expect(groups).toEqual([['a', 'b'], ['c']]);
+    release();
+    vi.advanceTimersByTime(100);
+    expect(groups).toHaveLength(2);
+  });
 });

@@ -14,6 +14,7 @@ export * from './solana/ed25519-instruction.js';
 export * from './solana/ed25519-strict.js';
 export * from './solana/signing.js';
 export * from './solana/legacy-message.js';
+export * from './solana/v0-message.js';
 export * from './solana/keys.js';
 export * from './shared/integers.js';
 export * from './solana/transaction-limits.js';

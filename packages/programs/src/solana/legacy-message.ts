@@ -22,7 +22,8 @@ interface KeyMeta {
 
 const keyBytes = new WeakMap<PublicKey, Buffer>();
 
-function bytesOf(key: PublicKey): Buffer {
+/** A key's 32 bytes, once per PublicKey object (web3.js re-encodes its BN on every toBuffer). */
+export function bytesOf(key: PublicKey): Buffer {
   let b = keyBytes.get(key);
   if (!b) keyBytes.set(key, (b = key.toBuffer()));
   return b;
@@ -30,7 +31,8 @@ function bytesOf(key: PublicKey): Buffer {
 
 let lastBlockhash: [string, Buffer] = ['', Buffer.alloc(0)];
 
-function blockhashBytes(blockhash: string): Buffer {
+/** The 32 bytes of a base58 blockhash (the last one kept: a group of messages shares one). */
+export function blockhashBytes(blockhash: string): Buffer {
   if (lastBlockhash[0] !== blockhash) {
     const bytes = Buffer.from(bs58.decode(blockhash));
     if (bytes.length !== 32) throw new TypeError(`not a 32-byte blockhash: ${blockhash}`);

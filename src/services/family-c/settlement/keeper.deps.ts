@@ -17,6 +17,11 @@ export interface KeeperDeps {
   proofsInFlight: ProofsInFlight;
   /** Planning requests made in this process while a market's planning job may be running. */
   planRequests: PlanRequests;
+  /**
+   * While a group of batches lands: gathers the token-account changes its transactions make into
+   * one index job (one reaction per owner per group, not per transaction); the release hands them on.
+   */
+  holdAccountChanges(): () => void;
   /** After fills of a market ended: plan its next batch, update positions. */
   afterSettlement(marketId: string | undefined): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */

@@ -8,6 +8,9 @@
  *      marked confirmed in it); every other one is handed to its outbound job, which follows the
  *      stored bytes as for any outbound transaction (re-check, re-send, rebuild after expiry,
  *      a refusal set aside by the builder's onRejected).
+ * From step 3 to the end of step 4 the token-account changes of the group's transactions wait
+ * together (`holdAccountChanges`): the index re-reads them in one job and each owner's reaction
+ * (coverage, `balance:update`, positions) runs once per group, not once per transaction.
  * A crash after step 2 leaves rows `sent` with their bytes: the resume scan (at once on start)
  * gives them their jobs. Per batch this saves the separate commits of planning, storing, marking
  * sent and confirming, and the job's round trips through Redis; on a cluster where transactions
@@ -98,6 +101,16 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
 }
 
 async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
+  // The group's token-account changes go to the index as one job once it is recorded (a hold only delays).
+  const release = k.holdAccountChanges();
+  try {
+    await landGroup(k, signed);
+  } finally {
+    release();
+  }
+}
+
+async function landGroup(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
   await announce(
     k,
     signed.flatMap((b) => b.choice.fillIds),

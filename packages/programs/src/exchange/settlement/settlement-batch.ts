@@ -11,11 +11,12 @@
  * lands, the fill fits without them. Re-sending a registration is harmless. docs/programs.md, "Settlement
  * batches", has the sizes reached.
  */
-import { ComputeBudgetProgram, PublicKey, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 import { decodeOrderMessage, orderSigningBytes, orderSigningLength, type OrderMessage } from '../../orderbook/order-message.js';
 import { createEd25519Instruction, ED25519_OFFSETS_SIZE, type Ed25519Entry } from '../../solana/ed25519-instruction.js';
 import { findClobMarketPda } from '../pda.js';
 import { MAX_TX_ACCOUNT_LOCKS, PACKET_DATA_SIZE } from '../../solana/transaction-limits.js';
+import { compileV0Message, v0TransactionSize } from '../../solana/v0-message.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
 import { fillTypeOf } from './fill-amounts.js';
 import { SETTLE_FILL_BYTES, SETTLE_ORDER_BYTES, SETTLE_TAG_BYTES } from './settle-data.js';
@@ -27,6 +28,7 @@ import {
   type SettleOrderInput,
 } from './settle-instruction.js';
 import { findOrderStatePda } from './settle-pda.js';
+import { addressOf } from '../../solana/pda-cache.js';
 import { SettlementAssemblyError, type SettlementContext, type SettlementFill, type SignedOrder } from './settlement-types.js';
 
 export const MAX_COMPUTE_UNITS = 1_400_000;
@@ -83,7 +85,7 @@ class BatchPlan {
 
   private slot(fill: SettlementFill, o: SignedOrder, m: OrderMessage): number {
     const owner = new PublicKey(m.owner);
-    const address = findOrderStatePda(owner, m.nonce, this.programId)[0].toBase58();
+    const address = addressOf(findOrderStatePda(owner, m.nonce, this.programId)[0]);
     const known = this.index.get(address);
     if (known !== undefined) {
       if (!Buffer.from(this.orders[known]!.message).equals(o.message))
@@ -179,20 +181,10 @@ function compile(
       programId,
     }),
   );
-  let transaction: VersionedTransaction;
-  let size: number;
-  try {
-    const message = new TransactionMessage({
-      payerKey: ctx.operator,
-      recentBlockhash: ctx.recentBlockhash,
-      instructions: ixs,
-    }).compileToV0Message(ctx.lookupTables ? [...ctx.lookupTables] : undefined);
-    transaction = new VersionedTransaction(message);
-    size = transaction.serialize().length;
-  } catch (e) {
-    if (e instanceof RangeError) return null; // beyond a packet: web3.js cannot even encode it
-    throw e;
-  }
+  // Compiled from the keys' bytes (solana/v0-message.ts): web3.js's compiler was most of planning.
+  const message = compileV0Message(ctx.operator, ixs, ctx.recentBlockhash, ctx.lookupTables ?? []);
+  const size = v0TransactionSize(message);
+  const transaction = new VersionedTransaction(message);
   const m = transaction.message;
   const accounts =
     m.staticAccountKeys.length + m.addressTableLookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
@@ -209,7 +201,7 @@ function compile(
 function lockedAccounts(plan: BatchPlan, n: number): number {
   const keys = new Set<string>();
   for (const o of plan.orders.slice(0, plan.ordersUsedBy(n))) {
-    const owner = o.owner.toBase58();
+    const owner = addressOf(o.owner); // once per order of the plan, not per candidate length
     keys.add(o.address).add(owner).add(`${owner}:usdc`).add(`${owner}:${o.outcome}`);
   }
   return SETTLE_FIXED_ACCOUNTS + 4 + keys.size + n;
