@@ -139,6 +139,21 @@ export class TransactionRecordStore {
     return row ? { slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null } : null;
   }
 
+  /** Signature, slot and err of every transaction recorded at `slot` or later, in recording order. */
+  recordedSince(slot: number): { signature: string; slot: number; err: TransactionErr | null }[] {
+    const out = [];
+    // Newest first, stopping at the first older slot: seq order is slot order, and there is no slot index.
+    for (const row of this.db.prepare('SELECT signature, slot, err FROM transactions ORDER BY seq DESC').iterate() as Iterable<{
+      signature: string;
+      slot: number;
+      err: string | null;
+    }>) {
+      if (row.slot < slot) break;
+      out.push({ signature: row.signature, slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null });
+    }
+    return out.reverse();
+  }
+
   signaturesForAddress(
     address: string,
     opts: { limit: number; before?: string; until?: string },
