@@ -120,6 +120,8 @@ export async function sendConfirmRow(
         got[side] = await sides[side]();
       }
       rounds.push(got as Record<(typeof order)[number], number>);
+      const r = rounds.at(-1)!;
+      console.log(`    send + confirm round ${round + 1}: ${order.map((side) => `${side} ${Math.round(r[side])}`).join(', ')} tx/s`);
     }
     const of = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
     return {
