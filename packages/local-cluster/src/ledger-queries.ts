@@ -7,6 +7,7 @@ import type { LiteSVM } from 'litesvm';
 import { AccountIndex } from './account-index.js';
 import type { LedgerClock } from './ledger-clock.js';
 import type { RuntimeAccount } from './program-runtime.js';
+import { RecentSignatures } from './recent-signatures.js';
 import { matchesCompiled, type CompiledFilter } from './rpc-params.js';
 import { readAccount, toRuntimeAccount, type StoredAccount } from './svm-accounts.js';
 import { addressBytes, addressText, native } from './svm-raw.js';
@@ -39,6 +40,8 @@ function pinnedKey(filters: readonly CompiledFilter[], offset: number): string |
 export class LedgerQueries {
   /** Accounts by owning program, token accounts by mint and owner (see account-index.ts). */
   protected readonly index: AccountIndex;
+  /** Transactions committed within the blockhash window (recent-signatures.ts). */
+  protected readonly recent: RecentSignatures;
 
   protected constructor(
     protected svm: LiteSVM,
@@ -46,6 +49,7 @@ export class LedgerQueries {
     protected readonly clock: LedgerClock,
   ) {
     this.index = new AccountIndex(() => this.svm);
+    this.recent = new RecentSignatures(store, clock.slot);
   }
 
   get slot(): number {
@@ -184,7 +188,7 @@ export class LedgerQueries {
   }
 
   getSignatureStatus(signature: string): LedgerSignatureStatus | null {
-    const st = this.store.status(signature);
+    const st = this.recent.get(signature) ?? this.store.status(signature);
     return st ? { slot: st.slot, confirmations: null, err: st.err, confirmationStatus: 'finalized' } : null;
   }
 

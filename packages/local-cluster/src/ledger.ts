@@ -230,6 +230,7 @@ export class EmbeddedLedger extends LedgerQueries {
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
     for (const [address, account] of out.changed) this.index.update(address, account);
     await this.commits.add(record, out.changed, groupCommit, () => {
+      this.recent.add(record.signature, slot, record.err);
       this.snapshotter.noteTransaction();
       for (const [address, account] of out.changed) this.publish('account', { address, account, slot });
       this.publish('transaction', record);
@@ -253,8 +254,11 @@ export class EmbeddedLedger extends LedgerQueries {
   }
 
   private freshnessErr(p: ParsedTransaction): TransactionErr | null {
-    if (this.commits.has(p.signature) || this.pending.has(p.signature) || this.store.has(p.signature)) return 'AlreadyProcessed';
-    if (!this.clock.isValid(p.recentBlockhash)) return 'BlockhashNotFound';
+    // A valid blockhash means any earlier landing is within the recent window; only an expired one asks SQLite.
+    const valid = this.clock.isValid(p.recentBlockhash);
+    const recorded = valid ? this.recent.has(p.signature) : this.store.has(p.signature);
+    if (recorded || this.commits.has(p.signature) || this.pending.has(p.signature)) return 'AlreadyProcessed';
+    if (!valid) return 'BlockhashNotFound';
     return null;
   }
 
@@ -276,6 +280,7 @@ export class EmbeddedLedger extends LedgerQueries {
   private tick(): void {
     if (this.closed) return;
     this.clock.advance(1);
+    this.recent.prune(this.clock.slot);
     syncSysvars(this.svm, this.clock);
     this.publish('slot', this.clock.slot);
     this.snapshotter.maybeSnapshot();

@@ -7,6 +7,7 @@
  * survives kill -9 (it is in the OS page cache); only a power loss can drop the last few.
  */
 import Database from 'better-sqlite3';
+import { MultiRowInsert } from './sqlite-rows.js';
 import type { StoredAccount } from './svm-accounts.js';
 import type { TokenBalance } from './token-balances.js';
 import type { TransactionErr } from './tx-errors.js';
@@ -59,9 +60,19 @@ function metaJson(rec: TransactionRecord): string {
   });
 }
 
+type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
+
+/** A journal row's values: the account's post-state, or nulls for an account that is gone. */
+function journalRow(address: string, acc: StoredAccount | null): unknown[] {
+  return [address, acc?.owner ?? null, acc ? acc.lamports.toString() : null, acc?.executable ? 1 : 0, acc ? Buffer.from(acc.data) : null];
+}
+
 export class TransactionRecordStore {
   readonly db: Database.Database;
   private readonly stmts;
+  private readonly addressRows: MultiRowInsert;
+  private readonly journalRows: MultiRowInsert;
+  private readonly recordGroup: (entries: readonly RecordEntry[]) => void;
 
   constructor(
     path: string,
@@ -73,8 +84,6 @@ export class TransactionRecordStore {
     this.db.exec(SCHEMA);
     this.stmts = {
       insertTx: this.db.prepare('INSERT INTO transactions (signature, slot, block_time, raw, err, meta) VALUES (?, ?, ?, ?, ?, ?)'),
-      insertAddr: this.db.prepare('INSERT OR IGNORE INTO address_signatures (address, seq) VALUES (?, ?)'),
-      insertJournal: this.db.prepare('INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES (?, ?, ?, ?, ?)'),
       has: this.db.prepare('SELECT 1 FROM transactions WHERE signature = ?').pluck(),
       get: this.db.prepare('SELECT * FROM transactions WHERE signature = ?'),
       status: this.db.prepare('SELECT slot, err FROM transactions WHERE signature = ?'),
@@ -83,19 +92,32 @@ export class TransactionRecordStore {
       maxSlot: this.db.prepare('SELECT MAX(slot) FROM transactions').pluck(),
       maxJseq: this.db.prepare('SELECT MAX(jseq) FROM account_journal').pluck(),
     };
+    this.addressRows = new MultiRowInsert(this.db, 'INSERT OR IGNORE INTO address_signatures (address, seq) VALUES', 2);
+    this.journalRows = new MultiRowInsert(this.db, 'INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES', 5);
+    // Made once: better-sqlite3 builds a wrapper per db.transaction() call.
+    this.recordGroup = this.db.transaction((entries: readonly RecordEntry[]) => {
+      const addresses: unknown[] = [];
+      const journal: unknown[] = [];
+      for (const e of entries) {
+        const seq = this.insert(e.record);
+        for (const key of new Set(e.record.accountKeys)) addresses.push(key, seq);
+        if (this.journaling) for (const [address, acc] of e.changed) journal.push(...journalRow(address, acc));
+      }
+      this.addressRows.run(addresses);
+      this.journalRows.run(journal);
+    });
   }
 
   /**
    * Records landed transactions and journals the accounts each changed, all in one SQLite
    * transaction (group commit: one commit for every transaction landed in a turn), in order.
    */
-  readonly recordAll = (entries: readonly { record: TransactionRecord; changed: Map<string, StoredAccount | null> }[]): void => {
-    this.db.transaction(() => {
-      for (const e of entries) this.insert(e.record, e.changed);
-    })();
+  readonly recordAll = (entries: readonly RecordEntry[]): void => {
+    this.recordGroup(entries);
   };
 
-  private insert(rec: TransactionRecord, changed: Map<string, StoredAccount | null>): void {
+  /** The transaction's row; returns its seq. Its address and journal rows are written by the caller. */
+  private insert(rec: TransactionRecord): number {
     const info = this.stmts.insertTx.run(
       rec.signature,
       rec.slot,
@@ -104,23 +126,15 @@ export class TransactionRecordStore {
       rec.err === null ? null : JSON.stringify(rec.err),
       metaJson(rec),
     );
-    const seq = Number(info.lastInsertRowid);
-    for (const key of new Set(rec.accountKeys)) this.stmts.insertAddr.run(key, seq);
-    if (this.journaling) this.journalAccounts(changed);
+    return Number(info.lastInsertRowid);
   }
 
   /** Journals account states written outside a transaction (bootstrap funding, the internal payer). */
   journalAccounts(changed: Map<string, StoredAccount | null>): void {
     if (!this.journaling) return;
-    for (const [address, acc] of changed) {
-      this.stmts.insertJournal.run(
-        address,
-        acc?.owner ?? null,
-        acc ? acc.lamports.toString() : null,
-        acc?.executable ? 1 : 0,
-        acc ? Buffer.from(acc.data) : null,
-      );
-    }
+    const journal: unknown[] = [];
+    for (const [address, acc] of changed) journal.push(...journalRow(address, acc));
+    this.journalRows.run(journal);
   }
 
   has(signature: string): boolean {
@@ -137,6 +151,21 @@ export class TransactionRecordStore {
   status(signature: string): { slot: number; err: TransactionErr | null } | null {
     const row = this.stmts.status.get(signature) as { slot: number; err: string | null } | undefined;
     return row ? { slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null } : null;
+  }
+
+  /** Signature, slot and err of every transaction recorded at `slot` or later, in recording order. */
+  recordedSince(slot: number): { signature: string; slot: number; err: TransactionErr | null }[] {
+    const out = [];
+    // Newest first, stopping at the first older slot: seq order is slot order, and there is no slot index.
+    for (const row of this.db.prepare('SELECT signature, slot, err FROM transactions ORDER BY seq DESC').iterate() as Iterable<{
+      signature: string;
+      slot: number;
+      err: string | null;
+    }>) {
+      if (row.slot < slot) break;
+      out.push({ signature: row.signature, slot: row.slot, err: row.err ? (JSON.parse(row.err) as TransactionErr) : null });
+    }
+    return out.reverse();
   }
 
   signaturesForAddress(

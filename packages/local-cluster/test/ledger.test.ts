@@ -84,12 +84,15 @@ describe('EmbeddedLedger (memory)', () => {
   it('rejects an expired blockhash and a duplicate', async () => {
     const { blockhash } = ledger.getLatestBlockhash();
     const raw = signedTx(blockhash, alice, transferIxs(1n));
-    await ledger.sendRawTransaction(raw);
+    const { signature } = await ledger.sendRawTransaction(raw);
     await expect(ledger.sendRawTransaction(raw)).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
     ledger.advanceSlots(151);
     expect(ledger.isBlockhashValid(blockhash)).toBe(false);
     const stale = signedTx(blockhash, alice, transferIxs(2n));
     await expect(ledger.sendRawTransaction(stale)).rejects.toMatchObject({ kind: 'preflight', err: 'BlockhashNotFound' });
+    // Landed, then out of the recent window: still a duplicate (asked of the store), and its status is kept.
+    await expect(ledger.sendRawTransaction(raw)).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
+    expect(ledger.getSignatureStatus(signature)).toMatchObject({ err: null });
     expect(ledger.getTokenBalance(ata(bob.publicKey))).toBe(1n);
   });
 

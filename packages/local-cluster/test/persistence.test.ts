@@ -30,12 +30,11 @@ describe('ledger persistence', () => {
     await ledger.airdrop(alice.publicKey, 2_000_000_000n);
     await ledger.mintUsdc(alice.publicKey, 9_000_000n);
     const bobAta = getAssociatedTokenAddressSync(mint, bob.publicKey);
-    const { signature } = await ledger.sendRawTransaction(
-      signedTx(ledger.getLatestBlockhash().blockhash, alice, [
-        createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, bobAta, bob.publicKey, mint),
-        createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 4_000_000n),
-      ]),
-    );
+    const landed = signedTx(ledger.getLatestBlockhash().blockhash, alice, [
+      createAssociatedTokenAccountIdempotentInstruction(alice.publicKey, bobAta, bob.publicKey, mint),
+      createTransferInstruction(getAssociatedTokenAddressSync(mint, alice.publicKey), bobAta, alice.publicKey, 4_000_000n),
+    ]);
+    const { signature } = await ledger.sendRawTransaction(landed);
     ledger.warpTime(7200);
     const { blockhash } = ledger.getLatestBlockhash();
     const slot = ledger.slot;
@@ -58,6 +57,9 @@ describe('ledger persistence', () => {
       ]);
       await ledger.sendRawTransaction(again);
       await expect(ledger.sendRawTransaction(again)).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
+      // One landed before the restart, its blockhash still valid: the recent window is rebuilt at open.
+      await expect(ledger.sendRawTransaction(landed)).rejects.toMatchObject({ kind: 'preflight', err: 'AlreadyProcessed' });
+      expect(ledger.getSignatureStatus(signature)).toMatchObject({ err: null, confirmationStatus: 'finalized' });
     } finally {
       await ledger.close();
     }
