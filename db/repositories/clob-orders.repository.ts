@@ -4,6 +4,7 @@
  */
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { big, num } from '../codec.js';
+import { fillTallyRows, type OrderFillTally } from './clob-fills.repository.js';
 import type { ClobOrdersTable, Database } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -69,6 +70,35 @@ export async function ordersByIds(db: Db, ids: readonly string[]): Promise<Order
     .selectAll()
     .where('id', 'in', [...ids])
     .execute();
+}
+
+/**
+ * Orders by id with their fills' tally (`fillTallyByOrder`), in ONE statement: each matcher batch
+ * that changed resting orders reads them back for its events, and on PostgreSQL the two reads
+ * were two round trips of its transaction (issue 31). The tally's grouped selects are joined as
+ * they are (one row per order and role, summed here), so they still go through the order-id
+ * indexes. An order without unsettled fills or failed quantity has no tally.
+ */
+export async function ordersWithFillTallies(db: Db, ids: readonly string[]): Promise<Array<{ row: OrderRow; tally?: OrderFillTally }>> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('clob_orders as o')
+    .leftJoin(fillTallyRows(db, ids).as('t'), 't.order_id', 'o.id')
+    .selectAll('o')
+    .select(['t.n as tally_n', 't.failed as tally_failed'])
+    .where('o.id', 'in', [...ids])
+    .execute();
+  const out = new Map<string, { row: OrderRow; tally?: OrderFillTally }>();
+  for (const { tally_n, tally_failed, ...row } of rows) {
+    const entry = out.get(row.id) ?? { row };
+    out.set(row.id, entry);
+    const unsettled = num(tally_n ?? 0);
+    const failedQuantity = big(tally_failed ?? 0);
+    if (unsettled === 0 && failedQuantity === 0n) continue;
+    const t = entry.tally ?? { unsettled: 0, failedQuantity: 0n };
+    entry.tally = { unsettled: t.unsettled + unsettled, failedQuantity: t.failedQuantity + failedQuantity };
+  }
+  return [...out.values()];
 }
 
 export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<boolean> {
