@@ -67,31 +67,6 @@ export interface BookChange {
   reset?: boolean;
 }
 
-/**
- * `JSON.stringify(events)`, with each order or fill view serialised once however many events
- * carry it (orders/batch-views.ts shares one object per batch: a taker filled at once is in
- * `order:placed` and `order:filled`, a fill in one event per owner). The same text, key for key:
- * the WebSocket hub parses it and serialises each event again for its recipients.
- */
-export function userEventsJson(events: readonly UserEvent[]): string {
-  const shared = new Map<object, string>();
-  const once = (view: object) => {
-    let json = shared.get(view);
-    if (json === undefined) shared.set(view, (json = JSON.stringify(view)));
-    return json;
-  };
-  const parts = events.map((e) => {
-    let out = '';
-    for (const [key, value] of Object.entries(e)) {
-      if (value === undefined) continue; // as JSON.stringify: an absent field
-      const json = (key === 'order' || key === 'fill') && typeof value === 'object' && value !== null ? once(value) : JSON.stringify(value);
-      out += `${out === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
-    }
-    return out === '' ? '{}' : `${out}}`;
-  });
-  return `[${parts.join(',')}]`;
-}
-
 export class ClobEventBus {
   constructor(
     private readonly redis: Redis,
@@ -148,7 +123,7 @@ export class ClobEventBus {
   async publishUser(events: UserEvent[]): Promise<void> {
     if (events.length === 0) return;
     try {
-      await this.redis.publish(this.userChannel, userEventsJson(events));
+      await this.redis.publish(this.userChannel, JSON.stringify(events));
     } catch (err) {
       this.log.warn({ err }, 'could not publish user events');
     }
