@@ -25,6 +25,17 @@ export interface BatchStart {
   nonces: Set<string>;
 }
 
+/** The owners of the resting orders a batch gives a failed fill's quantity back to (their funds are checked too). */
+export function giveBackHolders(
+  giveBacks: ReadonlyArray<{ marketId: string; orderId: string }>,
+  markets: ReadonlyMap<string, OwnedMarket>,
+): Holder[] {
+  return giveBacks.flatMap((f) => {
+    const order = markets.get(f.marketId)?.book.get(f.orderId);
+    return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
+  });
+}
+
 /** The owners whose funds a batch checks (on PostgreSQL, the rows its fence locks: clob-batch.repository.ts). */
 export function batchOwners(orders: readonly AcceptedOrder[], holders: readonly Holder[] = []): string[] {
   return [...new Set([...orders, ...holders].map((x) => x.owner))];

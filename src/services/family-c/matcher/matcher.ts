@@ -17,7 +17,7 @@ import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
-import { batchOwners, readBatchStart } from './batch-reads.js';
+import { batchOwners, giveBackHolders, readBatchStart } from './batch-reads.js';
 import { reloadMarket, takeOverMarkets } from './market-takeover.js';
 import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
@@ -163,12 +163,8 @@ export class Matcher {
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
         const orders = batch.flatMap(({ op }) => (this.markets.has(marketOf(op)) ? ordersOf(op) : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
-        const holders = giveBacks.flatMap((f) => {
-          const order = this.markets.get(f.marketId)?.book.get(f.orderId);
-          return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
-        });
-        // The fence first: on SQLite its write also takes the database's write lock for the batch;
-        // on PostgreSQL the same statement locks the owners' rows (several matchers, one database).
+        const holders = giveBackHolders(giveBacks, this.markets);
+        // The fence first: on SQLite also the database's write lock, on PostgreSQL also the owners' rows.
         const lost = await fenceBatch(
           trx,
           markets.map((marketId) => ({ marketId, epoch: this.markets.get(marketId)!.epoch })),
