@@ -107,6 +107,11 @@ export function precompiledList<R>(build: (db: Db, list: string[]) => Compilable
  * stays the order of the writes): so one write compiles at most log2(maxRows) + 1 texts, and
  * SQLite's statement cache keeps them all.
  *
+ * With `exact`, a write of at most `maxRows` rows is one statement of exactly its size (each
+ * size compiled once, at most `maxRows` texts): for writes whose every statement is a round trip
+ * of a transaction that others wait on (the matcher's batch), where one more statement costs more
+ * than a text more.
+ *
  * Each is compiled from marker rows (`marker(i)`: every value distinct across rows and columns),
  * so the compiled parameters must be exactly the markers in the order `write` puts a row's values:
  * a build that orders them otherwise, or folds one into its text, throws at its first use instead
@@ -118,8 +123,9 @@ export function precompiledRows<Row>(options: {
   marker: (row: number) => Row;
   write: (row: Row, parameters: unknown[]) => void;
   maxRows: number;
+  exact?: boolean;
 }) {
-  const { build, marker, write, maxRows } = options;
+  const { build, marker, write, maxRows, exact = false } = options;
   if (maxRows < 1 || (maxRows & (maxRows - 1)) !== 0) throw new Error('precompiledRows: maxRows must be a power of two');
   const compiled = new WeakMap<object, Map<number, CompiledQuery>>();
   const compile = (db: Db, count: number): CompiledQuery => {
@@ -141,6 +147,10 @@ export function precompiledRows<Row>(options: {
     await db.executeQuery({ ...query, parameters });
   };
   return async (db: Db, rows: readonly Row[]): Promise<void> => {
+    if (exact) {
+      for (let from = 0; from < rows.length; from += maxRows) await run(db, rows, from, Math.min(maxRows, rows.length - from));
+      return;
+    }
     let from = 0;
     for (; rows.length - from >= maxRows; from += maxRows) await run(db, rows, from, maxRows);
     for (let size = maxRows >> 1; size > 0; size >>= 1)

@@ -97,16 +97,32 @@ export async function batchStartRows(
 }
 
 /**
- * PostgreSQL: locks the owners' smart-wallet rows until commit, so two matchers (of different
- * markets) never check the same owner's funds at once. SQLite serializes writers already.
+ * A matcher batch's fence: every market it writes still holds this matcher's epoch (a matcher that
+ * lost a market can never write to it again), its row written in place so that it stays locked
+ * until commit (on SQLite that write also takes the database's write lock for the batch). Returns
+ * a market whose epoch is not held, if any.
+ *
+ * On PostgreSQL (`owners` given) the same statement then locks the owners' smart-wallet rows in
+ * owner order until commit, so two matchers (of different markets) never check one owner's funds
+ * at once: the fence and the lock were two round trips of the batch's transaction (issue 31). The
+ * owners are locked even when a market is lost; the batch then rolls back and releases them.
  */
-export async function lockOwners(db: Db, owners: readonly string[]): Promise<void> {
-  if (owners.length === 0) return;
-  await db
-    .selectFrom('clob_wallets')
-    .select('owner')
-    .where('owner', 'in', [...owners])
-    .orderBy('owner')
-    .forUpdate()
-    .execute();
+export async function fenceBatch(
+  db: Db,
+  fences: ReadonlyArray<{ marketId: string; epoch: bigint }>,
+  owners?: readonly string[],
+): Promise<string | undefined> {
+  if (fences.length === 0) return undefined; // nothing to write: no owner of the batch either
+  type Row = { id: string; epoch: string | null };
+  const update = sql<Row>`update clob_markets set matcher_epoch = matcher_epoch
+    where market_id in (${list(fences.map((f) => f.marketId))}) returning market_id as id, cast(matcher_epoch as text) as epoch`;
+  const { rows } =
+    owners && owners.length > 0
+      ? // A data-modifying CTE runs once, to completion; the main query reads it first, then the locks.
+        await sql<Row>`with fenced as (${update}),
+          locked as (select owner from clob_wallets where owner in (${list(owners)}) order by owner for update)
+          select id, epoch from fenced union all select owner, null from locked`.execute(db)
+      : await update.execute(db);
+  const held = new Map(rows.flatMap((r) => (r.epoch === null ? [] : [[r.id, r.epoch] as const])));
+  return fences.find((f) => held.get(f.marketId) !== f.epoch.toString())?.marketId;
 }

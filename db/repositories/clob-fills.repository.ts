@@ -89,6 +89,32 @@ export interface OrderFillTally {
 }
 
 /**
+ * The tally's grouped selects (`order_id`, `n` unsettled fills, `failed` quantity), one row per
+ * order and role; an order both maker and taker has two. Also read with the orders themselves
+ * (clob-orders.repository.ts `ordersWithFillTallies`).
+ */
+export function fillTallyRows(db: Db, orderIds: readonly string[]) {
+  const ids = [...orderIds];
+  const unsettled = sql<number | bigint | string>`sum(case when status in ('matched', 'settling', 'retrying') then 1 else 0 end)`;
+  // A failed fill counts against the order unless its quantity was given back to this very order.
+  const failed = (role: 'maker_order_id' | 'taker_order_id') => sql<number | bigint | string>`
+    sum(case when status in ('failed', 'failed_insufficient_balance')
+      and not (coalesce(give_back, '') = 'restored' and give_back_order_id = ${sql.ref(role)}) then quantity else 0 end)`;
+  return db
+    .selectFrom('clob_fills')
+    .select(['maker_order_id as order_id', unsettled.as('n'), failed('maker_order_id').as('failed')])
+    .where('maker_order_id', 'in', ids)
+    .groupBy('maker_order_id')
+    .unionAll(
+      db
+        .selectFrom('clob_fills')
+        .select(['taker_order_id as order_id', unsettled.as('n'), failed('taker_order_id').as('failed')])
+        .where('taker_order_id', 'in', ids)
+        .groupBy('taker_order_id'),
+    );
+}
+
+/**
  * Each order's unsettled fills and failed quantity. Found through the order-id indexes, one
  * grouped select per role: with the status in the WHERE, SQLite planned a scan of every unsettled
  * fill by status instead (8 ms for 16 orders among 10,000 matched fills; this runs in every
@@ -97,24 +123,7 @@ export interface OrderFillTally {
 export async function fillTallyByOrder(db: Db, orderIds: string[]): Promise<Map<string, OrderFillTally>> {
   const tallies = new Map<string, OrderFillTally>();
   if (orderIds.length === 0) return tallies;
-  const unsettled = sql<number | bigint | string>`sum(case when status in ('matched', 'settling', 'retrying') then 1 else 0 end)`;
-  // A failed fill counts against the order unless its quantity was given back to this very order.
-  const failed = (role: 'maker_order_id' | 'taker_order_id') => sql<number | bigint | string>`
-    sum(case when status in ('failed', 'failed_insufficient_balance')
-      and not (coalesce(give_back, '') = 'restored' and give_back_order_id = ${sql.ref(role)}) then quantity else 0 end)`;
-  const rows = await db
-    .selectFrom('clob_fills')
-    .select(['maker_order_id as order_id', unsettled.as('n'), failed('maker_order_id').as('failed')])
-    .where('maker_order_id', 'in', orderIds)
-    .groupBy('maker_order_id')
-    .unionAll(
-      db
-        .selectFrom('clob_fills')
-        .select(['taker_order_id as order_id', unsettled.as('n'), failed('taker_order_id').as('failed')])
-        .where('taker_order_id', 'in', orderIds)
-        .groupBy('taker_order_id'),
-    )
-    .execute();
+  const rows = await fillTallyRows(db, orderIds).execute();
   for (const r of rows) {
     const n = num(r.n);
     const failedQuantity = big(r.failed ?? 0);

@@ -184,20 +184,6 @@ export async function bumpMatcherEpochs(db: Kysely<Database>, marketIds: readonl
   });
 }
 
-/**
- * The fence of every matcher write: touches the market's row only if the epoch is still ours
- * (on PostgreSQL this also locks the row until commit, so a takeover waits for us or fences us).
- */
-export async function holdsMatcherEpoch(db: Db, marketId: string, epoch: bigint): Promise<boolean> {
-  const res = await db
-    .updateTable('clob_markets')
-    .set((eb) => ({ matcher_epoch: eb.ref('matcher_epoch') }))
-    .where('market_id', '=', marketId)
-    .where('matcher_epoch', '=', epoch)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
-
 /** Ids of the orderbook markets that trade now (/ready checks each has a live matcher). */
 export async function activeClobMarketIds(db: Db): Promise<string[]> {
   const rows = await select(db).where('m.status', '=', 'active').execute();

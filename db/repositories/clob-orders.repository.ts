@@ -4,6 +4,8 @@
  */
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { big, num } from '../codec.js';
+import { precompiledRows } from '../precompiled.js';
+import { fillTallyRows, type OrderFillTally } from './clob-fills.repository.js';
 import type { ClobOrdersTable, Database } from '../schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -22,13 +24,79 @@ export async function insertOrder(db: Db, row: Insertable<ClobOrdersTable>): Pro
   await db.insertInto('clob_orders').values(row).execute();
 }
 
-/** Many orders, in multi-row statements (below both dialects' parameter limits). */
-export async function insertOrders(db: Db, rows: readonly Insertable<ClobOrdersTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 100)
-    await db
-      .insertInto('clob_orders')
-      .values(rows.slice(i, i + 100))
-      .execute();
+type OrderInsert = Insertable<ClobOrdersTable>;
+
+/**
+ * Many orders, in multi-row statements (below both dialects' parameter limits), compiled once per
+ * database and row count (db/precompiled.ts): the matcher's batch inserts its new orders, 23
+ * columns each, and Kysely built and compiled that statement afresh for every batch (issue 31).
+ * One statement per 64 orders, of exactly their count.
+ */
+const insertOrderRows = precompiledRows<OrderInsert>({
+  maxRows: 64,
+  exact: true,
+  build: (db, rows) => db.insertInto('clob_orders').values(rows),
+  // Every value distinct across rows and columns, so each compiled parameter names its column.
+  marker: (i) => {
+    const n = 1_000 * i;
+    const text = (column: string) => `${column}${i}`;
+    return {
+      id: text('id'),
+      market_id: text('market'),
+      owner: text('owner'),
+      side: text('side') as 'buy',
+      outcome: text('outcome') as 'yes',
+      price_bps: n + 1,
+      quantity: BigInt(n + 2),
+      remaining: BigInt(n + 3),
+      status: text('status') as 'open',
+      order_type: text('type') as 'limit',
+      time_in_force: text('tif') as 'gtc',
+      post_only: n + 4,
+      nonce: text('nonce'),
+      expiry: BigInt(n + 5),
+      message: text('message'),
+      signature: text('signature'),
+      seq: BigInt(n + 6),
+      notional: BigInt(n + 7),
+      usdc: BigInt(n + 8),
+      committed: BigInt(n + 9),
+      cancel_reason: text('cancel'),
+      created_at: text('created'),
+      updated_at: text('updated'),
+    };
+  },
+  // In the order of the marker's keys, which Kysely's columns follow.
+  write: (r, parameters) =>
+    parameters.push(
+      r.id,
+      r.market_id,
+      r.owner,
+      r.side,
+      r.outcome,
+      r.price_bps,
+      r.quantity,
+      r.remaining,
+      r.status,
+      r.order_type,
+      r.time_in_force,
+      r.post_only,
+      r.nonce,
+      r.expiry,
+      r.message,
+      r.signature,
+      r.seq,
+      r.notional,
+      r.usdc,
+      r.committed,
+      r.cancel_reason ?? null,
+      r.created_at,
+      r.updated_at,
+    ),
+});
+
+export async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promise<void> {
+  await insertOrderRows(db, rows);
 }
 
 export interface OrderStateChange {
@@ -76,6 +144,35 @@ export async function ordersByIds(db: Db, ids: readonly string[]): Promise<Order
     .selectAll()
     .where('id', 'in', [...ids])
     .execute();
+}
+
+/**
+ * Orders by id with their fills' tally (`fillTallyByOrder`), in ONE statement: each matcher batch
+ * that changed resting orders reads them back for its events, and on PostgreSQL the two reads
+ * were two round trips of its transaction (issue 31). The tally's grouped selects are joined as
+ * they are (one row per order and role, summed here), so they still go through the order-id
+ * indexes. An order without unsettled fills or failed quantity has no tally.
+ */
+export async function ordersWithFillTallies(db: Db, ids: readonly string[]): Promise<Array<{ row: OrderRow; tally?: OrderFillTally }>> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('clob_orders as o')
+    .leftJoin(fillTallyRows(db, ids).as('t'), 't.order_id', 'o.id')
+    .selectAll('o')
+    .select(['t.n as tally_n', 't.failed as tally_failed'])
+    .where('o.id', 'in', [...ids])
+    .execute();
+  const out = new Map<string, { row: OrderRow; tally?: OrderFillTally }>();
+  for (const { tally_n, tally_failed, ...row } of rows) {
+    const entry = out.get(row.id) ?? { row };
+    out.set(row.id, entry);
+    const unsettled = num(tally_n ?? 0);
+    const failedQuantity = big(tally_failed ?? 0);
+    if (unsettled === 0 && failedQuantity === 0n) continue;
+    const t = entry.tally ?? { unsettled: 0, failedQuantity: 0n };
+    entry.tally = { unsettled: t.unsettled + unsettled, failedQuantity: t.failedQuantity + failedQuantity };
+  }
+  return [...out.values()];
 }
 
 export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<boolean> {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fillTallyByOrder, insertFills, markGiveBacks } from '../../db/repositories/clob-fills.repository.js';
-import { insertOrders, ordersByIds } from '../../db/repositories/clob-orders.repository.js';
+import { insertOrders, ordersByIds, ordersWithFillTallies } from '../../db/repositories/clob-orders.repository.js';
 import type { ClobFillStatus } from '../../db/schema.js';
 import { DIALECTS } from '../helpers/databases.js';
 
@@ -114,6 +114,22 @@ describe.each(DIALECTS)('order reads on $name', ({ available, open }) => {
         ]),
       );
       expect(await fillTallyByOrder(db.db, [])).toEqual(new Map());
+      // The same tallies read with their orders in one statement; e (no fill) has none, a missing id no row.
+      await insertOrders(db.db, [order('e', '4')]);
+      const both = await ordersWithFillTallies(db.db, ['a', 'b', 'c', 'd', 'e', 'missing']);
+      const rows = new Map((await ordersByIds(db.db, ['a', 'b', 'c', 'd', 'e'])).map((r) => [r.id, r]));
+      expect(new Map(both.map(({ row, tally }) => [row.id, { row, tally }]))).toEqual(
+        new Map(
+          [
+            ['a', { unsettled: 3, failedQuantity: 7n }],
+            ['b', { unsettled: 1, failedQuantity: 7n }],
+            ['c', { unsettled: 2, failedQuantity: 0n }],
+            ['d', { unsettled: 0, failedQuantity: 11n }],
+            ['e', undefined],
+          ].map(([id, tally]) => [id, { row: rows.get(id as string), tally }]),
+        ),
+      );
+      expect(await ordersWithFillTallies(db.db, [])).toEqual([]);
     } finally {
       await db.close();
     }

@@ -2,11 +2,13 @@
  * Multi-row writes compiled once per database and row count (db/precompiled.ts, precompiledRows):
  * every value lands in its own column whatever the number of rows (full chunks and the binary
  * rest), and a build whose parameters are not the rows in write order is refused before it runs.
+ * With `exact` (the matcher's order inserts), one statement of exactly each write's count.
  * (The one lock order across chunks on PostgreSQL: index-repositories.test.ts, concurrent writers.)
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { precompiledRows } from '../../db/precompiled.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../db/repositories/token-accounts.repository.js';
+import { findOrder, insertOrders } from '../../db/repositories/clob-orders.repository.js';
 import { DIALECTS } from '../helpers/databases.js';
 
 /** Row `i` of a write of `count` rows: its own address, its values all different from its neighbours'. */
@@ -57,6 +59,57 @@ describe.each(DIALECTS)('precompiled multi-row writes on $name', ({ available, o
       });
       await expect(swapped(h.db, [account(1, 1)])).rejects.toThrow(/not the rows in write order/);
       expect(await h.db.selectFrom('token_accounts').select('address').execute()).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.skipIf(!available)('exact sizes: orders of every column, one statement per 64 rows of exactly their count', async () => {
+    const h = await open();
+    try {
+      const statements = vi.spyOn(h.db, 'executeQuery');
+      let nonce = 0;
+      for (const count of [1, 20, 64, 65]) {
+        const rows = Array.from({ length: count }, (_, i) => ({
+          id: `o-${count}-${i}`,
+          market_id: `m${i % 3}`,
+          owner: `w${i % 5}`,
+          side: i % 2 === 0 ? ('buy' as const) : ('sell' as const),
+          outcome: i % 3 === 0 ? ('no' as const) : ('yes' as const),
+          price_bps: 100 + i,
+          quantity: BigInt(1_000 + i),
+          remaining: BigInt(500 + i),
+          status: 'partially_filled' as const,
+          order_type: 'limit' as const,
+          time_in_force: 'gtc' as const,
+          post_only: i % 2,
+          nonce: String(++nonce),
+          expiry: BigInt(2_000_000_000 + i),
+          message: `msg${i}`,
+          signature: `sig${i}`,
+          seq: BigInt(i + 1),
+          notional: BigInt(7 * i),
+          usdc: BigInt(11 * i),
+          committed: BigInt(13 * i),
+          cancel_reason: i % 4 === 0 ? null : `why${i}`,
+          created_at: `c${i}`,
+          updated_at: `u${i}`,
+        }));
+        statements.mockClear();
+        await insertOrders(h.db, rows);
+        expect(statements).toHaveBeenCalledTimes(Math.ceil(count / 64));
+        for (const row of rows) {
+          const stored = await findOrder(h.db, row.id);
+          expect({
+            ...stored,
+            price_bps: Number(stored!.price_bps),
+            post_only: Number(stored!.post_only),
+            ...Object.fromEntries(
+              (['quantity', 'remaining', 'expiry', 'seq', 'notional', 'usdc', 'committed'] as const).map((k) => [k, BigInt(stored![k])]),
+            ),
+          }).toEqual(row);
+        }
+      }
     } finally {
       await h.close();
     }

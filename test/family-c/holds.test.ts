@@ -148,9 +148,7 @@ describe.each(DIALECTS)('holds on $name', ({ available, open }) => {
             const placing = OWNERS.map((owner, i) => ({ owner, nonce: `x${i}` }) as unknown as AcceptedOrder);
             const { starts } = await db.db
               .transaction()
-              .execute((trx) =>
-                readBatchStart(trx, placing, { programId: EXCHANGE_PROGRAM_ID, usdcMint: 'usdc', markets: new Map(), lock: false }),
-              );
+              .execute((trx) => readBatchStart(trx, placing, { programId: EXCHANGE_PROGRAM_ID, usdcMint: 'usdc', markets: new Map() }));
             for (const owner of OWNERS) {
               const unsettled = await unsettledFillsOf(db.db, owner);
               const holds = ownerHolds(owner, await restingCommitments(db.db, owner), unsettled);

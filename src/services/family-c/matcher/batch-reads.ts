@@ -5,7 +5,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import type { Transaction } from 'kysely';
-import { batchStartRows, lockOwners } from '../../../../db/repositories/clob-batch.repository.js';
+import { batchStartRows } from '../../../../db/repositories/clob-batch.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { findUserEscrowPda } from '@pmx/programs';
 import { emptyStart, type OwnerStart } from '../../../domain/orderbook/index.js';
@@ -25,14 +25,30 @@ export interface BatchStart {
   nonces: Set<string>;
 }
 
+/** The owners of the resting orders a batch gives a failed fill's quantity back to (their funds are checked too). */
+export function giveBackHolders(
+  giveBacks: ReadonlyArray<{ marketId: string; orderId: string }>,
+  markets: ReadonlyMap<string, OwnedMarket>,
+): Holder[] {
+  return giveBacks.flatMap((f) => {
+    const order = markets.get(f.marketId)?.book.get(f.orderId);
+    return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
+  });
+}
+
+/** The owners whose funds a batch checks (on PostgreSQL, the rows its fence locks: clob-batch.repository.ts). */
+export function batchOwners(orders: readonly AcceptedOrder[], holders: readonly Holder[] = []): string[] {
+  return [...new Set([...orders, ...holders].map((x) => x.owner))];
+}
+
+/** Read after the batch's fence (which, on PostgreSQL, locked these owners' rows). */
 export async function readBatchStart(
   trx: Transaction<Database>,
   orders: readonly AcceptedOrder[],
-  o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; lock: boolean; holders?: readonly Holder[] },
+  o: { programId: PublicKey; usdcMint: string; markets: ReadonlyMap<string, OwnedMarket>; holders?: readonly Holder[] },
 ): Promise<BatchStart> {
   const holders: readonly Holder[] = [...orders, ...(o.holders ?? [])];
-  const owners = [...new Set(holders.map((x) => x.owner))];
-  if (o.lock) await lockOwners(trx, owners);
+  const owners = batchOwners(orders, o.holders);
   const escrowOwner = new Map(owners.map((owner) => [findUserEscrowPda(new PublicKey(owner), o.programId)[0].toBase58(), owner]));
   const mintKey = new Map<string, string>();
   for (const m of o.markets.values()) {

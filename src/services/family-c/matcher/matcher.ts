@@ -10,13 +10,14 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PublicKey } from '@solana/web3.js';
 import { stillPendingGiveBacks } from '../../../../db/repositories/clob-fills.repository.js';
-import { clobMarketStatuses, holdsMatcherEpoch } from '../../../../db/repositories/clob-markets.repository.js';
+import { fenceBatch } from '../../../../db/repositories/clob-batch.repository.js';
+import { clobMarketStatuses } from '../../../../db/repositories/clob-markets.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { DomainError, isDomainError } from '../../../domain/errors.js';
 import type { ClobMetrics } from '../../../infra/clob-metrics.js';
 import { BatchLedger, EXPIRY_MARGIN_SEC, parseBookMarketStatus, type FeeConfig } from '../../../domain/orderbook/index.js';
 import { presentBatch, type BatchViews } from '../orders/batch-views.js';
-import { readBatchStart } from './batch-reads.js';
+import { batchOwners, giveBackHolders, readBatchStart } from './batch-reads.js';
 import { reloadMarket, takeOverMarkets } from './market-takeover.js';
 import * as ops from './matcher-ops.js';
 import { BatchWrites } from './placement-writer.js';
@@ -159,21 +160,21 @@ export class Matcher {
     let views: BatchViews = { orders: new Map(), fills: new Map() };
     try {
       await this.deps.db.transaction().execute(async (trx) => {
-        // The fence first: on SQLite its write also takes the database's write lock for the batch.
         const markets = [...new Set(batch.map(({ op }) => marketOf(op)))].filter((id) => this.markets.has(id));
-        for (const marketId of markets)
-          if (!(await holdsMatcherEpoch(trx, marketId, this.markets.get(marketId)!.epoch))) throw new FencedOut(marketId);
         const orders = batch.flatMap(({ op }) => (this.markets.has(marketOf(op)) ? ordersOf(op) : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
-        const holders = giveBacks.flatMap((f) => {
-          const order = this.markets.get(f.marketId)?.book.get(f.orderId);
-          return order ? [{ owner: order.owner, marketId: f.marketId, side: order.side, outcome: order.outcome }] : [];
-        });
+        const holders = giveBackHolders(giveBacks, this.markets);
+        // The fence first: on SQLite also the database's write lock, on PostgreSQL also the owners' rows.
+        const lost = await fenceBatch(
+          trx,
+          markets.map((marketId) => ({ marketId, epoch: this.markets.get(marketId)!.epoch })),
+          this.deps.lockOwners === true ? batchOwners(orders, holders) : undefined,
+        );
+        if (lost !== undefined) throw new FencedOut(lost);
         const start = await readBatchStart(trx, orders, {
           programId: this.deps.programId,
           usdcMint: this.deps.usdcMint,
           markets: this.markets,
-          lock: this.deps.lockOwners === true,
           holders,
         });
         const now = new Date(nowMs).toISOString();

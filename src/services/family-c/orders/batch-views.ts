@@ -8,11 +8,12 @@
  * nothing else can have changed them inside its transaction, and a new order's only fills are this
  * batch's (all `matched`). Reading them back cost a statement and the parsing of every row in each
  * batch (issue 31). Orders that existed before (makers filled, orders cancelled or given a quantity
- * back) are read inside the batch's transaction after its writes, with their fills' tally.
+ * back) are read inside the batch's transaction after its writes, with their fills' tally, in one
+ * statement.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { fillTallyByOrder, normalizeFill, type FillRow, type OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
-import { normalizeOrder, ordersByIds, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
+import { normalizeFill, type FillRow, type OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
+import { normalizeOrder, ordersWithFillTallies, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { presentFill, presentOrder, type FillView, type OrderView } from './order.presenter.js';
 
@@ -28,7 +29,7 @@ export interface BatchWritten {
   fills: readonly FillRow[];
 }
 
-/** Ids per query: fillTallyByOrder binds each twice, under SQLite's 32,766 parameters with room to spare. */
+/** Ids per query: ordersWithFillTallies binds each three times, under SQLite's 32,766 parameters with room to spare. */
 const CHUNK = 500;
 
 function chunks<T>(list: readonly T[]): T[][] {
@@ -56,8 +57,7 @@ export async function presentBatch(db: Kysely<Database> | Transaction<Database>,
   const tallies = newOrderTallies(written.fills);
   for (const row of written.inserted) orders.set(row.id, presentOrder(normalizeOrder(row), tallies.get(row.id)));
   for (const part of chunks(written.updatedIds)) {
-    const [rows, stored] = await Promise.all([ordersByIds(db, part), fillTallyByOrder(db, part)]);
-    for (const row of rows) orders.set(row.id, presentOrder(row, stored.get(row.id)));
+    for (const { row, tally } of await ordersWithFillTallies(db, part)) orders.set(row.id, presentOrder(row, tally));
   }
   for (const row of written.fills) fills.set(row.id, presentFill(normalizeFill(row)));
   return { orders, fills };
