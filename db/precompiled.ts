@@ -5,7 +5,8 @@
  * request); the SQL text is the same every time, so it is compiled once and only the values change
  * (better-sqlite3 then reuses its prepared statement by that text: withStatementCache). On SQLite a
  * read given the root database runs its prepared statement on the read-only connection, without
- * Kysely's driver around it (read-connection.ts: the driver cost more than the statement). Compiled
+ * Kysely's driver around it (read-connection.ts: the driver cost more than the statement), and its
+ * answer is kept until any connection commits (read-answers.ts: SQLite's data_version). Compiled
  * queries are kept per database's adapter, so reads inside a transaction reuse them too.
  *
  * The first call's values must come out as the compiled parameters, in order and nothing else (a
@@ -16,6 +17,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { turnSlice } from '../src/infra/time-slice.js';
+import { readAnswer } from './read-answers.js';
 import { readConnectionOf } from './read-connection.js';
 import type { Database } from './schema.js';
 
@@ -43,7 +45,7 @@ async function runRead<R>(db: Db, query: CompiledQuery<R>, parameters: readonly 
   if (turn) await turn;
   let statement = prepared.get(query);
   if (!statement || statement.database !== reader) prepared.set(query, (statement = reader.prepare(query.sql)));
-  return statement.all(parameters as unknown[]) as R[];
+  return readAnswer<R>(reader, query, statement, parameters);
 }
 
 /** Each compiled read's statement on the read-only connection (one compiled query per database's adapter). */

@@ -1,6 +1,6 @@
 /**
  * Reads compiled once (db/precompiled.ts) answer what the built query answers, with each call's
- * own values, see every write on the next read (nothing is cached but the SQL), keep databases
+ * own values, see every write on the next read (kept answers too: read-answers.test.ts), keep databases
  * apart, and a query whose values cannot be told apart is run as built rather than mis-bound.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,0 +1,69 @@
+/**
+ * Answers of the read-only connection's precompiled reads (read-connection.ts, precompiled.ts),
+ * kept while SQLite's `pragma data_version` on that connection stands. The pragma's value changes
+ * whenever any other connection commits to the file: this process's main connection or another
+ * process's. The reader itself never writes, so an unchanged value means no commit of any kind
+ * since the answer was read, and the kept rows are exactly what the statement would return now
+ * (issue 31: the one-row hot reads cost a read transaction each; the pragma costs about half).
+ *
+ * The pragma is read before the statement runs. A commit landing between the two leaves rows
+ * newer than the version they are filed under, never older, and the next call sees the version
+ * move and drops them. Only the root database's reads come here: transactions, PostgreSQL and
+ * in-memory SQLite keep their uncached path.
+ */
+import type SQLite from 'better-sqlite3';
+
+/** Kept answers per connection, all reads together; past this the whole set is dropped. */
+export const READ_ANSWERS_MAX = 10_000;
+
+interface Answers {
+  version: SQLite.Statement;
+  seen: unknown;
+  byQuery: Map<object, Map<string, readonly object[]>>;
+  size: number;
+}
+
+const answersOf = new WeakMap<SQLite.Database, Answers>();
+
+function answers(reader: SQLite.Database): Answers {
+  let kept = answersOf.get(reader);
+  if (!kept) {
+    kept = { version: reader.prepare('pragma data_version').pluck(), seen: undefined, byQuery: new Map(), size: 0 };
+    answersOf.set(reader, kept);
+  }
+  const now = kept.version.get();
+  if (now !== kept.seen) {
+    kept.seen = now;
+    kept.byQuery.clear();
+    kept.size = 0;
+  }
+  return kept;
+}
+
+/** A key for one call's values: a query's values have fixed types per position, so text suffices. */
+const keyOf = (parameters: readonly unknown[]): string => parameters.map(String).join('\u0000');
+
+/**
+ * The rows of `statement` with `parameters` on `reader`: the kept ones while no connection has
+ * committed since they were read, else read now and kept. Each caller gets its own row objects
+ * (shallow copies), so a caller that changes a row cannot change another caller's answer.
+ */
+export function readAnswer<R>(reader: SQLite.Database, query: object, statement: SQLite.Statement, parameters: readonly unknown[]): R[] {
+  const kept = answers(reader);
+  let byKey = kept.byQuery.get(query);
+  if (!byKey) kept.byQuery.set(query, (byKey = new Map()));
+  const key = keyOf(parameters);
+  let rows = byKey.get(key);
+  if (!rows) {
+    rows = statement.all(parameters as unknown[]) as object[];
+    if (kept.size >= READ_ANSWERS_MAX) {
+      kept.byQuery.clear();
+      kept.byQuery.set(query, byKey);
+      byKey.clear();
+      kept.size = 0;
+    }
+    byKey.set(key, rows);
+    kept.size++;
+  }
+  return rows.map((row) => ({ ...row })) as R[];
+}
