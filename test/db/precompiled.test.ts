@@ -7,19 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { precompiled, precompiledList } from '../../db/precompiled.js';
 import { findChainMarket, listChainMarketsByMints, upsertChainMarket } from '../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner, upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
+import { chainMarketRow } from '../helpers/chain-market-rows.js';
 import { DIALECTS } from '../helpers/databases.js';
 
-const market = (marketId: bigint, slot: bigint, status = 'active') => ({
-  marketId,
-  address: `market-${marketId}`,
-  creator: 'creator',
-  status,
-  mode: 'standard',
-  yesMint: `yes-${marketId}`,
-  noMint: `no-${marketId}`,
-  data: Buffer.from([Number(marketId), Number(slot)]),
-  slot,
-});
+const market = chainMarketRow;
 
 describe.each(DIALECTS)('precompiled reads on $name', ({ available, open }) => {
   it.skipIf(!available)('a market by id: each call its own id, a write seen on the next read', async () => {

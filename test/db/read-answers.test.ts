@@ -10,19 +10,10 @@ import { readAnswer } from '../../db/read-answers.js';
 import { readConnectionOf } from '../../db/read-connection.js';
 import { findChainMarket, upsertChainMarket } from '../../db/repositories/chain-markets.repository.js';
 import { balancesByOwner, upsertTokenAccounts } from '../../db/repositories/token-accounts.repository.js';
+import { chainMarketRow } from '../helpers/chain-market-rows.js';
 import { sqliteDatabase } from '../helpers/databases.js';
 
-const market = (marketId: bigint, slot: bigint, status = 'active') => ({
-  marketId,
-  address: `market-${marketId}`,
-  creator: 'creator',
-  status,
-  mode: 'standard',
-  yesMint: `yes-${marketId}`,
-  noMint: `no-${marketId}`,
-  data: Buffer.from([Number(marketId), Number(slot)]),
-  slot,
-});
+const market = chainMarketRow;
 
 describe('answers kept by data_version on the read-only connection', () => {
   it('a commit by the main connection is seen by the next read', async () => {
