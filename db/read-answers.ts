@@ -40,8 +40,13 @@ function answers(reader: SQLite.Database): Answers {
   return kept;
 }
 
-/** A key for one call's values: a query's values have fixed types per position, so text suffices. */
-const keyOf = (parameters: readonly unknown[]): string => parameters.map(String).join('\u0000');
+/**
+ * A key for one call's values, each tagged with its type: null never meets the text 'null', nor
+ * 1n the number 1, and bytes are written as hex (as text, two different byte strings could decode
+ * to the same replacement characters).
+ */
+const keyOf = (parameters: readonly unknown[]): string =>
+  parameters.map((p) => (Buffer.isBuffer(p) ? `b${p.toString('hex')}` : `${typeof p}${p === null ? '' : String(p)}`)).join('\u0000');
 
 /**
  * The rows of `statement` with `parameters` on `reader`: the kept ones while no connection has

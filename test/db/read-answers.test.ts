@@ -84,4 +84,20 @@ describe('answers kept by data_version on the read-only connection', () => {
       await h.close();
     }
   });
+
+  it('keeps values that print alike apart: null and the text null, 1n and 1, bytes that are not UTF-8', async () => {
+    const h = await sqliteDatabase();
+    try {
+      const reader = readConnectionOf(h.db)!;
+      const echo = reader.prepare('select typeof(?) as t');
+      const query = {};
+      const typeOf = (value: unknown) => readAnswer<{ t: string }>(reader, query, echo, [value])[0]!.t;
+      expect([typeOf(null), typeOf('null'), typeOf(1n), typeOf('1')]).toEqual(['null', 'text', 'integer', 'text']);
+      const hexOf = reader.prepare('select hex(?) as t');
+      const bytes = (b: number) => readAnswer<{ t: string }>(reader, hexOf, hexOf, [Buffer.from([b])])[0]!.t;
+      expect([bytes(0xff), bytes(0xfe)]).toEqual(['FF', 'FE']);
+    } finally {
+      await h.close();
+    }
+  });
 });
