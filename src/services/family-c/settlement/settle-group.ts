@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
-import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { insertBatches, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '@pmx/programs';
@@ -69,8 +69,11 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
         trx,
         signed.flatMap((b) => b.choice.fillIds),
       );
+      await insertBatches(
+        trx,
+        signed.map((b) => ({ id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now })),
+      );
       for (const b of signed) {
-        await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
         if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
         const params: SettleParams = { batchId: b.batchId, marketId };
         await recordOutboundIntent(trx, {

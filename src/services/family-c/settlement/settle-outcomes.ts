@@ -30,6 +30,7 @@ import {
   fillsOfBatches,
   releaseFills,
   setBatchStatus,
+  setBatchesStatus,
 } from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
@@ -153,7 +154,6 @@ export async function confirmBatches(
     );
     const ended: FillRow[] = [];
     const released: string[] = [];
-    let recorded = 0;
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
       const ids = await endFills(
@@ -173,8 +173,14 @@ export async function confirmBatches(
           false,
         )),
       );
-      if (await setBatchStatus(trx, batchId, 'settled', now)) recorded++; // a batch recorded twice at once counts once
     }
+    // One statement for the group (was one per batch); a batch recorded twice at once counts once.
+    const recorded = await setBatchesStatus(
+      trx,
+      batches.map((b) => b.batchId),
+      'settled',
+      now,
+    );
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
     // The receipts' amounts, one statement for the group (was one per fill).
