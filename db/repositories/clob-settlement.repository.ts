@@ -48,26 +48,41 @@ export async function countBatchesInFlight(db: Db, marketId: string): Promise<nu
   return Number(row.n);
 }
 
-export async function insertBatch(
-  db: Db,
-  b: { id: string; marketId: string; outboundId: string; fillIds: string[]; now: string },
-): Promise<void> {
+export interface NewBatch {
+  id: string;
+  marketId: string;
+  outboundId: string;
+  fillIds: string[];
+  now: string;
+}
+
+export async function insertBatch(db: Db, b: NewBatch): Promise<void> {
+  await insertBatches(db, [b]);
+}
+
+/** A group's batches and their fills' places, one statement each (was two per batch). */
+export async function insertBatches(db: Db, batches: readonly NewBatch[]): Promise<void> {
+  if (batches.length === 0) return;
   await db
     .insertInto('clob_settlement_batches')
-    .values({
-      id: b.id,
-      market_id: b.marketId,
-      outbound_id: b.outboundId,
-      status: 'pending',
-      fill_count: b.fillIds.length,
-      created_at: b.now,
-      updated_at: b.now,
-    })
+    .values(
+      batches.map((b) => ({
+        id: b.id,
+        market_id: b.marketId,
+        outbound_id: b.outboundId,
+        status: 'pending',
+        fill_count: b.fillIds.length,
+        created_at: b.now,
+        updated_at: b.now,
+      })),
+    )
     .execute();
-  if (b.fillIds.length > 0)
+  const places = batches.flatMap((b) => b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })));
+  // 3 parameters a row: chunks stay far below SQLite's and PostgreSQL's limits.
+  for (let i = 0; i < places.length; i += 1000)
     await db
       .insertInto('clob_batch_fills')
-      .values(b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })))
+      .values(places.slice(i, i + 1000))
       .execute();
 }
 
@@ -114,6 +129,18 @@ export async function fillsOfBatches(db: Db, batchIds: readonly string[]) {
     .execute();
   for (const r of rows) byBatch.get(r.batch_id!)?.push(r);
   return byBatch;
+}
+
+/** `setBatchStatus` for several batches in one statement; returns how many were still pending. */
+export async function setBatchesStatus(db: Db, ids: readonly string[], status: 'settled' | 'failed', now: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const res = await db
+    .updateTable('clob_settlement_batches')
+    .set({ status, updated_at: now })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 export async function setBatchStatus(db: Db, id: string, status: 'pending' | 'settled' | 'failed', now: string): Promise<boolean> {

@@ -8,11 +8,13 @@
  *    enqueue is logged and the positions schedule catches up.
  * An account that belongs to no known smart wallet changes nothing.
  */
+import { PublicKey } from '@solana/web3.js';
+import { findClobWalletByEscrow } from '../../../db/repositories/clob-wallets.repository.js';
 import type { FamilyCContext } from './context.js';
 import type { ClobEventBus } from './events/event-bus.js';
 import type { MatcherPort } from './matcher/matcher.port.js';
-import { balanceUpdateFor } from './smart-wallet.service.js';
-import { coverEscrow } from './wallet-coverage.service.js';
+import { balancesView } from './smart-wallet.service.js';
+import { coverWallet } from './wallet-coverage.service.js';
 
 export interface BalanceChangeDeps {
   ctx: FamilyCContext;
@@ -24,9 +26,11 @@ export interface BalanceChangeDeps {
 /** `escrow`: the token account's owner as indexed (a smart wallet's escrow PDA), null if unknown. */
 export async function tokenAccountChanged(deps: BalanceChangeDeps, escrow: string | null): Promise<void> {
   if (!escrow) return;
-  await coverEscrow(deps.ctx, deps.matcher, escrow);
-  const update = await balanceUpdateFor(deps.ctx, escrow);
-  if (!update) return;
-  await deps.bus.publishUser([{ event: 'balance:update', owner: update.owner, balance: update.balance, timestamp: Date.now() }]);
+  // One lookup of the wallet serves both steps (each looked it up by escrow: two per reaction).
+  const wallet = await findClobWalletByEscrow(deps.ctx.db, escrow);
+  if (!wallet) return;
+  await coverWallet(deps.ctx, deps.matcher, wallet.owner);
+  const balance = await balancesView(deps.ctx, new PublicKey(wallet.owner));
+  await deps.bus.publishUser([{ event: 'balance:update', owner: wallet.owner, balance, timestamp: Date.now() }]);
   await deps.updatePositions('balance').catch((err: Error) => deps.ctx.log.warn({ err }, 'could not enqueue positions'));
 }

@@ -6,10 +6,9 @@
  * never below 0. Example: 50 USDC deposited, a resting bid of 25 YES at 7000 commits
  * ceil(25 × 7000 / 10000) = 17.5 USDC → withdrawable 32.5 USDC (32_500_000 raw).
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { ownerHoldRows, restingCommitments } from '../../../db/repositories/clob-commitments.repository.js';
 import { findClobMarketsByIds, findClobMarketsByMints } from '../../../db/repositories/clob-markets.repository.js';
-import { findClobWalletByEscrow } from '../../../db/repositories/clob-wallets.repository.js';
 import { balancesByOwner, tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
 import { findEscrowTokenAddress, findUserEscrowPda } from '@pmx/programs';
 import { ownerHolds, type OwnerHolds } from '../../domain/orderbook/index.js';
@@ -98,15 +97,4 @@ export async function balancesView(ctx: FamilyCContext, owner: PublicKey) {
       };
     }),
   };
-}
-
-/**
- * The `balance:update` event after a smart wallet's token account changed (deposit, withdrawal,
- * settlement, split, merge, redemption): the balances view of its owner, or null when the
- * account does not belong to a known smart wallet.
- */
-export async function balanceUpdateFor(ctx: FamilyCContext, tokenAccountOwner: string) {
-  const wallet = await findClobWalletByEscrow(ctx.db, tokenAccountOwner);
-  if (!wallet) return null;
-  return { owner: wallet.owner, balance: await balancesView(ctx, new PublicKey(wallet.owner)) };
 }

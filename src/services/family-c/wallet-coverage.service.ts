@@ -18,7 +18,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { ownerHoldRows, ownersWithRestingOrders, restingOrdersNewestFirst } from '../../../db/repositories/clob-commitments.repository.js';
 import { findClobMarketsByIds } from '../../../db/repositories/clob-markets.repository.js';
-import { findClobWalletByEscrow } from '../../../db/repositories/clob-wallets.repository.js';
 import { balancesByOwner } from '../../../db/repositories/token-accounts.repository.js';
 import { uncoveredOrders, type CommittedOrder } from '../../domain/orderbook/index.js';
 import { timeSlicer } from '../../infra/time-slice.js';
@@ -75,12 +74,6 @@ export async function coverWallet(ctx: FamilyCContext, matcher: MatcherPort, own
   if (cancelled.length > 0)
     ctx.log.warn({ owner, cancelled: cancelled.length }, 'smart wallet below its commitments: uncovered orders cancelled');
   return cancelled;
-}
-
-/** `coverWallet` for the owner of a token account (the index knows accounts by their owner, the escrow PDA). */
-export async function coverEscrow(ctx: FamilyCContext, matcher: MatcherPort, escrow: string): Promise<string[]> {
-  const wallet = await findClobWalletByEscrow(ctx.db, escrow);
-  return wallet ? coverWallet(ctx, matcher, wallet.owner) : [];
 }
 
 /** The full index pass: every owner with resting orders, in pages. Answers how many orders were cancelled. */

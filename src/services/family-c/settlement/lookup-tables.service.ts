@@ -23,12 +23,30 @@ import type { KeeperDeps } from './keeper.deps.js';
 
 const tablesOf = (row: { lookup_table: string | null }) => (row.lookup_table ? row.lookup_table.split(',') : []);
 
-/** The market's tables as usable now (addresses appended in the current slot left out). */
+/**
+ * A market's table keys as its planner knows them: from the market row the planning job reads
+ * once, so a group of batches reads no row for its tables (on PostgreSQL, a round trip per group).
+ * Only the keeper writes them, and it reads the row again before it adds anything.
+ */
+export interface KnownTables {
+  marketId: string;
+  keys: string[];
+}
+
+export function knownTables(row: { id: string; lookup_table: string | null }): KnownTables {
+  return { marketId: row.id, keys: tablesOf(row) };
+}
+
+/** The market's tables as usable now, read from its row (the outbound builder's rebuild). */
 export async function marketLookupTables(k: KeeperDeps, marketId: string): Promise<AddressLookupTableAccount[]> {
   const row = await findClobMarketById(k.c.db, marketId);
-  const keys = row ? tablesOf(row) : [];
+  return lookupTablesAt(k, row ? tablesOf(row) : []);
+}
+
+/** These tables as usable now (addresses appended in the current slot left out). */
+async function lookupTablesAt(k: KeeperDeps, keys: readonly string[]): Promise<AddressLookupTableAccount[]> {
   if (keys.length === 0) return [];
-  const [accounts, slot] = await Promise.all([k.c.chain.getMultipleAccounts(keys), k.c.chain.getSlot()]);
+  const [accounts, slot] = await Promise.all([k.c.chain.getMultipleAccounts([...keys]), k.c.chain.getSlot()]);
   const out: AddressLookupTableAccount[] = [];
   accounts.forEach((a, i) => {
     if (!a) return;
@@ -39,12 +57,16 @@ export async function marketLookupTables(k: KeeperDeps, marketId: string): Promi
   return out;
 }
 
-/** Extends (creating first, when needed) the market's tables with what these fills would look up. */
+/**
+ * Extends (creating first, when needed) the market's tables with what these fills would look up;
+ * `known` follows any table created here.
+ */
 export async function ensureLookupTables(
   k: KeeperDeps,
-  marketId: string,
+  known: KnownTables,
   fills: readonly SettlementFill[],
 ): Promise<AddressLookupTableAccount[]> {
+  const marketId = known.marketId;
   const ref = {
     operator: k.c.operator.publicKey,
     marketUuid: marketId,
@@ -52,8 +74,14 @@ export async function ensureLookupTables(
     feeWallet: k.c.feeWallet,
     programId: k.c.programId,
   };
-  let tables = await marketLookupTables(k, marketId);
+  let tables = await lookupTablesAt(k, known.keys);
   let missing = missingLookupTableAddresses(fills, ref, tables);
+  if (missing.length === 0) return tables;
+  // Something to add: the row again first (a table created since the job read it is used, not doubled).
+  const row = await findClobMarketById(k.c.db, marketId);
+  known.keys = row ? tablesOf(row) : [];
+  tables = await lookupTablesAt(k, known.keys);
+  missing = missingLookupTableAddresses(fills, ref, tables);
   if (missing.length === 0) return tables;
   const operator = k.c.operator;
   let lastSlot = 0;
@@ -66,8 +94,8 @@ export async function ensureLookupTables(
         recentSlot: BigInt(await k.c.chain.getSlot()) - 1n,
       });
       await sendAndConfirmPlatformTransaction(k.c.chain, [ix], [operator]);
-      const row = await findClobMarketById(k.c.db, marketId);
-      await setClobLookupTable(k.c.db, marketId, [...(row ? tablesOf(row) : []), key.toBase58()].join(','));
+      known.keys = [...known.keys, key.toBase58()];
+      await setClobLookupTable(k.c.db, marketId, known.keys.join(','));
       k.log.info({ market: marketId, table: key.toBase58() }, 'settlement lookup table created');
       table = new AddressLookupTableAccount({
         key,
@@ -91,5 +119,5 @@ export async function ensureLookupTables(
   }
   // Usable from the next slot on.
   await pollUntil(async () => ((await k.c.chain.getSlot()) > lastSlot ? true : undefined), { timeoutMs: 10_000 });
-  return marketLookupTables(k, marketId);
+  return lookupTablesAt(k, known.keys);
 }

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
-import { insertBatch, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { insertBatches, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '@pmx/programs';
@@ -27,7 +27,7 @@ import { namesOutbound } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import type { BatchChoice } from './settle-choice.js';
-import { announce, confirmBatches, type LandedBatch } from './settle-outcomes.js';
+import { announce, confirmBatches, type LandedBatch, type MarketMints } from './settle-outcomes.js';
 
 export const CLOB_SETTLE = 'clob.settle';
 export interface SettleParams {
@@ -49,7 +49,8 @@ interface SignedBatch extends PlannedBatch {
 class TakenError extends Error {}
 
 /** Sends planned batches of one market (see the module comment); false when a concurrent planner took their fills first. */
-export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planned: readonly PlannedBatch[]): Promise<boolean> {
+export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, planned: readonly PlannedBatch[]): Promise<boolean> {
+  const marketId = market.id;
   const { blockhash, lastValidBlockHeight } = await k.c.chain.getLatestBlockhash('confirmed');
   const signed = planned.map((p): SignedBatch => {
     p.choice.message.recentBlockhash = blockhash;
@@ -68,8 +69,11 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
         trx,
         signed.flatMap((b) => b.choice.fillIds),
       );
+      await insertBatches(
+        trx,
+        signed.map((b) => ({ id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now })),
+      );
       for (const b of signed) {
-        await insertBatch(trx, { id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now });
         if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
         const params: SettleParams = { batchId: b.batchId, marketId };
         await recordOutboundIntent(trx, {
@@ -91,7 +95,7 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
   for (const b of signed) k.proofsInFlight.add(b.batchId, b.choice.proves);
 
   try {
-    await sendAndConfirm(k, signed);
+    await sendAndConfirm(k, market, signed);
   } catch (error) {
     // Whatever this pass did not finish, the outbound jobs finish (idempotent: a confirmed row only re-runs its hook).
     for (const b of signed) await k.c.dispatchOutbound(b.outboundId).catch(() => undefined);
@@ -100,17 +104,17 @@ export async function sendPlannedBatches(k: KeeperDeps, marketId: string, planne
   return true;
 }
 
-async function sendAndConfirm(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
+async function sendAndConfirm(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[]): Promise<void> {
   // The group's token-account changes go to the index as one job once it is recorded (a hold only delays).
   const release = k.holdAccountChanges();
   try {
-    await landGroup(k, signed);
+    await landGroup(k, market, signed);
   } finally {
     release();
   }
 }
 
-async function landGroup(k: KeeperDeps, signed: readonly SignedBatch[]): Promise<void> {
+async function landGroup(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[]): Promise<void> {
   await announce(
     k,
     signed.flatMap((b) => b.choice.fillIds),
@@ -136,7 +140,7 @@ async function landGroup(k: KeeperDeps, signed: readonly SignedBatch[]): Promise
     if (statusFate(statuses[i]) === 'ok') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId });
     else follow.push(b);
   }
-  if (landed.length > 0) await confirmBatches(k, landed);
+  if (landed.length > 0) await confirmBatches(k, landed, 'confirmed', market);
   for (const b of follow) {
     await k.c
       .dispatchOutbound(b.outboundId)

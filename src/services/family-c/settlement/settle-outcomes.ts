@@ -23,13 +23,14 @@ import {
   setFillsAmounts,
   type FillRow,
 } from '../../../../db/repositories/clob-fills.repository.js';
-import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
+import { findClobMarketById, type ClobMarketRow } from '../../../../db/repositories/clob-markets.repository.js';
 import {
   endFills,
   fillsOfBatch,
   fillsOfBatches,
   releaseFills,
   setBatchStatus,
+  setBatchesStatus,
 } from '../../../../db/repositories/clob-settlement.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
@@ -84,10 +85,17 @@ export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
   }
 }
 
-/** The smart-wallet accounts of the owners of fills that landed, as the chain holds them now. */
-export async function settledBalances(k: KeeperDeps, landed: FillRow[]): Promise<TokenAccountRow[]> {
+/** What `settledBalances` needs of the market (its mints, set once at setup): the planner's row spares a read per group. */
+export type MarketMints = Pick<ClobMarketRow, 'id' | 'yes_mint' | 'no_mint'>;
+
+/**
+ * The smart-wallet accounts of the owners of fills that landed, as the chain holds them now;
+ * `known`: their market's row when the caller has it (read here otherwise).
+ */
+export async function settledBalances(k: KeeperDeps, landed: FillRow[], known?: MarketMints): Promise<TokenAccountRow[]> {
   if (landed.length === 0) return [];
-  const market = await findClobMarketById(k.c.db, landed[0]!.market_id);
+  const marketId = landed[0]!.market_id;
+  const market = known?.id === marketId ? known : await findClobMarketById(k.c.db, marketId);
   if (!market?.yes_mint || !market.no_mint) return [];
   return readSmartWalletAccounts(
     k.c,
@@ -110,12 +118,14 @@ export async function confirmBatch(k: KeeperDeps, batchId: string, signature: st
 
 /**
  * Records batches of one market that landed, in one database transaction (see the module comment);
- * `halted`: batches a pause or resolution stopped, recorded by their receipts the same way.
+ * `halted`: batches a pause or resolution stopped, recorded by their receipts the same way;
+ * `market`: their market's row when the caller read it already (the planner's, once per job).
  */
 export async function confirmBatches(
   k: KeeperDeps,
   batches: readonly LandedBatch[],
   outcome: 'confirmed' | 'halted' = 'confirmed',
+  market?: MarketMints,
 ): Promise<void> {
   // One read for the group (was one per batch, at once: up to 16 queries for a pool of 10 on PostgreSQL).
   const carried = await fillsOfBatches(
@@ -129,7 +139,7 @@ export async function confirmBatches(
   );
   const landedOf = rowsOf.map((rows) => rows.filter((r) => receipts.has(r.id)));
   // Read after the receipts, so the balances include what the landed fills moved.
-  const balances = await settledBalances(k, landedOf.flat());
+  const balances = await settledBalances(k, landedOf.flat(), market);
   const now = new Date().toISOString();
   const { settled, released, ended, recorded } = await k.c.db.transaction().execute(async (trx) => {
     await upsertTokenAccounts(trx, balances); // slot-guarded: never replaces a newer indexed read
@@ -144,7 +154,6 @@ export async function confirmBatches(
     );
     const ended: FillRow[] = [];
     const released: string[] = [];
-    let recorded = 0;
     for (const [i, { batchId, signature }] of batches.entries()) {
       const landed = landedOf[i]!;
       const ids = await endFills(
@@ -164,8 +173,14 @@ export async function confirmBatches(
           false,
         )),
       );
-      if (await setBatchStatus(trx, batchId, 'settled', now)) recorded++; // a batch recorded twice at once counts once
     }
+    // One statement for the group (was one per batch); a batch recorded twice at once counts once.
+    const recorded = await setBatchesStatus(
+      trx,
+      batches.map((b) => b.batchId),
+      'settled',
+      now,
+    );
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
     // The receipts' amounts, one statement for the group (was one per fill).

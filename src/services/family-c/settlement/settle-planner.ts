@@ -18,7 +18,7 @@ import { countBatchesInFlight, matchedFillsOfMarket } from '../../../../db/repos
 import { SettlementAssemblyError } from '@pmx/programs';
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import type { KeeperDeps } from './keeper.deps.js';
-import { ensureLookupTables } from './lookup-tables.service.js';
+import { ensureLookupTables, knownTables, type KnownTables } from './lookup-tables.service.js';
 import { orderStateAddress, readOrderStates, settlementFills } from './settle-inputs.js';
 import { failUnbatched } from './settle-outcomes.js';
 import { haltBatches } from './settle-halt.js';
@@ -59,6 +59,8 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
     return 0;
   }
   if (market.status !== 'active') return 0; // paused: settle waits for the market to resume
+  // This row serves every group of the job: its mints never change, its tables only by this keeper.
+  const tables = knownTables(market);
   let made = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const room = k.maxBatchesInFlight - (await countBatchesInFlight(k.c.db, marketId));
@@ -68,10 +70,10 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
     // they never take the place of a fill that can settle now (fair by construction).
     const candidates = await matchedFillsOfMarket(k.c.db, marketId, PLAN_WINDOW, k.proofsInFlight.waitingOrderIds(marketId));
     if (candidates.length === 0) break;
-    const { planned, orderAt } = await planGroup(k, marketId, candidates, room);
+    const { planned, orderAt } = await planGroup(k, tables, candidates, room);
     if (planned.length === 0) break; // nothing a transaction can carry (every candidate failed on the way)
     try {
-      if (!(await sendPlannedBatches(k, marketId, planned))) break; // a concurrent planner took them
+      if (!(await sendPlannedBatches(k, market, planned))) break; // a concurrent planner took them
     } finally {
       // The proofs now in flight, named by order: the next read leaves their fills out.
       for (const address of planned.flatMap((p) => p.choice.proves)) {
@@ -90,7 +92,7 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
  */
 async function planGroup(
   k: KeeperDeps,
-  marketId: string,
+  tables: KnownTables,
   candidates: FillRow[],
   room: number,
 ): Promise<{ planned: PlannedBatch[]; orderAt: Map<string, string> }> {
@@ -105,11 +107,11 @@ async function planGroup(
   }
   const base = {
     operator: k.c.operator.publicKey,
-    marketUuid: marketId,
+    marketUuid: tables.marketId,
     usdcMint: k.c.usdcMint,
     feeWallet: k.c.feeWallet,
     recentBlockhash: ANY_BLOCKHASH,
-    lookupTables: await ensureLookupTables(k, marketId, inputs),
+    lookupTables: await ensureLookupTables(k, tables, inputs),
     orderStates: await readOrderStates(k.c, inputs),
     programId: k.c.programId,
   };
