@@ -148,7 +148,10 @@ describe.each([
       await index.resume();
     }
     const failed = (s: Sample[]) => n(s, 'pmx_clob_fills', { status: 'failed_insufficient_balance' });
-    const after = await scrapeUntil('the fill failed', (s) => failed(s) === 1);
+    const refusedTxs = (s: Sample[]) => n(s, 'pmx_clob_settle_transactions_total', { outcome: 'refused' });
+    // The fill's status is read from the database at the scrape; the keeper counts the refusal
+    // after its commit, so a scrape can fall between the two: wait for both.
+    const after = await scrapeUntil('the fill failed and its refusal counted', (s) => failed(s) === 1 && refusedTxs(s) > refusedTxs(start));
     const grew = (name: string, labels: Record<string, string>) => n(after, name, labels) - n(start, name, labels);
     expect(grew('pmx_clob_settle_transactions_total', { outcome: 'refused' })).toBe(1);
     expect(grew('pmx_clob_fill_transitions_total', { from: 'settling', to: 'failed_insufficient_balance' })).toBe(1);
