@@ -14,32 +14,45 @@ export interface BuiltOutbound {
   lastValidBlockHeight: number;
 }
 
-export async function insertOutbound(
-  db: Db,
-  row: { id: string; idempotencyKey: string; purpose: string; params: string; now: string; built?: BuiltOutbound },
-): Promise<void> {
+export interface NewOutbound {
+  id: string;
+  idempotencyKey: string;
+  purpose: string;
+  params: string;
+  now: string;
+  built?: BuiltOutbound;
+}
+
+export async function insertOutbound(db: Db, row: NewOutbound): Promise<void> {
+  await insertOutbounds(db, [row]);
+}
+
+/** Several rows in one statement (a keeper's group: all built, so all rows have the same columns). */
+export async function insertOutbounds(db: Db, rows: readonly NewOutbound[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('outbound_transactions').values(rows.map(outboundValues)).execute();
+}
+
+function outboundValues(row: NewOutbound) {
   const b = row.built;
-  await db
-    .insertInto('outbound_transactions')
-    .values({
-      id: row.id,
-      idempotency_key: row.idempotencyKey,
-      purpose: row.purpose,
-      params: row.params,
-      created_at: row.now,
-      updated_at: row.now,
-      ...(b
-        ? {
-            status: 'sent',
-            attempts: 1,
-            signature: b.signature,
-            raw_tx: b.rawTx,
-            blockhash: b.blockhash,
-            last_valid_block_height: BigInt(b.lastValidBlockHeight),
-          }
-        : { status: 'pending', attempts: 0 }),
-    })
-    .execute();
+  return {
+    id: row.id,
+    idempotency_key: row.idempotencyKey,
+    purpose: row.purpose,
+    params: row.params,
+    created_at: row.now,
+    updated_at: row.now,
+    ...(b
+      ? {
+          status: 'sent' as const,
+          attempts: 1,
+          signature: b.signature,
+          raw_tx: b.rawTx,
+          blockhash: b.blockhash,
+          last_valid_block_height: BigInt(b.lastValidBlockHeight),
+        }
+      : { status: 'pending' as const, attempts: 0 }),
+  };
 }
 
 /** Confirmed by their sender's own status check (the keeper's first sends, settle-group.ts). */
@@ -79,7 +92,7 @@ export async function storeBuilt(
     .updateTable('outbound_transactions')
     .set({
       // 'sent' from here on: the bytes are about to go (a send the node refuses puts the status back).
-      status: 'sent',
+      status: 'sent' as const,
       signature: built.signature,
       raw_tx: built.rawTx,
       blockhash: built.blockhash,

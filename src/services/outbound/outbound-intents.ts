@@ -9,23 +9,28 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/errors.js';
-import { findOutboundByKey, insertOutbound, type BuiltOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
+import { findOutboundByKey, insertOutbounds, type BuiltOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
 
-export async function recordOutboundIntent(
-  trx: Kysely<Database> | Transaction<Database>,
-  intent: { idempotencyKey: string; purpose: string; params: unknown; id?: string; built?: BuiltOutbound },
-): Promise<string> {
+type Intent = { idempotencyKey: string; purpose: string; params: unknown; id?: string; built?: BuiltOutbound };
+
+export async function recordOutboundIntent(trx: Kysely<Database> | Transaction<Database>, intent: Intent): Promise<string> {
+  return (await recordOutboundIntents(trx, [intent]))[0]!;
+}
+
+/** Several intents in one statement (the keeper records a group's batches together); their ids, in order. */
+export async function recordOutboundIntents(trx: Kysely<Database> | Transaction<Database>, intents: readonly Intent[]): Promise<string[]> {
+  const now = new Date().toISOString();
   // A caller may choose the id, to point its own row at the intent in the same transaction.
-  const id = intent.id ?? randomUUID();
-  await insertOutbound(trx, {
-    id,
+  const rows = intents.map((intent) => ({
+    id: intent.id ?? randomUUID(),
     idempotencyKey: intent.idempotencyKey,
     purpose: intent.purpose,
     params: JSON.stringify(intent.params),
-    now: new Date().toISOString(),
+    now,
     built: intent.built,
-  });
-  return id;
+  }));
+  await insertOutbounds(trx, rows);
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -19,12 +19,12 @@
 import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
-import { insertBatches, moveFillsToBatch } from '../../../../db/repositories/clob-settlement.repository.js';
+import { insertBatches, moveGroupFills } from '../../../../db/repositories/clob-settlement.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '@pmx/programs';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
-import { recordOutboundIntent } from '../../outbound/outbound-intents.js';
+import { recordOutboundIntents } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import type { BatchChoice } from './settle-choice.js';
 import { announce, confirmBatches, type LandedBatch, type MarketMints } from './settle-outcomes.js';
@@ -73,17 +73,23 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
         trx,
         signed.map((b) => ({ id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now })),
       );
-      for (const b of signed) {
-        if ((await moveFillsToBatch(trx, b.choice.fillIds, b.batchId, now)) !== b.choice.fillIds.length) throw new TakenError();
-        const params: SettleParams = { batchId: b.batchId, marketId };
-        await recordOutboundIntent(trx, {
+      // The group's fills in one statement, then its outbound rows in one (was two statements a batch).
+      const moved = await moveGroupFills(
+        trx,
+        signed.map((b) => ({ batchId: b.batchId, fillIds: b.choice.fillIds })),
+        now,
+      );
+      if (moved !== signed.reduce((n, b) => n + b.choice.fillIds.length, 0)) throw new TakenError();
+      await recordOutboundIntents(
+        trx,
+        signed.map((b) => ({
           id: b.outboundId,
           idempotencyKey: `c-settle-${b.batchId}`,
           purpose: CLOB_SETTLE,
-          params,
+          params: { batchId: b.batchId, marketId } satisfies SettleParams,
           built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
-        });
-      }
+        })),
+      );
       return true;
     })
     .catch((error: unknown) => {

@@ -25,13 +25,13 @@ import {
 } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById, type ClobMarketRow } from '../../../../db/repositories/clob-markets.repository.js';
 import {
-  endFills,
   fillsOfBatch,
   fillsOfBatches,
   releaseFills,
   setBatchStatus,
   setBatchesStatus,
 } from '../../../../db/repositories/clob-settlement.repository.js';
+import { settleGroupFills } from '../../../../db/repositories/clob-settle-group.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
@@ -152,27 +152,19 @@ export async function confirmBatches(
       trx,
       rowsOf.flat().map((r) => r.id),
     );
-    const ended: FillRow[] = [];
-    const released: string[] = [];
-    for (const [i, { batchId, signature }] of batches.entries()) {
-      const landed = landedOf[i]!;
-      const ids = await endFills(
+    // The landed fills of every batch in one statement (was one per batch, each with its signature).
+    const settledIds = new Set(
+      await settleGroupFills(
         trx,
-        batchId,
-        landed.map((r) => r.id),
-        { status: 'settled', settleTx: signature ?? undefined, now },
-      );
-      ended.push(...landed.filter((r) => ids.includes(r.id)));
-      released.push(
-        ...(await releaseFills(
-          trx,
-          batchId,
-          rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id),
-          null,
-          now,
-          false,
-        )),
-      );
+        batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
+        now,
+      ),
+    );
+    const ended = landedOf.flat().filter((r) => settledIds.has(r.id));
+    const released: string[] = [];
+    for (const [i, { batchId }] of batches.entries()) {
+      const missing = rowsOf[i]!.filter((r) => !receipts.has(r.id)).map((r) => r.id);
+      released.push(...(await releaseFills(trx, batchId, missing, null, now, false)));
     }
     // One statement for the group (was one per batch); a batch recorded twice at once counts once.
     const recorded = await setBatchesStatus(
