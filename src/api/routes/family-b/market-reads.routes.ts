@@ -1,6 +1,6 @@
 /**
  * Family B reads and the metadata confirm: GET /v2/config, GET /v2/markets/{id} (see
- * `marketByIdHandler`, shared with Family A's slug route), the quote, positions, and
+ * `marketByIdHandler` in market-answer.ts, shared with Family A's slug route), the quote, positions, and
  * POST /v2/markets/confirm. Reads come from the index; the quote reads the chain so that it
  * equals what the program would execute now.
  */
@@ -9,10 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
-import { readMarketForApi } from '../../../services/family-b/market-reader.js';
 import { walletMarketPosition, walletPositions } from '../../../services/family-b/positions.service.js';
 import { quoteMarket } from '../../../services/family-b/trade.builders.js';
-import { marketView } from '../../../services/family-b/views.js';
 import { ok } from '../../envelopes.js';
 import { errorResponses, MarketIdParam, MarketIdParams, Quote, RawAmount, SideInput, Wallet } from './schemas.js';
 
@@ -21,14 +19,6 @@ const Any = Type.Object({}, { additionalProperties: true });
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 });
 const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) =>
   Type.Object({ success: Type.Literal(true), data }, { additionalProperties: true });
-
-/**
- * GET /v2/markets/{id} for an integer id. Fastify allows one parametric route per segment, so
- * Family A's `GET /v2/markets/:slug` owns the path and delegates all-digit params here.
- */
-export function marketByIdHandler(ctx: FamilyBContext) {
-  return async (idParam: string) => ok(marketView(await readMarketForApi(ctx.db, ctx, parseMarketId(idParam))));
-}
 
 export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
