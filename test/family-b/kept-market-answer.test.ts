@@ -80,3 +80,27 @@ describe('kept GET /v2/markets/{id} answers', () => {
     expect(res.json().data).toMatchObject({ id: first + 1 });
   });
 });
+
+describe('kept GET /v2/positions/{wallet} answers', () => {
+  it('a repeat read sends the same bytes and headers; a trade changes the next answer', async () => {
+    const creator = await fundedWallet(h);
+    const id = await createMarket(h, creator);
+    const wallet = creator.publicKey.toBase58();
+    const first = await get(h, `/v2/positions/${wallet}`);
+    const again = await get(h, `/v2/positions/${wallet}`);
+    expect(first.statusCode).toBe(200);
+    expect(again.body).toBe(first.body);
+    sameHeaders(first.headers, again.headers);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    await buy(h, id, creator, 'UP', 5_000_000);
+    const after = await waitFor('the trade in the index', async () => {
+      const res = await get(h, `/v2/positions/${wallet}`);
+      return res.body === first.body ? undefined : res;
+    });
+    expect(after.json().data).toContainEqual(expect.objectContaining({ marketId: id }));
+  });
+
+  it('an invalid wallet is still refused (400), never kept', async () => {
+    for (let i = 0; i < 2; i++) expect((await get(h, '/v2/positions/not-a-wallet')).statusCode).toBe(400);
+  });
+});

@@ -35,3 +35,17 @@ export async function keptIndexedMarket<T>(
   }
   return value;
 }
+
+/**
+ * `owner`'s kept value under `key`, or `make()` kept. For reads whose `make` reads only the index
+ * (no chain, no clock), each read after this call's version read; a `make` that throws keeps
+ * nothing. Undefined without the read-only connection: the caller takes its plain path.
+ */
+export async function keptIndexAnswer<T>(ctx: FamilyBContext, owner: object, key: string, make: () => Promise<T>): Promise<T | undefined> {
+  const reader = readConnectionOf(ctx.db);
+  if (!reader) return undefined;
+  const kept = keptFor<T>(reader, owner);
+  let value = kept.get(key);
+  if (value === undefined) kept.set(key, (value = await make()));
+  return value;
+}

@@ -4,11 +4,12 @@
  * POST /v2/markets/confirm. Reads come from the index; the quote reads the chain so that it
  * equals what the program would execute now.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
+import { keptIndexAnswer } from '../../../services/family-b/market-answer.service.js';
 import { walletMarketPosition, walletPositions } from '../../../services/family-b/positions.service.js';
 import { quoteMarket } from '../../../services/family-b/trade.builders.js';
 import { ok } from '../../envelopes.js';
@@ -23,6 +24,7 @@ const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.
 export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = opts;
+  const positionsOwner = {}; // the positions route's key among the read connection's kept answers
 
   app.get(
     '/v2/markets/:id/quote',
@@ -53,7 +55,14 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
         response: { 200: Envelope(Type.Array(Any)), ...errorResponses },
       },
     },
-    async ({ params }) => ok(await walletPositions(ctx, params.wallet)),
+    async ({ params }, reply) => {
+      // Kept serialized while no connection commits (balances and markets are index reads only).
+      const json = await keptIndexAnswer(ctx, positionsOwner, params.wallet, async () =>
+        reply.serialize(ok(await walletPositions(ctx, params.wallet))),
+      );
+      if (json === undefined) return ok(await walletPositions(ctx, params.wallet));
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(
