@@ -19,7 +19,7 @@ export const READ_ANSWERS_MAX = 10_000;
 interface Answers {
   version: SQLite.Statement;
   seen: unknown;
-  byQuery: Map<object, Map<string, readonly object[]>>;
+  byQuery: Map<object, Map<string, unknown>>;
   size: number;
 }
 
@@ -58,7 +58,7 @@ export function readAnswer<R>(reader: SQLite.Database, query: object, statement:
   let byKey = kept.byQuery.get(query);
   if (!byKey) kept.byQuery.set(query, (byKey = new Map()));
   const key = keyOf(parameters);
-  let rows = byKey.get(key);
+  let rows = byKey.get(key) as readonly object[] | undefined;
   if (!rows) {
     rows = statement.all(parameters as unknown[]) as object[];
     if (kept.size >= READ_ANSWERS_MAX) {
@@ -71,4 +71,18 @@ export function readAnswer<R>(reader: SQLite.Database, query: object, statement:
     kept.size++;
   }
   return rows.map((row) => ({ ...row })) as R[];
+}
+
+/**
+ * The values `owner` keeps under the version read now (a route's serialized answers, issue 31):
+ * emptied, with every read answer, as soon as any connection commits. Fill it only with what was
+ * computed from reads on this connection made after this call, so an entry is never older than
+ * the version it is filed under; a map held across a commit is simply no longer found.
+ */
+export function keptFor<T>(reader: SQLite.Database, owner: object): Map<string, T> {
+  const kept = answers(reader);
+  let values = kept.byQuery.get(owner) as Map<string, T> | undefined;
+  if (!values) kept.byQuery.set(owner, (values = new Map<string, T>()));
+  if (values.size >= READ_ANSWERS_MAX) values.clear();
+  return values;
 }

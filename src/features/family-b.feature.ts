@@ -7,9 +7,10 @@ import {
   indexMarketsFullProcessor,
   tokenAccountApplyProcessor,
 } from '../../jobs/processors/family-b/index-markets.processors.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { familyBReadRoutes, marketByIdHandler } from '../api/routes/family-b/market-reads.routes.js';
+import { marketByIdHandler } from '../api/routes/family-b/market-answer.js';
+import { familyBReadRoutes } from '../api/routes/family-b/market-reads.routes.js';
 import { familyBWriteRoutes } from '../api/routes/family-b/market-writes.routes.js';
 import type { FamilyBContext } from '../services/family-b/context.js';
 import { IndexSubscriptions } from '../services/family-b/index-subscriptions.js';
@@ -50,7 +51,7 @@ export const familyBFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const byId = marketByIdHandler(b);
   const routes: FastifyPluginAsync[] = [
     fp(async (app) => {
-      app.decorate('familyBMarketById', (id: number) => byId(String(id)));
+      app.decorate('familyBMarketById', (id: number, _request: unknown, reply: FastifyReply) => byId(String(id), reply));
     }),
     async (app) => familyBReadRoutes(app, { ctx: b }),
   ];

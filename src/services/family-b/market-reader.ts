@@ -202,13 +202,19 @@ function rememberMiss(ref: MarketProgramRef, marketId: bigint, now: number): voi
   byKey.set(key, now + MISS_TTL_MS);
 }
 
+/** The market as the index holds it, or undefined when the index lacks it (the chain is not read). */
+export async function readIndexedMarket(db: Kysely<Database>, ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket | undefined> {
+  const row = await findChainMarket(db, marketId);
+  return row ? loaded(ref.programId, row.address, row.data, Number(row.slot)) : undefined;
+}
+
 /**
  * For API reads: the index first, then the chain (indexing the result). An id the chain did not
  * know is answered 404 from the miss cache for MISS_TTL_MS without another chain read.
  */
 export async function readMarketForApi(db: Kysely<Database>, ref: MarketProgramRef, marketId: bigint): Promise<LoadedMarket> {
-  const row = await findChainMarket(db, marketId);
-  if (row) return loaded(ref.programId, row.address, row.data, Number(row.slot));
+  const indexed = await readIndexedMarket(db, ref, marketId);
+  if (indexed) return indexed;
   if (recentlyMissed(ref, marketId, Date.now())) throw marketNotFound(marketId);
   const market = await readMarketFromChain(ref, marketId);
   if (!market) {

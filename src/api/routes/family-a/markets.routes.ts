@@ -25,7 +25,7 @@ export type FamilyBMarketHandler = (
   request: FastifyRequest,
   reply: FastifyReply,
   view: 'market' | 'details',
-) => Promise<{ success: true; data: unknown }>;
+) => Promise<{ success: true; data: unknown } | FastifyReply>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,7 +66,7 @@ async function delegate(
   reply: FastifyReply,
   slug: string,
   view: 'market' | 'details',
-): Promise<{ success: true; data: unknown }> {
+): Promise<{ success: true; data: unknown } | FastifyReply> {
   if (!/^[1-9][0-9]{0,15}$/.test(slug)) {
     throw new DomainError(
       'invalid',

@@ -1,18 +1,17 @@
 /**
  * Family B reads and the metadata confirm: GET /v2/config, GET /v2/markets/{id} (see
- * `marketByIdHandler`, shared with Family A's slug route), the quote, positions, and
+ * `marketByIdHandler` in market-answer.ts, shared with Family A's slug route), the quote, positions, and
  * POST /v2/markets/confirm. Reads come from the index; the quote reads the chain so that it
  * equals what the program would execute now.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
-import { readMarketForApi } from '../../../services/family-b/market-reader.js';
+import { keptIndexAnswer } from '../../../services/family-b/market-answer.service.js';
 import { walletMarketPosition, walletPositions } from '../../../services/family-b/positions.service.js';
 import { quoteMarket } from '../../../services/family-b/trade.builders.js';
-import { marketView } from '../../../services/family-b/views.js';
 import { ok } from '../../envelopes.js';
 import { errorResponses, MarketIdParam, MarketIdParams, Quote, RawAmount, SideInput, Wallet } from './schemas.js';
 
@@ -22,17 +21,10 @@ const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 5
 const Envelope = (data: ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>) =>
   Type.Object({ success: Type.Literal(true), data }, { additionalProperties: true });
 
-/**
- * GET /v2/markets/{id} for an integer id. Fastify allows one parametric route per segment, so
- * Family A's `GET /v2/markets/:slug` owns the path and delegates all-digit params here.
- */
-export function marketByIdHandler(ctx: FamilyBContext) {
-  return async (idParam: string) => ok(marketView(await readMarketForApi(ctx.db, ctx, parseMarketId(idParam))));
-}
-
 export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: FamilyBContext }): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = opts;
+  const positionsOwner = {}; // the positions route's key among the read connection's kept answers
 
   app.get(
     '/v2/markets/:id/quote',
@@ -63,7 +55,14 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
         response: { 200: Envelope(Type.Array(Any)), ...errorResponses },
       },
     },
-    async ({ params }) => ok(await walletPositions(ctx, params.wallet)),
+    async ({ params }, reply) => {
+      // Kept serialized while no connection commits (balances and markets are index reads only).
+      const json = await keptIndexAnswer(ctx, positionsOwner, params.wallet, async () =>
+        reply.serialize(ok(await walletPositions(ctx, params.wallet))),
+      );
+      if (json === undefined) return ok(await walletPositions(ctx, params.wallet));
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(

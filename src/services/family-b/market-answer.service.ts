@@ -1,0 +1,51 @@
+/**
+ * A value made from a market as the index holds it, kept while no connection commits (issue 31):
+ * GET /v2/markets/{id} keeps its serialized answer here, so a repeat read is one
+ * `pragma data_version` and a send instead of a row copy, a view and a serialization.
+ *
+ * Only values made purely from the index are kept: the caller's `make` must depend on the indexed
+ * row (account bytes and slot) alone, so while nothing commits it is what a fresh read would make.
+ * A market the index lacks gives undefined (the caller reads the chain, or answers 404, unkept).
+ * Without the read-only connection (PostgreSQL, in-memory SQLite) nothing is kept either.
+ */
+import { keptFor } from '../../../db/read-answers.js';
+import { readConnectionOf } from '../../../db/read-connection.js';
+import type { FamilyBContext } from './context.js';
+import { readIndexedMarket, type LoadedMarket } from './market-reader.js';
+
+/**
+ * `owner`'s kept value for market `id`, or `make` of the indexed market, kept. The version is
+ * read before the row, so a value is never older than the version it is filed under.
+ */
+export async function keptIndexedMarket<T>(
+  ctx: FamilyBContext,
+  owner: object,
+  id: bigint,
+  make: (market: LoadedMarket) => T,
+): Promise<T | undefined> {
+  const reader = readConnectionOf(ctx.db);
+  if (!reader) return undefined;
+  const kept = keptFor<T>(reader, owner);
+  const key = String(id);
+  let value = kept.get(key);
+  if (value === undefined) {
+    const indexed = await readIndexedMarket(ctx.db, ctx, id);
+    if (!indexed) return undefined;
+    kept.set(key, (value = make(indexed)));
+  }
+  return value;
+}
+
+/**
+ * `owner`'s kept value under `key`, or `make()` kept. For reads whose `make` reads only the index
+ * (no chain, no clock), each read after this call's version read; a `make` that throws keeps
+ * nothing. Undefined without the read-only connection: the caller takes its plain path.
+ */
+export async function keptIndexAnswer<T>(ctx: FamilyBContext, owner: object, key: string, make: () => Promise<T>): Promise<T | undefined> {
+  const reader = readConnectionOf(ctx.db);
+  if (!reader) return undefined;
+  const kept = keptFor<T>(reader, owner);
+  let value = kept.get(key);
+  if (value === undefined) kept.set(key, (value = await make()));
+  return value;
+}
