@@ -10,34 +10,19 @@ import { Keypair, Message, PublicKey, Transaction, TransactionInstruction } from
 import { describe, expect, it } from 'vitest';
 import { compileLegacyMessage, unsignedWireBytes } from '@pmx/programs';
 import { assembleUnsignedTransaction } from '../../src/chain/transaction-assembly.js';
+import { instructionSpec, instructionsOf, type InstructionSpec } from '../helpers/instruction-specs.js';
 
 const POOL = Array.from({ length: 8 }, () => Keypair.generate().publicKey);
 const BLOCKHASH = Keypair.generate().publicKey.toBase58(); // any 32 bytes in base58
 
-const instruction = fc.record({
-  program: fc.integer({ min: 0, max: POOL.length - 1 }),
-  keys: fc.array(fc.record({ key: fc.integer({ min: 0, max: POOL.length - 1 }), isSigner: fc.boolean(), isWritable: fc.boolean() }), {
-    maxLength: 6,
-  }),
-  data: fc.uint8Array({ maxLength: 40 }),
-});
+const instruction = instructionSpec(POOL.length, 6);
 
-function build(
-  payerIndex: number,
-  specs: Array<{ program: number; keys: Array<{ key: number; isSigner: boolean; isWritable: boolean }>; data: Uint8Array }>,
-) {
+function build(payerIndex: number, specs: InstructionSpec[]) {
   // Fresh PublicKey objects each time: the compiler must tell keys apart by value, not identity.
   const key = (i: number) => new PublicKey(POOL[i]!.toBytes());
   return {
     payer: key(payerIndex),
-    instructions: specs.map(
-      (s) =>
-        new TransactionInstruction({
-          programId: key(s.program),
-          keys: s.keys.map((k) => ({ pubkey: key(k.key), isSigner: k.isSigner, isWritable: k.isWritable })),
-          data: Buffer.from(s.data),
-        }),
-    ),
+    instructions: instructionsOf(specs, key),
   };
 }
 

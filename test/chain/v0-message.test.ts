@@ -6,16 +6,10 @@
  * header, static keys and lookups, and a signed transaction that web3.js reads back unchanged.
  */
 import fc from 'fast-check';
-import {
-  AddressLookupTableAccount,
-  Keypair,
-  PublicKey,
-  TransactionInstruction,
-  TransactionMessage,
-  VersionedTransaction,
-} from '@solana/web3.js';
+import { AddressLookupTableAccount, Keypair, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { compileV0Message, signTransaction, v0TransactionSize } from '@pmx/programs';
+import { instructionSpec, instructionsOf, type InstructionSpec } from '../helpers/instruction-specs.js';
 
 const PAYER = Keypair.generate();
 const POOL = [PAYER.publicKey, ...Array.from({ length: 11 }, () => Keypair.generate().publicKey)];
@@ -25,25 +19,12 @@ const BLOCKHASH = Keypair.generate().publicKey.toBase58(); // any 32 bytes in ba
 const key = (i: number) => new PublicKey(POOL[i]!.toBytes());
 const poolIndex = fc.integer({ min: 0, max: POOL.length - 1 });
 
-const instruction = fc.record({
-  program: poolIndex,
-  keys: fc.array(fc.record({ key: poolIndex, isSigner: fc.boolean(), isWritable: fc.boolean() }), { maxLength: 7 }),
-  data: fc.uint8Array({ maxLength: 40 }),
-});
+const instruction = instructionSpec(POOL.length, 7);
 const table = fc.array(poolIndex, { maxLength: 10 });
 
-type Spec = { program: number; keys: Array<{ key: number; isSigner: boolean; isWritable: boolean }>; data: Uint8Array };
-
-function build(specs: Spec[], tableSpecs: number[][]) {
+function build(specs: InstructionSpec[], tableSpecs: number[][]) {
   return {
-    instructions: specs.map(
-      (s) =>
-        new TransactionInstruction({
-          programId: key(s.program),
-          keys: s.keys.map((k) => ({ pubkey: key(k.key), isSigner: k.isSigner, isWritable: k.isWritable })),
-          data: Buffer.from(s.data),
-        }),
-    ),
+    instructions: instructionsOf(specs, key),
     tables: tableSpecs.map(
       (addresses) =>
         new AddressLookupTableAccount({
