@@ -35,10 +35,31 @@ async function airdrop(port: number): Promise<{ result?: string; error?: { code:
   return (await res.json()) as { result?: string; error?: { code: number; message: string } };
 }
 
-async function occupy(port: number): Promise<void> {
+async function listen(port: number): Promise<net.Server | undefined> {
   const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => server.close(resolve)));
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false)).listen(port, '127.0.0.1', () => resolve(true));
+  });
+  return bound ? server : undefined;
+}
+
+async function occupy(port: number): Promise<boolean> {
+  const server = await listen(port);
+  if (server) closers.push(() => new Promise((resolve) => server.close(resolve)));
+  return server !== undefined;
+}
+
+/** A free port whose next port this test holds: other test files bind ports concurrently, so
+ * neither may be assumed free without binding it. */
+async function portBelowOneHeld(): Promise<number> {
+  for (;;) {
+    const held = await findFreePort();
+    if (held < 2 || !(await occupy(held))) continue;
+    const below = await listen(held - 1);
+    if (!below) continue;
+    await new Promise((resolve) => below.close(resolve));
+    return held - 1;
+  }
 }
 
 describe('the embedded ledger across processes', () => {
@@ -59,15 +80,13 @@ describe('the embedded ledger across processes', () => {
   });
 
   it('names LEDGER_RPC_PORT when its port, or the PubSub port after it, is taken', async () => {
-    const taken = await findFreePort();
-    await occupy(taken);
+    let taken = await findFreePort();
+    while (!(await occupy(taken))) taken = await findFreePort();
     const dataDir = tempDir('pmx-ledger-port-');
     await expect(openChainRuntime(loadConfig({ DATA_DIR: dataDir, LEDGER_RPC_PORT: String(taken) }), log)).rejects.toThrow(
       `LEDGER_RPC_PORT=${taken} is in use (EADDRINUSE); set LEDGER_RPC_PORT to a free port, or stop what holds it`,
     );
-    let below = await findFreePort();
-    while (below === taken || below + 1 === taken) below = await findFreePort();
-    await occupy(below + 1);
+    const below = await portBelowOneHeld();
     await expect(openChainRuntime(loadConfig({ DATA_DIR: dataDir, LEDGER_RPC_PORT: String(below) }), log)).rejects.toThrow(
       `LEDGER_RPC_PORT=${below} is in use (EADDRINUSE: PubSub needs ${below + 1}, LEDGER_RPC_PORT + 1)`,
     );
