@@ -88,8 +88,9 @@ export function openSqlite(file: string): DatabaseHandle {
   // The hot reads' own read-only connection (read-connection.ts); a memory database has one connection only.
   if (file !== ':memory:') openReadConnection(db, file);
   const close = async () => {
-    closeReadConnection(db);
+    const readerClosed = closeReadConnection(db);
     await db.destroy();
+    readerClosed(); // after the main connection: see read-connection.ts
   };
   return { db, dialect: 'sqlite', location: file, close };
 }

@@ -1,39 +1,52 @@
 /**
  * Answers of the read-only connection's precompiled reads (read-connection.ts, precompiled.ts),
- * kept while SQLite's `pragma data_version` on that connection stands. The pragma's value changes
- * whenever any other connection commits to the file: this process's main connection or another
- * process's. The reader itself never writes, so an unchanged value means no commit of any kind
- * since the answer was read, and the kept rows are exactly what the statement would return now
- * (issue 31: the one-row hot reads cost a read transaction each; the pragma costs about half).
+ * kept while no connection has committed to the file since they were read: this process's main
+ * connection or another process's. The reader itself never writes, so no commit means the kept
+ * rows are exactly what the statement would return now (issue 31: the one-row hot reads cost a
+ * read transaction each). A commit is told by the wal-index header (wal-index-watch.ts: one read
+ * of the shm file), or where that cannot be used by SQLite's `pragma data_version` on the reader
+ * (a read transaction: about twice the cost).
  *
- * The pragma is read before the statement runs. A commit landing between the two leaves rows
- * newer than the version they are filed under, never older, and the next call sees the version
- * move and drops them. Only the root database's reads come here: transactions, PostgreSQL and
- * in-memory SQLite keep their uncached path.
+ * The version is looked at before the statement runs. A commit landing between the two leaves
+ * rows newer than the version they are filed under, never older, and the next call sees the
+ * version move and drops them. Only the root database's reads come here: transactions,
+ * PostgreSQL and in-memory SQLite keep their uncached path.
  */
 import type SQLite from 'better-sqlite3';
+import { walIndexWatchOf } from './read-connection.js';
 
 /** Kept answers per connection, all reads together; past this the whole set is dropped. */
 export const READ_ANSWERS_MAX = 10_000;
 
 interface Answers {
-  version: SQLite.Statement;
-  seen: unknown;
+  /** True when a commit may have happened since the previous call (the first call: true). */
+  moved: () => boolean;
   byQuery: Map<object, Map<string, unknown>>;
   size: number;
 }
 
 const answersOf = new WeakMap<SQLite.Database, Answers>();
 
+/** `pragma data_version`, for a reader without a wal-index watch. */
+function pragmaMoved(reader: SQLite.Database): () => boolean {
+  const version = reader.prepare('pragma data_version').pluck();
+  let seen: unknown;
+  return () => {
+    const now = version.get();
+    if (now === seen) return false;
+    seen = now;
+    return true;
+  };
+}
+
 function answers(reader: SQLite.Database): Answers {
   let kept = answersOf.get(reader);
   if (!kept) {
-    kept = { version: reader.prepare('pragma data_version').pluck(), seen: undefined, byQuery: new Map(), size: 0 };
+    const watch = walIndexWatchOf(reader);
+    kept = { moved: watch ? () => watch.moved() : pragmaMoved(reader), byQuery: new Map(), size: 0 };
     answersOf.set(reader, kept);
   }
-  const now = kept.version.get();
-  if (now !== kept.seen) {
-    kept.seen = now;
+  if (kept.moved()) {
     kept.byQuery.clear();
     kept.size = 0;
   }

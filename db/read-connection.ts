@@ -15,8 +15,10 @@
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { openWalIndexWatch, type WalIndexWatch } from './wal-index-watch.js';
 
 const readers = new WeakMap<Kysely<Database>, SQLite.Database>();
+const watches = new WeakMap<SQLite.Database, WalIndexWatch>();
 
 /** Opens the read-only connection for `db` (the root Kysely over `file`); close it with the database. */
 export function openReadConnection(db: Kysely<Database>, file: string): SQLite.Database {
@@ -24,6 +26,8 @@ export function openReadConnection(db: Kysely<Database>, file: string): SQLite.D
   reader.pragma('busy_timeout = 5000');
   reader.defaultSafeIntegers(true); // as the main connection: every integer comes back as bigint
   readers.set(db, reader);
+  const watch = openWalIndexWatch(reader, file);
+  if (watch) watches.set(reader, watch);
   return reader;
 }
 
@@ -32,13 +36,21 @@ export function readConnectionOf(db: Kysely<Database>): SQLite.Database | undefi
   return readers.get(db);
 }
 
+/** How read-answers.ts tells that a commit happened, when the file allows it (wal-index-watch.ts). */
+export function walIndexWatchOf(reader: SQLite.Database): WalIndexWatch | undefined {
+  return watches.get(reader);
+}
+
 /**
  * Closes the read-only connection, first, before the main one: reads then go through Kysely, and
  * the main connection closes last, which is what checkpoints the WAL into the database file and
- * removes it (a read-only connection closing last cannot).
+ * removes it (a read-only connection closing last cannot). Call what it returns once the main
+ * connection is closed too: the watch's descriptor may only be closed then (wal-index-watch.ts).
  */
-export function closeReadConnection(db: Kysely<Database>): void {
+export function closeReadConnection(db: Kysely<Database>): () => void {
   const reader = readers.get(db);
   readers.delete(db);
   reader?.close();
+  const watch = reader && watches.get(reader);
+  return () => watch?.release();
 }

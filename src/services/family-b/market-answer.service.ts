@@ -14,6 +14,16 @@ import type { FamilyBContext } from './context.js';
 import { readIndexedMarket, type LoadedMarket } from './market-reader.js';
 
 /**
+ * `owner`'s value kept under `key`, if any, found without a promise: a repeat read answers in the
+ * handler's own turn. Undefined when nothing is kept (or no read-only connection): the caller
+ * then takes its filling path (keptIndexedMarket, keptIndexAnswer), which looks again.
+ */
+export function keptValue<T>(ctx: FamilyBContext, owner: object, key: string): T | undefined {
+  const reader = readConnectionOf(ctx.db);
+  return reader && keptFor<T>(reader, owner).get(key);
+}
+
+/**
  * `owner`'s kept value for market `id`, or `make` of the indexed market, kept. The version is
  * read before the row, so a value is never older than the version it is filed under.
  */

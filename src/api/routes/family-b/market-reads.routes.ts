@@ -9,7 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
-import { keptIndexAnswer } from '../../../services/family-b/market-answer.service.js';
+import { keptIndexAnswer, keptValue } from '../../../services/family-b/market-answer.service.js';
+import { JSON_UTF8 } from './market-answer.js';
 import { walletMarketPosition, walletPositions } from '../../../services/family-b/positions.service.js';
 import { quoteMarket } from '../../../services/family-b/trade.builders.js';
 import { ok } from '../../envelopes.js';
@@ -25,6 +26,12 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = opts;
   const positionsOwner = {}; // the positions route's key among the read connection's kept answers
+  // Kept serialized while no connection commits (balances and markets are index reads only).
+  const positions = async (wallet: string, reply: FastifyReply) => {
+    const json = await keptIndexAnswer(ctx, positionsOwner, wallet, async () => reply.serialize(ok(await walletPositions(ctx, wallet))));
+    if (json === undefined) return ok(await walletPositions(ctx, wallet));
+    return reply.type(JSON_UTF8).send(json);
+  };
 
   app.get(
     '/v2/markets/:id/quote',
@@ -55,13 +62,14 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
         response: { 200: Envelope(Type.Array(Any)), ...errorResponses },
       },
     },
-    async ({ params }, reply) => {
-      // Kept serialized while no connection commits (balances and markets are index reads only).
-      const json = await keptIndexAnswer(ctx, positionsOwner, params.wallet, async () =>
-        reply.serialize(ok(await walletPositions(ctx, params.wallet))),
-      );
-      if (json === undefined) return ok(await walletPositions(ctx, params.wallet));
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    // Not async: a kept answer is sent in the handler's own turn (no promise); else the async path.
+    ({ params }, reply) => {
+      const kept = keptValue<string>(ctx, positionsOwner, params.wallet);
+      if (kept !== undefined) {
+        void (reply as FastifyReply).type(JSON_UTF8).send(kept);
+        return;
+      }
+      return positions(params.wallet, reply);
     },
   );
 
