@@ -15,10 +15,17 @@ import { Type } from 'typebox';
 import { PUBKEY_PATTERN } from '@pmx/programs';
 import { isNumberLike } from '../../families.js';
 import { ok } from '../../envelopes.js';
-import { answerMemo } from '../../answer-memo.js';
+import { answerBytes, answerMemo, sendAnswer } from '../../answer-memo.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { listCatalog, marketDetails, marketSummary, type CatalogPage } from '../../../services/family-a/market-catalog.service.js';
+import { keptAnswer } from '../../../services/family-a/kept-answers.js';
+import {
+  listCatalog,
+  marketDetails,
+  marketSummary,
+  type CatalogPage,
+  type ListQuery,
+} from '../../../services/family-a/market-catalog.service.js';
 
 export type FamilyBMarketHandler = (
   id: number,
@@ -90,7 +97,15 @@ export function marketRoutes(deps: FamilyADeps) {
   return async function (root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     // A page comes back as the same object while the catalog version stands: its JSON too.
-    const sendPage = answerMemo((page: CatalogPage) => ok(page));
+    const pageBytes = answerMemo((page: CatalogPage) => ok(page));
+    // Each route's answers kept while no connection commits (kept-answers.ts): a repeat read is
+    // one data_version pragma and a send, without the catalog version read and the page lookup.
+    const kept = { list: {}, search: {}, summary: {} };
+    const sendPage = async (owner: object, query: ListQuery, reply: FastifyReply) => {
+      const key = JSON.stringify([query.status, query.q, query.creator, query.published, query.limit, query.offset, query.cursor]);
+      const make = async () => pageBytes(reply, await listCatalog(deps, query));
+      return sendAnswer(reply, (await keptAnswer(deps, owner, key, make)) ?? (await make()));
+    };
     app.get(
       '/v2/markets',
       {
@@ -109,7 +124,7 @@ export function marketRoutes(deps: FamilyADeps) {
           response: { 200: Envelope },
         },
       },
-      async ({ query }, reply) => sendPage(reply, await listCatalog(deps, finitePage(query))),
+      async ({ query }, reply) => sendPage(kept.list, finitePage(query), reply),
     );
 
     app.get(
@@ -122,7 +137,7 @@ export function marketRoutes(deps: FamilyADeps) {
           response: { 200: Envelope },
         },
       },
-      async ({ query }, reply) => sendPage(reply, await listCatalog(deps, finitePage(query))),
+      async ({ query }, reply) => sendPage(kept.search, finitePage(query), reply),
     );
 
     app.get(
@@ -138,6 +153,9 @@ export function marketRoutes(deps: FamilyADeps) {
       async (request, reply) => {
         const { slug } = request.params;
         if (isNumberLike(slug)) return delegate(request, reply, slug, 'market');
+        // The summary is a function of the market's row alone (no chain, no clock): kept.
+        const bytes = await keptAnswer(deps, kept.summary, slug, async () => answerBytes(reply, ok(await marketSummary(deps, slug))));
+        if (bytes !== undefined) return sendAnswer(reply, bytes);
         return ok(await marketSummary(deps, slug));
       },
     );
