@@ -87,6 +87,14 @@ export interface ChainClient {
   /** Human name of the cluster: "embedded" or the RPC URL. */
   readonly cluster: string;
 
+  /**
+   * In-process chains only: a number that changes whenever any account may have changed (every
+   * landed transaction, faucet write, slot's sysvars, restart), read synchronously. An answer made
+   * from account reads started after reading it is current while it stands (src/chain/kept-answers.ts).
+   * Absent on a remote cluster, whose accounts change unseen.
+   */
+  accountWriteVersion?(): number;
+
   getAccount(address: string, commitment?: Commitment): Promise<AccountSnapshot | null>;
   getMultipleAccounts(addresses: string[], commitment?: Commitment): Promise<(AccountSnapshot | null)[]>;
   getProgramAccounts(programId: string, filters?: ProgramAccountFilter[]): Promise<AccountSnapshot[]>;

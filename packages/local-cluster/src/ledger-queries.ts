@@ -15,6 +15,7 @@ import type { DecodedTokenAccount } from '@pmx/programs';
 import { decodeMint, isTokenProgram, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, tokenAccountOf } from './token-balances.js';
 import type { TransactionRecord, TransactionRecordStore } from './transaction-record.store.js';
 import type { TransactionErr } from './tx-errors.js';
+import { accountWriteVersion } from './write-version.js';
 
 export interface LedgerSignatureStatus {
   slot: number;
@@ -50,6 +51,11 @@ export class LedgerQueries {
   ) {
     this.index = new AccountIndex(() => this.svm);
     this.recent = new RecentSignatures(store, clock.slot);
+  }
+
+  /** Changes with every account write (write-version.ts): in-process readers key kept answers by it. */
+  get accountWriteVersion(): number {
+    return accountWriteVersion(this.svm);
   }
 
   get slot(): number {

@@ -8,6 +8,7 @@ import { U64_MAX } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
 import type { LedgerClock } from './ledger-clock.js';
 import type { RuntimeAccount } from './program-runtime.js';
+import { noteAccountWrite } from './write-version.js';
 
 /** SlotHashes entries kept, newest first (a real node keeps 512; lookup tables need only the recent ones). */
 const SLOT_HASHES_KEPT = 150;
@@ -24,6 +25,7 @@ export function syncSysvars(svm: LiteSVM, clock: LedgerClock): void {
   const hashes = [];
   for (let s = clock.slot; s >= 0 && hashes.length < SLOT_HASHES_KEPT; s--) hashes.push({ slot: BigInt(s), hash: clock.blockhashAt(s) });
   svm.setSlotHashes(hashes);
+  noteAccountWrite(svm);
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   TransactionMetadata,
 } from 'litesvm/dist/internal.js';
 import { Account } from 'litesvm/dist/internal.js';
+import { noteAccountWrite } from './write-version.js';
 
 const CACHE_LIMIT = 50_000;
 const toBytes = new Map<string, Uint8Array>();
@@ -50,9 +51,11 @@ export function nativeGet(svm: LiteSVM, addr: string): NativeAccount | null {
 
 export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: bigint, data: Uint8Array, executable: boolean): void {
   native(svm).setAccount(addressBytes(addr), new Account(lamports, data, addressBytes(owner), executable, 0n));
+  noteAccountWrite(svm);
 }
 
 /** Executes signed wire bytes as they are (legacy or versioned), without re-encoding. */
 export function nativeSend(svm: LiteSVM, raw: Uint8Array, version: 'legacy' | 0): TransactionMetadata | FailedTransactionMetadata {
+  noteAccountWrite(svm); // synchronous: no reader runs between this and the writes
   return version === 'legacy' ? native(svm).sendLegacyTransaction(raw) : native(svm).sendVersionedTransaction(raw);
 }

@@ -2,10 +2,11 @@
  * GET /v2/config (the cluster, mints, programs and the market program's counter) and, on the
  * embedded cluster only, the dev faucet POST /v2/dev/faucet. Both answer in Family B's envelope.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ChainRuntime } from '../../chain/chain-runtime.js';
+import { keptChainAnswer } from '../../services/family-b/chain-answer.service.js';
 import { readProgramConfig } from '../../services/family-b/market-reader.js';
 import { ok } from '../envelopes.js';
 import { errorResponses, Wallet } from './family-b/schemas.js';
@@ -31,6 +32,12 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
     },
     faucet: chain.devFaucet !== undefined,
   };
+  // The answer depends on the program's config account alone (no clock, no index).
+  const answer = async () => {
+    const config = await readProgramConfig({ chain: chain.client, programId: chain.programs.market });
+    return ok({ ...fixed, marketCounter: config ? Number(config.marketCounter) : 0, programInitialized: config !== null });
+  };
+  const configOwner = {}; // this route's key among the chain's kept answers
   app.get(
     '/v2/config',
     {
@@ -43,9 +50,11 @@ export async function chainRoutes(root: FastifyInstance, opts: { chain: ChainRun
         },
       },
     },
-    async () => {
-      const config = await readProgramConfig({ chain: chain.client, programId: chain.programs.market });
-      return ok({ ...fixed, marketCounter: config ? Number(config.marketCounter) : 0, programInitialized: config !== null });
+    async (_request, reply) => {
+      // In-process chain: the serialized answer is kept while no account is written (chain/kept-answers.ts).
+      const json = await keptChainAnswer(chain.client, configOwner, '', async () => reply.serialize(await answer()));
+      if (json === undefined) return answer();
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
     },
   );
 

@@ -69,6 +69,10 @@ export class EmbeddedChainClient implements ChainClient {
 
   constructor(readonly ledger: EmbeddedLedger) {}
 
+  accountWriteVersion(): number {
+    return this.ledger.accountWriteVersion;
+  }
+
   async getAccount(address: string): Promise<AccountSnapshot | null> {
     const acc = this.ledger.getStoredAccount(address);
     return acc ? freshSnapshot(address, acc, this.ledger.slot) : null;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { keptChainAnswer } from '../../../services/family-b/chain-answer.service.js';
 import { confirmMarket, marketImages } from '../../../services/family-b/confirm.service.js';
 import { parseMarketId, type FamilyBContext } from '../../../services/family-b/context.js';
 import { keptIndexAnswer, keptValue } from '../../../services/family-b/market-answer.service.js';
@@ -32,6 +33,7 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
     if (json === undefined) return ok(await walletPositions(ctx, wallet));
     return reply.type(JSON_UTF8).send(json);
   };
+  const quoteOwner = {}; // the quote route's key among the chain's kept answers
 
   app.get(
     '/v2/markets/:id/quote',
@@ -48,8 +50,16 @@ export async function familyBReadRoutes(root: FastifyInstance, opts: { ctx: Fami
         response: { 200: Envelope(Quote), ...errorResponses },
       },
     },
-    async ({ params, query }) =>
-      ok(await quoteMarket(ctx, { marketId: params.id, side: query.side, amount: String(query.amount), action: query.action ?? 'buy' })),
+    async ({ params, query }, reply) => {
+      const action = query.action ?? 'buy';
+      const quote = async () => ok(await quoteMarket(ctx, { marketId: params.id, side: query.side, amount: String(query.amount), action }));
+      // The quote is the market account's bytes and the query alone (quoteOn reads no clock or slot):
+      // on an in-process chain it is kept while no account is written. The free-text side goes last.
+      const key = `${params.id}:${query.amount}:${action}:${query.side}`;
+      const json = await keptChainAnswer(ctx.chain, quoteOwner, key, async () => reply.serialize(await quote()));
+      if (json === undefined) return quote();
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.get(
