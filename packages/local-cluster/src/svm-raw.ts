@@ -52,7 +52,22 @@ export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: b
   native(svm).setAccount(addressBytes(addr), new Account(lamports, data, addressBytes(owner), executable, 0n));
 }
 
-/** Executes signed wire bytes as they are (legacy or versioned), without re-encoding. */
-export function nativeSend(svm: LiteSVM, raw: Uint8Array, version: 'legacy' | 0): TransactionMetadata | FailedTransactionMetadata {
-  return version === 'legacy' ? native(svm).sendLegacyTransaction(raw) : native(svm).sendVersionedTransaction(raw);
+/**
+ * Executes signed wire bytes as they are (legacy or versioned), without re-encoding; with
+ * `sigverify`, LiteSVM checks the signatures first (the ledger keeps it off otherwise).
+ */
+export function nativeSend(
+  svm: LiteSVM,
+  raw: Uint8Array,
+  version: 'legacy' | 0,
+  sigverify = false,
+): TransactionMetadata | FailedTransactionMetadata {
+  const n = native(svm);
+  if (!sigverify) return version === 'legacy' ? n.sendLegacyTransaction(raw) : n.sendVersionedTransaction(raw);
+  n.setSigverify(true);
+  try {
+    return version === 'legacy' ? n.sendLegacyTransaction(raw) : n.sendVersionedTransaction(raw);
+  } finally {
+    n.setSigverify(false);
+  }
 }
