@@ -1,8 +1,8 @@
 /**
  * EmbeddedLedger: a single-node Solana cluster inside the daemon. LiteSVM holds the accounts and
- * runs the builtin programs; this class verifies signatures, recent blockhashes and duplicates as
- * a validator would, executes all-or-nothing (reference programs included), records every landed
- * transaction durably before reporting it, and advances slots with wall time.
+ * runs the builtin programs; signatures (LiteSVM's check for those it runs alone), recent blockhashes
+ * and duplicates are verified as a validator would, execution is all-or-nothing (reference programs
+ * included), every landed transaction is recorded durably before it is reported, slots follow wall time.
  */
 import { EventEmitter } from 'node:events';
 import { PublicKey, SystemProgram, TransactionInstruction, TransactionMessage, VersionedTransaction, type Keypair } from '@solana/web3.js';
@@ -20,12 +20,12 @@ import { LedgerClock } from './ledger-clock.js';
 import { GroupCommit } from './group-commit.js';
 import { openState, Snapshotter } from './ledger-persistence.js';
 import { LedgerQueries } from './ledger-queries.js';
-import { parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
+import { assertSigned, parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
 import type { ProgramHandler } from './program-runtime.js';
 import { buildRecord } from './record-builder.js';
 import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
 import { writeAccount } from './svm-accounts.js';
-import { executeTransaction, type ExecutionMode } from './transaction-executor.js';
+import { executeTransaction, usesHandlers, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
 import type { LedgerOptions, SendOptions, SendResult, SimulationOutcome } from './ledger-types.js';
 import { describeErr, type TransactionErr } from './tx-errors.js';
@@ -104,11 +104,15 @@ export class EmbeddedLedger extends LedgerQueries {
     this.assertOpen();
     if (this.faults.takeFailedSend()) throw new LedgerError('unavailable', 'injected fault: the node did not accept the transaction');
     const p = parseTransaction(raw, this.resolveTable);
-    if (!signaturesValid(p)) throw new LedgerError('signature', 'Transaction signature verification failure');
-    const stale = this.freshnessErr(p);
-    if (stale) throw preflightError(stale, [], describeErr(stale));
-    if (this.faults.shouldDrop(raw)) return { signature: p.signature, err: null, slot: null };
     const delay = this.faults.config.confirmDelayMs;
+    // LiteSVM alone on canonical bytes checks signatures (Agave's verify_strict, half node's cost); else here.
+    const runtimeVerifies = p.canonical && delay === 0 && !usesHandlers(this.handlers, p);
+    if (!runtimeVerifies) assertSigned(p);
+    const stale = this.freshnessErr(p);
+    const dropped = !stale && this.faults.shouldDrop(raw);
+    if (runtimeVerifies && (stale || dropped)) assertSigned(p);
+    if (stale) throw preflightError(stale, [], describeErr(stale));
+    if (dropped) return { signature: p.signature, err: null, slot: null };
     if (delay > 0) {
       this.pending.add(p.signature);
       setTimeout(() => {
@@ -120,7 +124,7 @@ export class EmbeddedLedger extends LedgerQueries {
       }, delay);
       return { signature: p.signature, err: null, slot: null };
     }
-    return this.land(p, opts.preflight ? 'preflight' : 'commit', opts.groupCommit);
+    return this.land(p, opts.preflight ? 'preflight' : 'commit', opts.groupCommit, runtimeVerifies);
   }
 
   /** Executes without landing. `sigVerify` defaults to false, like the RPC method. */
@@ -221,10 +225,11 @@ export class EmbeddedLedger extends LedgerQueries {
   }
 
   /** Executes now; answers (and tells listeners) once its record is committed: now, or with its turn's group. */
-  private async land(p: ParsedTransaction, mode: ExecutionMode, groupCommit = false): Promise<SendResult> {
+  private async land(p: ParsedTransaction, mode: ExecutionMode, groupCommit = false, runtimeVerifies = false): Promise<SendResult> {
     const stale = this.freshnessErr(p);
     if (stale) throw preflightError(stale, [], describeErr(stale));
-    const out = executeTransaction(this.executorDeps(), p, mode);
+    const out = executeTransaction(this.executorDeps(), p, mode, runtimeVerifies);
+    if (!out.landed && runtimeVerifies) assertSigned(p); // refused before its check (sanitize, fee payer)?
     if (!out.landed) throw preflightError(out.err, out.logs, describeErr(out.err ?? 'SanitizeFailure'));
     const slot = this.clock.slot;
     const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());

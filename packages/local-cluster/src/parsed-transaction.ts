@@ -6,11 +6,12 @@
  * then read-only addresses after the static keys, exactly as the runtime orders them.
  */
 import { PACKET_DATA_SIZE } from '@pmx/programs';
-import { VersionedTransaction, type PublicKey } from '@solana/web3.js';
+import { PublicKey, VersionedTransaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { LedgerError } from './ledger-error.js';
 import { verifyEd25519 } from './signature-verifier.js';
 import { addressText } from './svm-raw.js';
+import { isStaticWritable, readWireTransaction, type WireTransaction } from './wire-transaction.js';
 
 export interface CompiledIx {
   programIndex: number;
@@ -28,8 +29,14 @@ export interface ParsedTransaction {
   writable: boolean[];
   instructions: CompiledIx[];
   recentBlockhash: string;
-  /** The decoded transaction, for handing to LiteSVM without re-parsing. */
-  tx: VersionedTransaction;
+  /** Every signature, and the key that must have made it (the first `numSigners` static keys). */
+  signatures: Uint8Array[];
+  signerKeys: Uint8Array[];
+  /**
+   * True when the wire bytes are in the canonical form (wire-transaction.ts): the runtime then
+   * verifies exactly the message bytes we would, so its signature check can stand for ours.
+   */
+  canonical: boolean;
 }
 
 /** The addresses a lookup table can serve now, or null when it does not exist or is deactivated. */
@@ -38,6 +45,39 @@ export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
 export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
   if (raw.length > PACKET_DATA_SIZE)
     throw new LedgerError('invalid', `transaction too large: ${raw.length} bytes (max ${PACKET_DATA_SIZE})`);
+  const wire = readWireTransaction(raw);
+  return wire ? fromWire(raw, wire, resolveTable) : fromWeb3(raw, resolveTable);
+}
+
+/** The canonical form, read from the bytes (the same fields web3.js would give). */
+function fromWire(raw: Uint8Array, w: WireTransaction, resolveTable?: LookupTableResolver): ParsedTransaction {
+  const staticKeys = w.staticKeys.map((k) => addressText(k));
+  const lookups = w.lookups.map((l) => ({
+    accountKey: new PublicKey(l.accountKey),
+    writableIndexes: l.writableIndexes,
+    readonlyIndexes: l.readonlyIndexes,
+  }));
+  const loaded = loadLookups(lookups, resolveTable);
+  const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
+  const numSigners = w.numRequiredSignatures;
+  return {
+    raw,
+    signature: bs58.encode(w.signatures[0]!),
+    messageBytes: raw.subarray(w.messageOffset),
+    version: w.version,
+    accountKeys,
+    numSigners,
+    writable: accountKeys.map((_, i) => (i < staticKeys.length ? isStaticWritable(w, i) : i < staticKeys.length + loaded.writable.length)),
+    instructions: w.instructions,
+    recentBlockhash: addressText(w.recentBlockhash),
+    signatures: w.signatures,
+    signerKeys: w.staticKeys.slice(0, numSigners),
+    canonical: true,
+  };
+}
+
+/** Any other form web3.js reads (trailing bytes, non-minimal lengths…): its results and errors. */
+function fromWeb3(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
   let tx: VersionedTransaction;
   try {
     tx = VersionedTransaction.deserialize(raw);
@@ -51,7 +91,7 @@ export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableReso
   }
   // Through the runtime's base58 cache: the same payers, mints and programs come back all the time.
   const staticKeys = msg.staticAccountKeys.map((k) => addressText(k.toBytes()));
-  const loaded = loadLookups(tx, resolveTable);
+  const loaded = loadLookups(msg.version === 0 ? msg.addressTableLookups : [], resolveTable);
   const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
   return {
     raw,
@@ -71,23 +111,34 @@ export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableReso
       data: ix.data,
     })),
     recentBlockhash: msg.recentBlockhash,
-    tx,
+    signatures: tx.signatures,
+    signerKeys: msg.staticAccountKeys.slice(0, numSigners).map((k) => k.toBytes()),
+    canonical: false,
   };
+}
+
+/** Throws what a node answers when a required signature is missing or invalid. */
+export function assertSigned(p: ParsedTransaction): void {
+  if (!signaturesValid(p)) throw new LedgerError('signature', 'Transaction signature verification failure');
 }
 
 /** True when every required signer produced a valid Ed25519 signature over the message. */
 export function signaturesValid(p: ParsedTransaction): boolean {
-  const keys = p.tx.message.staticAccountKeys;
   for (let i = 0; i < p.numSigners; i++) {
-    if (!verifyEd25519(p.messageBytes, p.tx.signatures[i]!, keys[i]!.toBytes())) return false;
+    if (!verifyEd25519(p.messageBytes, p.signatures[i]!, p.signerKeys[i]!)) return false;
   }
   return true;
 }
 
-function loadLookups(tx: VersionedTransaction, resolveTable?: LookupTableResolver): { writable: string[]; readonly: string[] } {
+interface Lookup {
+  accountKey: PublicKey;
+  writableIndexes: number[];
+  readonlyIndexes: number[];
+}
+
+function loadLookups(lookups: readonly Lookup[], resolveTable?: LookupTableResolver): { writable: string[]; readonly: string[] } {
   const out = { writable: [] as string[], readonly: [] as string[] };
-  if (tx.message.version !== 0) return out;
-  for (const lookup of tx.message.addressTableLookups) {
+  for (const lookup of lookups) {
     const addresses = resolveTable?.(lookup.accountKey) ?? null;
     if (!addresses) throw new LedgerError('invalid', `address lookup table ${lookup.accountKey.toBase58()} not found`);
     const pick = (i: number) => {

@@ -4,7 +4,7 @@
  */
 import type { LiteSVM } from 'litesvm';
 import type { ParsedTransaction } from './parsed-transaction.js';
-import { readAccount } from './svm-accounts.js';
+import { readAccount, type StoredAccount } from './svm-accounts.js';
 import { collectTokenBalances } from './token-balances.js';
 import type { ExecutionOutcome } from './transaction-executor.js';
 import type { TransactionRecord } from './transaction-record.store.js';
@@ -12,7 +12,12 @@ import type { TransactionRecord } from './transaction-record.store.js';
 export function buildRecord(svm: LiteSVM, p: ParsedTransaction, out: ExecutionOutcome, slot: number, blockTime: number): TransactionRecord {
   // The executor has read every touched account before and after: only an account it did not
   // touch (a mint, for its decimals) is read again, and it is the same before as after.
-  const pre = (a: string) => (out.touched.has(a) ? out.touched.preState(a) : readAccount(svm, a));
+  const untouched = new Map<string, StoredAccount | null>(); // read once for pre and post alike
+  const readOnce = (a: string) => {
+    if (!untouched.has(a)) untouched.set(a, readAccount(svm, a));
+    return untouched.get(a) ?? null;
+  };
+  const pre = (a: string) => (out.touched.has(a) ? out.touched.preState(a) : readOnce(a));
   const post = (a: string) => (out.changed.has(a) ? (out.changed.get(a) ?? null) : pre(a));
   return {
     signature: p.signature,

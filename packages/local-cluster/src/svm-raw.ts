@@ -54,8 +54,23 @@ export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: b
   noteAccountWrite(svm);
 }
 
-/** Executes signed wire bytes as they are (legacy or versioned), without re-encoding. */
-export function nativeSend(svm: LiteSVM, raw: Uint8Array, version: 'legacy' | 0): TransactionMetadata | FailedTransactionMetadata {
+/**
+ * Executes signed wire bytes as they are (legacy or versioned), without re-encoding; with
+ * `sigverify`, LiteSVM checks the signatures first (the ledger keeps it off otherwise).
+ */
+export function nativeSend(
+  svm: LiteSVM,
+  raw: Uint8Array,
+  version: 'legacy' | 0,
+  sigverify = false,
+): TransactionMetadata | FailedTransactionMetadata {
   noteAccountWrite(svm); // synchronous: no reader runs between this and the writes
-  return version === 'legacy' ? native(svm).sendLegacyTransaction(raw) : native(svm).sendVersionedTransaction(raw);
+  const n = native(svm);
+  if (!sigverify) return version === 'legacy' ? n.sendLegacyTransaction(raw) : n.sendVersionedTransaction(raw);
+  n.setSigverify(true);
+  try {
+    return version === 'legacy' ? n.sendLegacyTransaction(raw) : n.sendVersionedTransaction(raw);
+  } finally {
+    n.setSigverify(false);
+  }
 }

@@ -44,11 +44,16 @@ export function tokenAccountOf(acc: StoredAccount | null): DecodedTokenAccount |
   return acc && isTokenProgram(acc.owner) ? decodeTokenAccount(acc.data) : null;
 }
 
-export function decodeMint(acc: StoredAccount | null): DecodedMint | null {
+/** An initialized mint's decimals (decodeMint's checks, without encoding its two authorities). */
+export function mintDecimals(acc: StoredAccount | null): number | null {
   // Token-2022 mints with extensions are longer; the base layout is the same.
   if (!acc || !isTokenProgram(acc.owner) || acc.data.length < MINT_SIZE || acc.data.length === TOKEN_ACCOUNT_SIZE) return null;
-  const d = Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength);
-  if (d[45] !== 1) return null;
+  return acc.data[45] === 1 ? (acc.data[44] ?? 0) : null;
+}
+
+export function decodeMint(acc: StoredAccount | null): DecodedMint | null {
+  if (mintDecimals(acc) === null) return null;
+  const d = Buffer.from(acc!.data.buffer, acc!.data.byteOffset, acc!.data.byteLength);
   return {
     mintAuthority: optionKey(d, 0),
     supply: d.readBigUInt64LE(36),
@@ -99,7 +104,7 @@ export function collectTokenBalances(accountKeys: string[], read: (address: stri
     if (!tok || !acc) return;
     let dec = decimals.get(tok.mint);
     if (dec === undefined) {
-      dec = decodeMint(read(tok.mint))?.decimals ?? 0;
+      dec = mintDecimals(read(tok.mint)) ?? 0;
       decimals.set(tok.mint, dec);
     }
     out.push({ accountIndex, mint: tok.mint, owner: tok.owner, programId: acc.owner, amount: tok.amount, decimals: dec });

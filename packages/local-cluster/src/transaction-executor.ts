@@ -43,12 +43,27 @@ export interface ExecutorDeps {
   clock: () => { slot: bigint; unixTimestamp: bigint };
 }
 
-export function executeTransaction(deps: ExecutorDeps, p: ParsedTransaction, mode: ExecutionMode): ExecutionOutcome {
+/** True when a reference program (a handler) runs any of its instructions: then not LiteSVM alone. */
+export function usesHandlers(handlers: ReadonlyMap<string, ProgramHandler>, p: ParsedTransaction): boolean {
+  return p.instructions.some((ix) => handlers.has(p.accountKeys[ix.programIndex]!));
+}
+
+/**
+ * `runtimeVerifies`: LiteSVM checks the signatures as it executes (only for a transaction it runs
+ * alone); a refusal is its SignatureFailure, which never lands and changes nothing.
+ */
+export function executeTransaction(
+  deps: ExecutorDeps,
+  p: ParsedTransaction,
+  mode: ExecutionMode,
+  runtimeVerifies = false,
+): ExecutionOutcome {
   const touched = new TouchedAccounts(deps.svm);
   for (const key of p.accountKeys) touched.touch(key);
   const fee = LAMPORTS_PER_SIGNATURE * BigInt(p.numSigners + precompileSignatureCount(p));
-  const usesHandler = p.instructions.some((ix) => deps.handlers.has(p.accountKeys[ix.programIndex]!));
-  const run = usesHandler ? runWithHandlers(deps, p, touched, fee) : runInSvm(deps, p);
+  const usesHandler = usesHandlers(deps.handlers, p);
+  if (usesHandler && runtimeVerifies) throw new Error('the runtime verifies only the transactions it runs alone');
+  const run = usesHandler ? runWithHandlers(deps, p, touched, fee) : runInSvm(deps, p, runtimeVerifies);
   const landed = run.err === null || (mode === 'commit' && isRecordedError(run.err));
   if (mode === 'simulate' || !landed) {
     touched.restoreAll();
@@ -82,8 +97,8 @@ interface RunResult {
   unitsConsumed: number;
 }
 
-function runInSvm(deps: ExecutorDeps, p: ParsedTransaction): RunResult {
-  const result = nativeSend(deps.svm, p.raw, p.version);
+function runInSvm(deps: ExecutorDeps, p: ParsedTransaction, sigverify: boolean): RunResult {
+  const result = nativeSend(deps.svm, p.raw, p.version, sigverify);
   const meta = isFailed(result) ? result.meta() : result;
   return {
     err: isFailed(result) ? mapLiteSvmError(result) : null,
