@@ -172,3 +172,60 @@ export async function ownersWithRestingOrders(db: Db, afterOwner: string, limit:
     .execute();
   return rows.map((r) => r.owner);
 }
+
+/** Groups rows by owner, each owner's rows in the order read; every owner asked has an entry. */
+function byOwner<T extends { owner: string }>(owners: readonly string[], rows: readonly T[]): Map<string, T[]> {
+  const map = new Map(owners.map((o) => [o, [] as T[]]));
+  for (const r of rows) map.get(r.owner)?.push(r);
+  return map;
+}
+
+/** `restingCommitments` of several owners in one query (the index's reaction to a settlement group's owners). */
+export async function restingCommitmentsOf(db: Db, owners: readonly string[]): Promise<Map<string, RestingCommitment[]>> {
+  if (owners.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select(['owner', 'market_id', 'side', 'outcome', sql<bigint | number | string>`sum(committed)`.as('committed')])
+    .where('owner', 'in', [...owners])
+    .where('status', 'in', ['open', 'partially_filled'])
+    .groupBy(['owner', 'market_id', 'side', 'outcome'])
+    .execute();
+  const grouped = byOwner(owners, rows);
+  return new Map(
+    [...grouped].map(([owner, list]) => [
+      owner,
+      list.map((r) => ({ marketId: r.market_id, side: r.side, outcome: r.outcome, committed: big(r.committed) })),
+    ]),
+  );
+}
+
+/** `ownerHoldRows` of several owners in one query. */
+export async function ownerHoldRowsOf(db: Db, owners: readonly string[]): Promise<Map<string, HoldRow[]>> {
+  if (owners.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('clob_owner_holds')
+    .selectAll()
+    .where('owner', 'in', [...owners])
+    .execute();
+  const held = rows.map((r) => ({
+    owner: r.owner,
+    marketId: r.market_id,
+    usdc: big(r.usdc),
+    yes: big(r.yes_tokens),
+    no: big(r.no_tokens),
+  }));
+  return byOwner(owners, held);
+}
+
+/** Which of these owners have a resting order (one query: the coverage check reads the others' no further). */
+export async function ownersWithRestingOrdersAmong(db: Db, owners: readonly string[]): Promise<Set<string>> {
+  if (owners.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('clob_orders')
+    .select('owner')
+    .distinct()
+    .where('owner', 'in', [...owners])
+    .where(isRestingStatus)
+    .execute();
+  return new Set(rows.map((r) => r.owner));
+}

@@ -63,6 +63,62 @@ export async function savePosition(db: Db, p: Omit<PositionRow, 'id'> & { id?: s
     .execute();
 }
 
+/**
+ * The positions of these owners in these markets, both outcomes (one query for a run of the
+ * positions job: was one per owner, market and outcome). Rows of an owner in a market the caller
+ * did not pair them with may come too; the caller picks its pairs.
+ */
+export async function findPositionsOf(db: Db, owners: readonly string[], marketIds: readonly string[]): Promise<PositionRow[]> {
+  if (owners.length === 0 || marketIds.length === 0) return [];
+  const rows: PositionRow[] = [];
+  for (let i = 0; i < owners.length; i += 500) {
+    const page = await db
+      .selectFrom('clob_positions')
+      .selectAll()
+      .where('owner', 'in', owners.slice(i, i + 500))
+      .where('market_id', 'in', [...marketIds])
+      .execute();
+    for (const r of page) rows.push(toRow(r)!);
+  }
+  return rows;
+}
+
+/**
+ * Writes positions in one upsert per 100 rows, in the order given: the caller sorts them by key
+ * (owner, market, outcome), the lock order of every positions writer (db/row-locks.ts).
+ */
+export async function savePositions(db: Db, positions: ReadonlyArray<Omit<PositionRow, 'id'>>): Promise<void> {
+  for (let i = 0; i < positions.length; i += 100) {
+    await db
+      .insertInto('clob_positions')
+      .values(
+        positions.slice(i, i + 100).map((p) => ({
+          id: randomUUID(),
+          market_id: p.marketId,
+          owner: p.owner,
+          outcome: p.outcome,
+          net_quantity: p.netQuantity,
+          total_cost: p.totalCost,
+          total_proceeds: p.totalProceeds,
+          total_fees: p.totalFees,
+          realized_pnl: p.realizedPnl,
+          updated_at: p.updatedAt,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['owner', 'market_id', 'outcome']).doUpdateSet((eb) => ({
+          net_quantity: eb.ref('excluded.net_quantity'),
+          total_cost: eb.ref('excluded.total_cost'),
+          total_proceeds: eb.ref('excluded.total_proceeds'),
+          total_fees: eb.ref('excluded.total_fees'),
+          realized_pnl: eb.ref('excluded.realized_pnl'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
 /** The owner's positions with holdings or realised PnL, with their market's catalog fields. */
 export async function listPositions(db: Db, owner: string, marketId?: string) {
   let q = db

@@ -43,3 +43,14 @@ export async function findClobWalletByEscrow(db: Db, escrow: string): Promise<Cl
     .executeTakeFirst();
   return row && { owner: row.owner, escrow: row.escrow, escrowUsdc: row.escrow_usdc };
 }
+
+/** The wallets of these escrows, in one query (an escrow with no wallet is absent). */
+export async function findClobWalletsByEscrows(db: Db, escrows: readonly string[]): Promise<ClobWalletRow[]> {
+  if (escrows.length === 0) return [];
+  const rows = await db
+    .selectFrom('clob_wallets')
+    .select(['owner', 'escrow', 'escrow_usdc'])
+    .where('escrow', 'in', [...escrows])
+    .execute();
+  return rows.map((r) => ({ owner: r.owner, escrow: r.escrow, escrowUsdc: r.escrow_usdc }));
+}

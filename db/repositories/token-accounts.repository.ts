@@ -161,3 +161,17 @@ export async function tokenAccountsOf(
     .execute();
   return rows.map((r) => ({ address: r.address, mint: r.mint, amount: big(r.amount) }));
 }
+
+/** Every indexed token account of these owners (any mint, any amount), in one query by the owner index. */
+export async function tokenAccountsOfOwners(
+  db: Kysely<Database>,
+  owners: readonly string[],
+): Promise<Array<{ address: string; mint: string; owner: string; amount: bigint }>> {
+  if (owners.length === 0) return [];
+  const rows = await db
+    .selectFrom('token_accounts')
+    .select(['address', 'mint', 'owner', 'amount'])
+    .where('owner', 'in', [...owners])
+    .execute();
+  return rows.map((r) => ({ address: r.address, mint: r.mint, owner: r.owner, amount: big(r.amount) }));
+}

@@ -51,7 +51,7 @@ import { ClobIndexSubscriptions } from '../services/family-c/index-subscriptions
 import { CLOB_MARKET_SETUP, clobMarketSetupBuilder } from '../services/family-c/market-setup.builder.js';
 import { ensureExchangeInitialized } from '../services/family-c/program-setup.service.js';
 import { smartWalletAddresses } from '../services/family-c/smart-wallet.service.js';
-import { tokenAccountChanged } from '../services/family-c/balance-changes.service.js';
+import { tokenAccountChanged, tokenAccountsChanged } from '../services/family-c/balance-changes.service.js';
 import { familyCTxBuilders } from '../services/family-c/wallet.builders.js';
 import { coverAllWallets } from '../services/family-c/wallet-coverage.service.js';
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
@@ -153,6 +153,11 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
   const hooks = {
     marketStatusChanged: (change: MarketChange) => statusChanged(change.marketId, change.status),
     tokenAccountIndexed: (_address: string, owner: string | null) => tokenAccountChanged(balanceChanges, owner),
+    tokenAccountsIndexed: (changes: ReadonlyArray<{ owner: string | null }>) =>
+      tokenAccountsChanged(
+        balanceChanges,
+        changes.map((c) => c.owner),
+      ),
     walletsIndexed: () => coverAllWallets(c, runtime.port),
   };
   return {

@@ -92,6 +92,19 @@ describe('clob.index.token-accounts', () => {
       [addresses[3], null],
     ]);
     expect(result).toEqual({ accounts: 4, closed: 1, owners: 3 });
+
+    // A hook that takes them all is called once, with the same owners in the same order.
+    const calls: Array<ReadonlyArray<{ address: string; owner: string | null }>> = [];
+    const batched = clobIndexTokenAccountsProcessor(c, {
+      tokenAccountIndexed: async () => {
+        throw new Error('the batched hook takes every owner');
+      },
+      tokenAccountsIndexed: async (changes) => {
+        calls.push(changes);
+      },
+    });
+    await batched({ addresses }, {} as never, pino({ level: 'silent' }));
+    expect(calls).toEqual([told.map(([address, owner]) => ({ address, owner }))]);
   });
 });
 

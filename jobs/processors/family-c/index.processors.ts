@@ -14,6 +14,8 @@ export interface ClobIndexHooks {
   marketStatusChanged?(change: MarketChange): Promise<void>;
   /** A smart wallet's token account changed (its owner's uncovered orders are cancelled, then balance events). */
   tokenAccountIndexed?(address: string, owner: string | null): Promise<void>;
+  /** Several owners' token accounts changed in one job: one reaction for all (else `tokenAccountIndexed` for each). */
+  tokenAccountsIndexed?(changes: ReadonlyArray<{ address: string; owner: string | null }>): Promise<void>;
   /** The full pass re-read every smart wallet: cancel what no wallet covers any more (answers how many orders). */
   walletsIndexed?(): Promise<number>;
 }
@@ -48,13 +50,15 @@ export function clobIndexWalletProcessor(ctx: FamilyCContext, hooks: ClobIndexHo
   };
 }
 
-/** Re-reads token accounts that changed, writes them in one transaction, then tells each owner once. */
+/** Re-reads token accounts that changed, writes them in one transaction, then tells each owner once (all in one call when the hook takes them). */
 export function clobIndexTokenAccountsProcessor(ctx: FamilyCContext, hooks: ClobIndexHooks = {}): Processor<'clob.index.token-accounts'> {
   return async ({ addresses }) => {
     const rows = await reindexTokenAccounts(ctx.db, ctx.chain, addresses);
     const owners = new Map<string | null, string>();
     for (const [i, row] of rows.entries()) if (!owners.has(row?.owner ?? null)) owners.set(row?.owner ?? null, addresses[i]!);
-    for (const [owner, address] of owners) await hooks.tokenAccountIndexed?.(address, owner);
+    const changes = [...owners].map(([owner, address]) => ({ address, owner }));
+    if (hooks.tokenAccountsIndexed) await hooks.tokenAccountsIndexed(changes);
+    else for (const { address, owner } of changes) await hooks.tokenAccountIndexed?.(address, owner);
     return { accounts: addresses.length, closed: rows.filter((r) => r === null).length, owners: owners.size };
   };
 }

@@ -12,10 +12,12 @@
  */
 import {
   findPosition,
+  findPositionsOf,
   hasUnappliedSettledFill,
   listPositions,
   markFillsApplied,
   savePosition,
+  savePositions,
   settledFillsToApply,
   walletPositionGaps,
 } from '../../../db/repositories/clob-positions.repository.js';
@@ -83,23 +85,29 @@ export async function applySettledFills(ctx: Pick<FamilyCContext, 'db'>, limit =
       )
         throw new ClaimedElsewhere();
       const now = new Date().toISOString();
+      // Every (owner, market) pair of the run read in one query (was two reads a pair).
+      const moves = fills.flatMap((f) => fillMoves(f).map((move) => ({ move, marketId: f.market_id })));
+      const saved = await findPositionsOf(trx, [...new Set(moves.map((m) => m.move.owner))], [...new Set(moves.map((m) => m.marketId))]);
+      const savedAt = new Map(saved.map((p) => [`${p.owner}|${p.marketId}|${p.outcome}`, p]));
       const pairs = new Map<string, { owner: string; marketId: string; before: MarketPositions; after: MarketPositions }>();
-      for (const f of fills) {
-        for (const move of fillMoves(f)) {
-          const key = `${move.owner}|${f.market_id}`;
-          let entry = pairs.get(key);
-          if (!entry) {
-            const saved = await loadPair(trx, move.owner, f.market_id);
-            entry = { owner: move.owner, marketId: f.market_id, before: saved, after: saved };
-            pairs.set(key, entry);
-          }
-          entry.after = applyOwnerMove(entry.after, move);
+      for (const { move, marketId } of moves) {
+        const key = `${move.owner}|${marketId}`;
+        let entry = pairs.get(key);
+        if (!entry) {
+          const pair = { yes: savedAt.get(`${key}|yes`) ?? EMPTY_POSITION, no: savedAt.get(`${key}|no`) ?? EMPTY_POSITION };
+          entry = { owner: move.owner, marketId, before: pair, after: pair };
+          pairs.set(key, entry);
         }
+        entry.after = applyOwnerMove(entry.after, move);
       }
-      for (const key of lockOrder(pairs.keys())) {
+      // What changed, in key order (the positions lock order), in one statement (was one a position).
+      const changed = lockOrder(pairs.keys()).flatMap((key) => {
         const e = pairs.get(key)!;
-        await savePair(trx, e.owner, e.marketId, e.before, e.after, now);
-      }
+        return (['yes', 'no'] as const)
+          .filter((outcome) => e.after[outcome] !== e.before[outcome])
+          .map((outcome) => ({ owner: e.owner, marketId: e.marketId, outcome, ...e.after[outcome], updatedAt: now }));
+      });
+      await savePositions(trx, changed);
       return fills.length;
     });
   } catch (error) {

@@ -7,12 +7,12 @@
  * ceil(25 × 7000 / 10000) = 17.5 USDC → withdrawable 32.5 USDC (32_500_000 raw).
  */
 import type { PublicKey } from '@solana/web3.js';
-import { ownerHoldRows, restingCommitments } from '../../../db/repositories/clob-commitments.repository.js';
+import { ownerHoldRowsOf, restingCommitmentsOf } from '../../../db/repositories/clob-commitments.repository.js';
 import { findClobMarketsByIds, findClobMarketsByMints } from '../../../db/repositories/clob-markets.repository.js';
-import { balancesByOwner, tokenAccountsOf } from '../../../db/repositories/token-accounts.repository.js';
-import { findEscrowTokenAddress, findUserEscrowPda } from '@pmx/programs';
+import { tokenAccountsOfOwners } from '../../../db/repositories/token-accounts.repository.js';
+import { addressOf, associatedTokenAddress, decodeTokenAccount, findEscrowTokenAddress, findUserEscrowPda } from '@pmx/programs';
 import { ownerHolds, type OwnerHolds } from '../../domain/orderbook/index.js';
-import { ataBalance } from '../family-b/token-balances.js';
+import type { AccountSnapshot } from '../../chain/chain-client.js';
 import type { FamilyCContext } from './context.js';
 
 export interface SmartWalletAddresses {
@@ -35,26 +35,41 @@ export interface SmartWalletState extends SmartWalletAddresses {
 }
 
 export async function readSmartWallet(ctx: FamilyCContext, owner: PublicKey): Promise<SmartWalletState> {
-  const addresses = smartWalletAddresses(ctx, owner);
-  const escrow = addresses.escrow.toBase58();
-  const key = owner.toBase58();
-  const [usdcRows, tokens, resting, fillHolds] = await Promise.all([
-    tokenAccountsOf(ctx.db, escrow, [ctx.usdcMint.toBase58()]),
-    balancesByOwner(ctx.db, escrow),
-    restingCommitments(ctx.db, key),
-    ownerHoldRows(ctx.db, key),
+  return (await readSmartWallets(ctx, [owner]))[0]!;
+}
+
+/**
+ * Several smart wallets read at once, in the order given: four queries for all of them (the
+ * index's reaction to a settlement group's owners made four per owner).
+ */
+export async function readSmartWallets(ctx: FamilyCContext, owners: readonly PublicKey[]): Promise<SmartWalletState[]> {
+  const addresses = owners.map((o) => smartWalletAddresses(ctx, o));
+  const keys = owners.map((o) => o.toBase58());
+  const escrows = addresses.map((a) => a.escrow.toBase58());
+  const [accounts, resting, fillHolds] = await Promise.all([
+    tokenAccountsOfOwners(ctx.db, escrows),
+    restingCommitmentsOf(ctx.db, keys),
+    ownerHoldRowsOf(ctx.db, keys),
   ]);
-  const usdcRow = usdcRows.find((r) => r.address === addresses.escrowUsdc.toBase58());
-  const usdc = usdcRow?.amount ?? 0n;
-  const holds = ownerHolds(key, resting, []);
-  for (const h of fillHolds) {
-    if (h.usdc === 0n && h.yes === 0n && h.no === 0n) continue;
-    const m = holds.markets.get(h.marketId) ?? { usdc: 0n, yes: 0n, no: 0n };
-    holds.markets.set(h.marketId, { usdc: m.usdc + h.usdc, yes: m.yes + h.yes, no: m.no + h.no });
-    holds.usdc += h.usdc;
-  }
-  const free = usdc - holds.usdc;
-  return { ...addresses, exists: usdcRow !== undefined, usdc, tokens, holds, withdrawable: free > 0n ? free : 0n };
+  const usdcMint = ctx.usdcMint.toBase58();
+  return keys.map((key, i) => {
+    const escrow = escrows[i]!;
+    const mine = accounts.filter((a) => a.owner === escrow);
+    const usdcRow = mine.find((r) => r.mint === usdcMint && r.address === addresses[i]!.escrowUsdc.toBase58());
+    const usdc = usdcRow?.amount ?? 0n;
+    // Non-zero balances per mint (several accounts of one mint summed).
+    const tokens = new Map<string, bigint>();
+    for (const r of mine) if (r.amount > 0n) tokens.set(r.mint, (tokens.get(r.mint) ?? 0n) + r.amount);
+    const holds = ownerHolds(key, resting.get(key) ?? [], []);
+    for (const h of fillHolds.get(key) ?? []) {
+      if (h.usdc === 0n && h.yes === 0n && h.no === 0n) continue;
+      const m = holds.markets.get(h.marketId) ?? { usdc: 0n, yes: 0n, no: 0n };
+      holds.markets.set(h.marketId, { usdc: m.usdc + h.usdc, yes: m.yes + h.yes, no: m.no + h.no });
+      holds.usdc += h.usdc;
+    }
+    const free = usdc - holds.usdc;
+    return { ...addresses[i]!, exists: usdcRow !== undefined, usdc, tokens, holds, withdrawable: free > 0n ? free : 0n };
+  });
 }
 
 export async function setupView(ctx: FamilyCContext, owner: PublicKey) {
@@ -71,30 +86,45 @@ export async function setupView(ctx: FamilyCContext, owner: PublicKey) {
 }
 
 export async function balancesView(ctx: FamilyCContext, owner: PublicKey) {
-  const w = await readSmartWallet(ctx, owner);
-  const walletBalance = await ataBalance(ctx.chain, ctx.usdcMint, owner);
-  const byMint = await findClobMarketsByMints(ctx.db, [...w.tokens.keys()]);
-  const committedIds = [...w.holds.markets.keys()].filter((id) => !byMint.some((m) => m.id === id));
-  const markets = [...byMint, ...(await findClobMarketsByIds(ctx.db, committedIds))];
-  return {
-    pubkey: owner.toBase58(),
-    smartWallet: w.escrow.toBase58(),
-    smartWalletBalance: w.usdc.toString(),
-    withdrawable: w.withdrawable.toString(),
-    walletBalance: walletBalance.toString(),
-    collateral: w.withdrawable.toString(),
-    totalCommitted: w.holds.usdc.toString(),
-    markets: markets.map((m) => {
-      const hold = w.holds.markets.get(m.id);
-      return {
-        marketId: m.id,
-        marketSlug: m.slug,
-        yesTokens: (w.tokens.get(m.yes_mint ?? '') ?? 0n).toString(),
-        noTokens: (w.tokens.get(m.no_mint ?? '') ?? 0n).toString(),
-        committedCollateral: (hold?.usdc ?? 0n).toString(),
-        committedYesTokens: (hold?.yes ?? 0n).toString(),
-        committedNoTokens: (hold?.no ?? 0n).toString(),
-      };
-    }),
-  };
+  return (await balancesViews(ctx, [owner]))[0]!;
+}
+
+/** `balancesView` of several owners, in the order given, with the reads shared (one per kind for all). */
+export async function balancesViews(ctx: FamilyCContext, owners: readonly PublicKey[]) {
+  const wallets = await readSmartWallets(ctx, owners);
+  const atas = owners.map((o) => addressOf(associatedTokenAddress(ctx.usdcMint, o)));
+  const snapshots: (AccountSnapshot | null)[] = [];
+  for (let i = 0; i < atas.length; i += 100) snapshots.push(...(await ctx.chain.getMultipleAccounts(atas.slice(i, i + 100))));
+  const mints = [...new Set(wallets.flatMap((w) => [...w.tokens.keys()]))];
+  const byMint = await findClobMarketsByMints(ctx.db, mints);
+  const committedIds = [...new Set(wallets.flatMap((w) => [...w.holds.markets.keys()]))].filter((id) => !byMint.some((m) => m.id === id));
+  const read = [...byMint, ...(await findClobMarketsByIds(ctx.db, committedIds))];
+  return wallets.map((w, i) => {
+    const snapshot = snapshots[i];
+    const walletBalance = snapshot ? (decodeTokenAccount(snapshot.data)?.amount ?? 0n) : 0n;
+    // The owner's markets: those of its tokens, then those it only commits in (the read's order in each).
+    const mine = byMint.filter((m) => w.tokens.has(m.yes_mint ?? '') || w.tokens.has(m.no_mint ?? ''));
+    const markets = [...mine, ...read.filter((m) => w.holds.markets.has(m.id) && !mine.some((b) => b.id === m.id))];
+    return {
+      pubkey: owners[i]!.toBase58(),
+      smartWallet: w.escrow.toBase58(),
+      smartWalletBalance: w.usdc.toString(),
+      withdrawable: w.withdrawable.toString(),
+      walletBalance: walletBalance.toString(),
+      collateral: w.withdrawable.toString(),
+      totalCommitted: w.holds.usdc.toString(),
+      markets: markets.map((m) => {
+        const hold = w.holds.markets.get(m.id);
+        return {
+          marketId: m.id,
+          marketSlug: m.slug,
+          yesTokens: (w.tokens.get(m.yes_mint ?? '') ?? 0n).toString(),
+          noTokens: (w.tokens.get(m.no_mint ?? '') ?? 0n).toString(),
+          committedCollateral: (hold?.usdc ?? 0n).toString(),
+          committedYesTokens: (hold?.yes ?? 0n).toString(),
+          committedNoTokens: (hold?.no ?? 0n).toString(),
+        };
+      }),
+    };
+  });
 }
