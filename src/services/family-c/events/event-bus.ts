@@ -13,13 +13,15 @@ import type { MarketEvent, UserEvent } from './clob-events.js';
 
 /**
  * KEYS: seq, book head, book levels. ARGV: channel, marketId, head json ('' = keep), '1' to
- * replace every level (a takeover) else '0', L, then L level field/size pairs (size '0' removes
- * the level), then the events json. The book changes by its deltas, so a batch costs the levels
- * it changed, not the book's width; the head names the last event the book includes.
+ * replace every level (a takeover) else '0', the user channel ('' = none) and the user events'
+ * json, L, then L level field/size pairs (size '0' removes the level), then the events json. The
+ * book changes by its deltas, so a batch costs the levels it changed, not the book's width; the
+ * head names the last event the book includes. A matcher batch's user events ride along, published
+ * after its market events as a PUBLISH of their own would be: one command per batch instead of two.
  */
 const PUBLISH_MARKET = `
-local L = tonumber(ARGV[5])
-local firstEvent = 6 + 2 * L
+local L = tonumber(ARGV[7])
+local firstEvent = 8 + 2 * L
 local n = #ARGV - firstEvent + 1
 local last = redis.call('INCRBY', KEYS[1], n)
 local first = last - n + 1
@@ -27,7 +29,7 @@ if ARGV[4] == '1' then
   redis.call('DEL', KEYS[3])
 end
 for i = 0, L - 1 do
-  local field, size = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
+  local field, size = ARGV[8 + 2 * i], ARGV[9 + 2 * i]
   if size == '0' then
     redis.call('HDEL', KEYS[3], field)
   else
@@ -43,6 +45,9 @@ if n > 0 then
     parts[i] = '{"seq":' .. (first + i - 1) .. ',' .. string.sub(ARGV[firstEvent + i - 1], 2)
   end
   redis.call('PUBLISH', ARGV[1], '{"marketId":' .. cjson.encode(ARGV[2]) .. ',"events":[' .. table.concat(parts, ',') .. ']}')
+end
+if ARGV[5] ~= '' then
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
 end
 return last
 `;
@@ -97,16 +102,25 @@ export class ClobEventBus {
     return `${this.prefix}:clob:seq:${marketId}`;
   }
 
-  /** Publishes a market's events (stamped with seq) and, when given, applies the batch's change to its stored book. */
-  /** Resolves with the market's last sequence number (null when Redis could not be reached). */
-  async publishMarket(marketId: string, events: MarketEvent[], book?: BookChange): Promise<number | null> {
-    if (events.length === 0 && !book) return null;
+  /**
+   * Publishes a market's events (stamped with seq) and, when given, applies the batch's change to
+   * its stored book, then publishes `user` (as `publishUser` would) in the same script. Resolves
+   * with the market's last sequence number (null when Redis could not be reached: the user events
+   * were not published either, and the warning says so).
+   */
+  async publishMarket(marketId: string, events: MarketEvent[], book?: BookChange, user: UserEvent[] = []): Promise<number | null> {
+    if (events.length === 0 && !book) {
+      await this.publishUser(user);
+      return null;
+    }
     const levels = book?.levels.flatMap(([field, size]) => [field, size]) ?? [];
     const args = [
       this.marketChannel,
       marketId,
       book ? JSON.stringify(book.head) : '',
       book?.reset ? '1' : '0',
+      user.length > 0 ? this.userChannel : '',
+      user.length > 0 ? JSON.stringify(user) : '',
       String(levels.length / 2),
       ...levels,
       ...events.map((e) => JSON.stringify({ ...e, timestamp: Date.now() })),
@@ -115,7 +129,7 @@ export class ClobEventBus {
       return await publishMarketScript(this.redis, [this.seqKey(marketId), this.headKey(marketId), this.levelsKey(marketId)], args);
     } catch (err) {
       // Clients see a sequence gap and resync from the stored book; the database is unaffected.
-      this.log.warn({ err, market: marketId }, 'could not publish market events');
+      this.log.warn({ err, market: marketId, userEvents: user.length }, 'could not publish market events');
       return null;
     }
   }

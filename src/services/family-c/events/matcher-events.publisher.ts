@@ -11,7 +11,7 @@ import type { LevelDelta } from '../../../domain/orderbook/index.js';
 import { BookMirror, levelField } from './book-mirror.js';
 import type { BookView } from './book-snapshot.js';
 import type { BatchViews } from '../orders/batch-views.js';
-import { levelEvent, type MarketEvent } from './clob-events.js';
+import { levelEvent, type MarketEvent, type UserEvent } from './clob-events.js';
 import type { BookChange, ClobEventBus } from './event-bus.js';
 import { userEventsOf } from './user-events.js';
 
@@ -67,6 +67,8 @@ export class MatcherEventPublisher implements MatcherEventSink {
       }
       for (const l of o.levels) push(marketId, levelEvent(marketId, l));
     }
+    // Each market's publish, sent once the next is known: the last one carries the user events.
+    let held: [string, MarketEvent[], BookMirror, BookChange] | undefined;
     for (const [marketId, events] of market) {
       const owned = books.get(marketId);
       if (!owned) continue;
@@ -85,9 +87,11 @@ export class MatcherEventPublisher implements MatcherEventSink {
       }
       // The last size of each level the batch touched.
       const last = new Map(changed.map((l) => [levelField(l.outcome, l.side, l.priceBps), l.size.toString()] as const));
-      this.publish(marketId, events, mirror, { head: this.head(marketId, mirror), levels: [...last] });
+      if (held) this.publish(...held);
+      held = [marketId, events, mirror, { head: this.head(marketId, mirror), levels: [...last] }];
     }
-    void this.bus.publishUser(user).catch((err) => this.log.warn({ err }, 'user events not published'));
+    if (held) this.publish(...held, user);
+    else void this.bus.publishUser(user).catch((err) => this.log.warn({ err }, 'user events not published'));
     const withFills = [...new Set(outcomes.flatMap((o) => (o.kind === 'place' && o.fills.length > 0 ? [o.order.marketId] : [])))];
     if (withFills.length > 0) this.filled?.(withFills);
   }
@@ -105,10 +109,10 @@ export class MatcherEventPublisher implements MatcherEventSink {
     return { marketId, ...mirror.top, timestamp: Date.now() };
   }
 
-  /** Publishes, then stamps the mirror with the sequence number Redis gave its last event (if nothing changed since). */
-  private publish(marketId: string, events: MarketEvent[], mirror: BookMirror, change: BookChange): void {
+  /** Publishes (`user`: a batch's user events, after the market's), then stamps the mirror with the sequence number Redis gave its last event (if nothing changed since). */
+  private publish(marketId: string, events: MarketEvent[], mirror: BookMirror, change: BookChange, user?: UserEvent[]): void {
     const version = mirror.version;
-    const numbered = this.bus.publishMarket(marketId, events, change).then((seq) => {
+    const numbered = this.bus.publishMarket(marketId, events, change, user).then((seq) => {
       if (seq !== null && this.mirrors.get(marketId) === mirror && mirror.version === version) mirror.seq = seq;
       return seq;
     });

@@ -9,9 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { addOwnerHolds } from '../../../../db/repositories/clob-commitments.repository.js';
-import { endGiveBack, insertFills } from '../../../../db/repositories/clob-fills.repository.js';
+import { endGiveBack } from '../../../../db/repositories/clob-fills.repository.js';
+import { insertMatchedFills, type MatchedFillInsert } from '../../../../db/repositories/clob-fill-inserts.js';
 import { insertOrders, updateOrderStates } from '../../../../db/repositories/clob-orders.repository.js';
-import type { ClobFillsTable, ClobGiveBack, ClobOrdersTable, Database } from '../../../../db/schema.js';
+import type { ClobGiveBack, ClobOrdersTable, Database } from '../../../../db/schema.js';
 import {
   fillHolds,
   restingCommitment,
@@ -23,11 +24,7 @@ import {
 } from '../../../domain/orderbook/index.js';
 import type { AcceptedOrder } from '../orders/order-intake.js';
 import type { BatchWritten } from '../orders/batch-views.js';
-import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
 import type { OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
-
-/** Fill columns this writer leaves to their defaults (migrations 0010, 0014). */
-type DefaultedFillColumns = 'give_back' | 'give_back_order_id' | 'candle_state';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -53,7 +50,7 @@ function committed(o: RestingOrder): bigint {
 export class BatchWrites {
   private readonly inserted = new Map<string, Insertable<ClobOrdersTable>>();
   private readonly updated = new Map<string, OrderState>();
-  private readonly fills: Insertable<ClobFillsTable>[] = [];
+  private readonly fills: MatchedFillInsert[] = [];
   private readonly holds: HoldDelta[] = [];
   private readonly giveBacks: Array<[string, Exclude<ClobGiveBack, 'pending'>]> = [];
 
@@ -177,7 +174,7 @@ export class BatchWrites {
       inserted: [...this.inserted.values()] as OrderRow[],
       updatedIds: [...this.updated.keys()],
       fills: this.fills.map((f) => ({
-        ...(f as Omit<FillRow, DefaultedFillColumns>),
+        ...f,
         give_back: null,
         give_back_order_id: null,
         candle_state: 0,
@@ -192,7 +189,7 @@ export class BatchWrites {
       [...this.updated].map(([id, s]) => ({ id, ...s })),
       this.now,
     );
-    await insertFills(db, this.fills);
+    await insertMatchedFills(db, this.fills);
     await addOwnerHolds(db, this.holds, 1n);
     for (const [fillId, result] of this.giveBacks) {
       // Read as pending in this batch's transaction: anything else means another writer, and the
@@ -202,7 +199,7 @@ export class BatchWrites {
   }
 }
 
-function fillRow(f: StoredFill, now: string): Insertable<ClobFillsTable> {
+function fillRow(f: StoredFill, now: string): MatchedFillInsert {
   return {
     id: f.id,
     market_id: f.marketId,

@@ -15,8 +15,8 @@ import {
   checkQuantity,
   effectiveTimeInForce,
   encodeOrderMessage,
+  ORDER_TEXT_PREFIX,
   orderSigningText,
-  toHex,
   type OrderMessage,
   type OrderType,
   type TimeInForce,
@@ -85,25 +85,36 @@ export function parseOrderMessage(m: OrderMessageInput): OrderMessage {
   return message;
 }
 
-/** The order message as its owner signed it: parsed, rebuilt to its 92 bytes, and its signature verified (403 otherwise). */
+/**
+ * The order message as its owner signed it: parsed, rebuilt to its 92 bytes, and its signature
+ * verified (403 otherwise). `hex` is the bytes' lowercase hex, taken from the signed text (the
+ * order row stores it: encoding the 92 bytes again cost a few µs per order).
+ */
 export function verifiedOrderMessage(input: Pick<PlaceOrderInput, 'orderMessage' | 'signature'>): {
   message: OrderMessage;
   bytes: Uint8Array;
+  hex: string;
 } {
   const message = parseOrderMessage(input.orderMessage);
   const bytes = encodeOrderMessage(message);
-  const check = verifySignedMessage(orderSigningText(bytes), input.orderMessage.owner, input.signature);
+  const text = orderSigningText(bytes);
+  const check = verifySignedMessage(text, input.orderMessage.owner, input.signature);
   if (!check.ok)
     throw new DomainError(
       'forbidden',
       'INVALID_SIGNATURE',
       `The order signature does not verify: ${check.message} (sign the UTF-8 text "PMX Order:\\n" + lowercase hex of the 92-byte message)`,
     );
-  return { message, bytes };
+  return { message, bytes, hex: text.slice(ORDER_TEXT_PREFIX.length) };
+}
+
+/** Padded base64 of the signature's bytes, without copying them first. */
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
 export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput, nowSec: number): Promise<AcceptedOrder> {
-  const { message, bytes } = verifiedOrderMessage(input);
+  const { message, hex } = verifiedOrderMessage(input);
   const owner = input.orderMessage.owner;
 
   const orderType = input.orderType ?? 'limit';
@@ -132,7 +143,7 @@ export async function acceptOrder(markets: MarketLookup, input: PlaceOrderInput,
     orderType,
     timeInForce,
     postOnly: input.postOnly === true,
-    message: toHex(bytes),
-    signature: Buffer.from(decodeSignature(input.signature)!).toString('base64'),
+    message: hex,
+    signature: base64(decodeSignature(input.signature)!),
   };
 }
