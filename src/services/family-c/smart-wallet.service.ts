@@ -89,6 +89,8 @@ export async function balancesView(ctx: FamilyCContext, owner: PublicKey) {
   return (await balancesViews(ctx, [owner]))[0]!;
 }
 
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** `balancesView` of several owners, in the order given, with the reads shared (one per kind for all). */
 export async function balancesViews(ctx: FamilyCContext, owners: readonly PublicKey[]) {
   const wallets = await readSmartWallets(ctx, owners);
@@ -102,9 +104,11 @@ export async function balancesViews(ctx: FamilyCContext, owners: readonly Public
   return wallets.map((w, i) => {
     const snapshot = snapshots[i];
     const walletBalance = snapshot ? (decodeTokenAccount(snapshot.data)?.amount ?? 0n) : 0n;
-    // The owner's markets: those of its tokens, then those it only commits in (the read's order in each).
-    const mine = byMint.filter((m) => w.tokens.has(m.yes_mint ?? '') || w.tokens.has(m.no_mint ?? ''));
-    const markets = [...mine, ...read.filter((m) => w.holds.markets.has(m.id) && !mine.some((b) => b.id === m.id))];
+    // The owner's markets: those of its tokens, then those it only commits in, each in id order (the
+    // reads have no order, and read with other owners a market may come from either read).
+    const mine = byMint.filter((m) => w.tokens.has(m.yes_mint ?? '') || w.tokens.has(m.no_mint ?? '')).sort(byId);
+    const committed = read.filter((m) => w.holds.markets.has(m.id) && !mine.some((b) => b.id === m.id)).sort(byId);
+    const markets = [...mine, ...committed];
     return {
       pubkey: owners[i]!.toBase58(),
       smartWallet: w.escrow.toBase58(),
