@@ -47,20 +47,41 @@ export async function findPosition(db: Db, owner: string, marketId: string, outc
   return toRow(await selectOne(db, owner, marketId, outcome));
 }
 
-export async function savePosition(db: Db, p: Omit<PositionRow, 'id'> & { id?: string }): Promise<void> {
-  const values = {
-    net_quantity: p.netQuantity,
-    total_cost: p.totalCost,
-    total_proceeds: p.totalProceeds,
-    total_fees: p.totalFees,
-    realized_pnl: p.realizedPnl,
-    updated_at: p.updatedAt,
-  };
-  await db
+type PositionValues = Omit<PositionRow, 'id'> & { id?: string };
+
+const positionRow = (p: PositionValues) => ({
+  id: p.id ?? randomUUID(),
+  market_id: p.marketId,
+  owner: p.owner,
+  outcome: p.outcome,
+  net_quantity: p.netQuantity,
+  total_cost: p.totalCost,
+  total_proceeds: p.totalProceeds,
+  total_fees: p.totalFees,
+  realized_pnl: p.realizedPnl,
+  updated_at: p.updatedAt,
+});
+
+/** Inserts the rows, or updates every tally of the (owner, market, outcome) already there (its id stays). */
+function upsertPositions(db: Db, positions: readonly PositionValues[]) {
+  return db
     .insertInto('clob_positions')
-    .values({ id: p.id ?? randomUUID(), market_id: p.marketId, owner: p.owner, outcome: p.outcome, ...values })
-    .onConflict((oc) => oc.columns(['owner', 'market_id', 'outcome']).doUpdateSet(values))
+    .values(positions.map(positionRow))
+    .onConflict((oc) =>
+      oc.columns(['owner', 'market_id', 'outcome']).doUpdateSet((eb) => ({
+        net_quantity: eb.ref('excluded.net_quantity'),
+        total_cost: eb.ref('excluded.total_cost'),
+        total_proceeds: eb.ref('excluded.total_proceeds'),
+        total_fees: eb.ref('excluded.total_fees'),
+        realized_pnl: eb.ref('excluded.realized_pnl'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
     .execute();
+}
+
+export async function savePosition(db: Db, p: PositionValues): Promise<void> {
+  await upsertPositions(db, [p]);
 }
 
 /**
@@ -88,35 +109,7 @@ export async function findPositionsOf(db: Db, owners: readonly string[], marketI
  * (owner, market, outcome), the lock order of every positions writer (db/row-locks.ts).
  */
 export async function savePositions(db: Db, positions: ReadonlyArray<Omit<PositionRow, 'id'>>): Promise<void> {
-  for (let i = 0; i < positions.length; i += 100) {
-    await db
-      .insertInto('clob_positions')
-      .values(
-        positions.slice(i, i + 100).map((p) => ({
-          id: randomUUID(),
-          market_id: p.marketId,
-          owner: p.owner,
-          outcome: p.outcome,
-          net_quantity: p.netQuantity,
-          total_cost: p.totalCost,
-          total_proceeds: p.totalProceeds,
-          total_fees: p.totalFees,
-          realized_pnl: p.realizedPnl,
-          updated_at: p.updatedAt,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['owner', 'market_id', 'outcome']).doUpdateSet((eb) => ({
-          net_quantity: eb.ref('excluded.net_quantity'),
-          total_cost: eb.ref('excluded.total_cost'),
-          total_proceeds: eb.ref('excluded.total_proceeds'),
-          total_fees: eb.ref('excluded.total_fees'),
-          realized_pnl: eb.ref('excluded.realized_pnl'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
+  for (let i = 0; i < positions.length; i += 100) await upsertPositions(db, positions.slice(i, i + 100));
 }
 
 /** The owner's positions with holdings or realised PnL, with their market's catalog fields. */
