@@ -7,9 +7,8 @@
  * deltas after it), the book Redis stores, the publisher's committed mirror and the engine's own
  * book are the same. And a deep book's WebSocket frames stay under the frame bound.
  */
-import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderBook, type LevelDelta } from '../../src/domain/orderbook/index.js';
 import { storedSides, storedView, type BookView } from '../../src/services/family-c/events/book-snapshot.js';
 import { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
@@ -19,24 +18,14 @@ import type { BatchViews } from '../../src/services/family-c/orders/batch-views.
 import { BOOK_FRAME_BYTES, bookFrame } from '../../src/services/family-c/ws/book-frame.js';
 import type { WsPeer } from '../../src/services/family-c/ws/ws-connection.js';
 import { WsHub } from '../../src/services/family-c/ws/ws-hub.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { publisherAndSubscriber, uniquePrefix } from '../helpers/redis.js';
 import { ReplayBook, type Frame } from './ws-client.js';
 import { rng } from '../helpers/rng.js';
 
 const prefix = uniquePrefix('book-publication');
 /** These batches carry only level deltas: no order or fill to present on the user channel. */
 const NO_VIEWS: BatchViews = { orders: new Map(), fills: new Map() };
-let redis: Redis;
-let sub: Redis;
-beforeAll(() => {
-  redis = new Redis(TEST_REDIS_URL);
-  sub = new Redis(TEST_REDIS_URL);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  sub?.disconnect();
-  await deleteKeys(prefix);
-});
+const conns = publisherAndSubscriber(prefix);
 
 /** The engine's own book in the REST shape (every level). */
 function engineView(book: OrderBook) {
@@ -55,7 +44,7 @@ const levelsOf = (v: Pick<BookView, 'yes' | 'no' | 'bestBid' | 'bestAsk' | 'last
 describe('book publication', () => {
   it('deltas and the stored book keep a subscriber, Redis, the mirror and the engine on the same book', async () => {
     const marketId = 'm-wide';
-    const bus = new ClobEventBus(redis, prefix, pino({ level: 'silent' }));
+    const bus = new ClobEventBus(conns.redis, prefix, pino({ level: 'silent' }));
     const publisher = new MatcherEventPublisher(bus, pino({ level: 'silent' }));
     const book = new OrderBook({ marketId });
     const books = new Map<string, OwnedMarket>([
@@ -64,8 +53,8 @@ describe('book publication', () => {
 
     // A subscriber from the start: every event, in order.
     const received: Frame[] = [];
-    sub.on('message', (_channel: string, message: string) => received.push(...(JSON.parse(message) as { events: Frame[] }).events));
-    await sub.subscribe(bus.marketChannel);
+    conns.sub.on('message', (_channel: string, message: string) => received.push(...(JSON.parse(message) as { events: Frame[] }).events));
+    await conns.sub.subscribe(bus.marketChannel);
     publisher.announce(marketId, books.get(marketId)!);
 
     const random = rng(25);
@@ -108,7 +97,7 @@ describe('book publication', () => {
       }
       expect(levelsOf(publisher.latest(marketId, 10_000)!)).toEqual(levelsOf(engineView(book)));
     }
-    const last = Number(await redis.get(bus.seqKey(marketId)));
+    const last = Number(await conns.redis.get(bus.seqKey(marketId)));
     await expect.poll(() => received.at(-1)?.seq, { timeout: 10_000 }).toBe(last);
 
     const stored = storedView(marketId, await bus.readBook(marketId))!;

@@ -3,29 +3,18 @@
  * no PUBLISH of their own), and still reach subscribers after every market event of the batch,
  * as their own PUBLISH after the markets' did; a batch that changed no book publishes them alone.
  */
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderBook } from '../../src/domain/orderbook/index.js';
 import { ClobEventBus } from '../../src/services/family-c/events/event-bus.js';
 import { MatcherEventPublisher } from '../../src/services/family-c/events/matcher-events.publisher.js';
 import type { OpOutcome, OwnedMarket } from '../../src/services/family-c/matcher/matcher-types.js';
 import type { BatchViews } from '../../src/services/family-c/orders/batch-views.js';
 import type { OrderView } from '../../src/services/family-c/orders/order.presenter.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { publisherAndSubscriber, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('user-events-publish');
-let redis: Redis;
-let sub: Redis;
-beforeAll(() => {
-  redis = new Redis(TEST_REDIS_URL);
-  sub = new Redis(TEST_REDIS_URL);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  sub?.disconnect();
-  await deleteKeys(prefix);
-});
+const conns = publisherAndSubscriber(prefix);
 
 function owned(marketId: string): OwnedMarket {
   return { marketId, book: new OrderBook({ marketId }), epoch: 1n, status: 'active', yesMint: 'y', noMint: 'n', nextExpiry: Infinity };
@@ -46,13 +35,13 @@ function cancelled(market: OwnedMarket, id: string, owner: string, withLevels: b
 
 describe('user events of a matcher batch', () => {
   it('ride in the last market publish and arrive after every market event; alone when no book changed', async () => {
-    const bus = new ClobEventBus(redis, prefix, pino({ level: 'silent' }));
+    const bus = new ClobEventBus(conns.redis, prefix, pino({ level: 'silent' }));
     const publisher = new MatcherEventPublisher(bus, pino({ level: 'silent' }));
     const [a, b] = [owned('m-a'), owned('m-b')];
     const books = new Map([a, b].map((m) => [m.marketId, m]));
     const received: Array<{ channel: string; message: Record<string, unknown> }> = [];
-    sub.on('message', (channel: string, message: string) => received.push({ channel, message: JSON.parse(message) }));
-    await sub.subscribe(bus.marketChannel, bus.userChannel);
+    conns.sub.on('message', (channel: string, message: string) => received.push({ channel, message: JSON.parse(message) }));
+    await conns.sub.subscribe(bus.marketChannel, bus.userChannel);
     publisher.announce(a.marketId, a);
     publisher.announce(b.marketId, b);
     const views: BatchViews = {
@@ -60,8 +49,8 @@ describe('user events of a matcher batch', () => {
       fills: new Map(),
     };
     const sent: string[] = [];
-    const spy = redis.publish.bind(redis);
-    redis.publish = ((channel: string, message: string) => (sent.push(channel), spy(channel, message))) as typeof redis.publish;
+    const spy = conns.redis.publish.bind(conns.redis);
+    conns.redis.publish = ((channel: string, message: string) => (sent.push(channel), spy(channel, message))) as typeof conns.redis.publish;
 
     publisher.committed([cancelled(a, 'o1', 'alice', true), cancelled(b, 'o2', 'bob', true)], books, views);
     await expect.poll(() => received.length, { timeout: 5_000 }).toBe(3);

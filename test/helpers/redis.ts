@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -23,4 +24,22 @@ export async function deleteKeys(prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * A suite's two connections, a publisher and a subscriber, opened before its tests and closed,
+ * with the suite's keys deleted, after them. Read them inside tests (they exist from beforeAll).
+ */
+export function publisherAndSubscriber(prefix: string): { redis: Redis; sub: Redis } {
+  const pair = {} as { redis: Redis; sub: Redis };
+  beforeAll(() => {
+    pair.redis = new Redis(TEST_REDIS_URL);
+    pair.sub = new Redis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    pair.redis?.disconnect();
+    pair.sub?.disconnect();
+    await deleteKeys(prefix);
+  });
+  return pair;
 }
