@@ -13,7 +13,9 @@
  * PostgreSQL and in-memory SQLite keep their uncached path.
  */
 import type SQLite from 'better-sqlite3';
-import { walIndexWatchOf } from './read-connection.js';
+import type { Kysely } from 'kysely';
+import { readConnectionOf, walIndexWatchOf } from './read-connection.js';
+import type { Database } from './schema.js';
 
 /** Kept answers per connection, all reads together; past this the whole set is dropped. */
 export const READ_ANSWERS_MAX = 10_000;
@@ -98,4 +100,20 @@ export function keptFor<T>(reader: SQLite.Database, owner: object): Map<string, 
   if (!values) kept.byQuery.set(owner, (values = new Map<string, T>()));
   if (values.size >= READ_ANSWERS_MAX) values.clear();
   return values;
+}
+
+/**
+ * `owner`'s kept value under `key` on `db`'s read-only connection, or `make()` kept. For reads
+ * whose `make` reads only the index (no chain, no clock): the version is looked at here, before
+ * `make` reads, so a value is never older than the version it is filed under; a `make` that
+ * throws keeps nothing. Undefined without the read-only connection (PostgreSQL, in-memory
+ * SQLite): the caller takes its plain path.
+ */
+export async function keptIndexValue<T>(db: Kysely<Database>, owner: object, key: string, make: () => Promise<T>): Promise<T | undefined> {
+  const reader = readConnectionOf(db);
+  if (!reader) return undefined;
+  const kept = keptFor<T>(reader, owner);
+  let value = kept.get(key);
+  if (value === undefined) kept.set(key, (value = await make()));
+  return value;
 }

@@ -1,6 +1,6 @@
 /**
  * GET /v2/markets/{slug}, /v2/markets and /v2/markets/search keep their answers' bytes while no
- * connection commits (issue 31, src/services/family-a/kept-answers.ts). A kept answer is
+ * connection commits (issue 31, market-catalog.service.ts keptAnswer). A kept answer is
  * byte-identical to a fresh one (made here by the services directly, nothing kept), and a commit
  * by the main connection, by another connection to the file or by another process is seen by the
  * very next read. A slug that is not found is never kept.

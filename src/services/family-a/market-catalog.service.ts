@@ -9,6 +9,7 @@ import {
   type MarketPosition,
   type MarketRow,
 } from '../../../db/repositories/family-a-markets.repository.js';
+import { keptIndexValue } from '../../../db/read-answers.js';
 import { DomainError } from '../../domain/errors.js';
 import { searchTerms } from '../../domain/family-a/slug.js';
 import { decodeCursor, encodeCursor } from './catalog-cursor.js';
@@ -161,3 +162,11 @@ export async function marketSummary(deps: FamilyADeps, slug: string) {
 export async function marketDetails(deps: FamilyADeps, slug: string) {
   return presentDetails(await requireMarket(deps, slug));
 }
+
+/**
+ * `owner`'s kept answer under `key`, or `make()` kept, while no connection commits: for the slug
+ * summary and the catalog pages, made from the index alone (no chain, no clock). Undefined
+ * without the read-only connection (db/read-answers.ts `keptIndexValue`).
+ */
+export const keptAnswer = <T>(deps: FamilyADeps, owner: object, key: string, make: () => Promise<T>) =>
+  keptIndexValue(deps.db, owner, key, make);

@@ -8,7 +8,7 @@
  * A market the index lacks gives undefined (the caller reads the chain, or answers 404, unkept).
  * Without the read-only connection (PostgreSQL, in-memory SQLite) nothing is kept either.
  */
-import { keptFor } from '../../../db/read-answers.js';
+import { keptFor, keptIndexValue } from '../../../db/read-answers.js';
 import { readConnectionOf } from '../../../db/read-connection.js';
 import type { FamilyBContext } from './context.js';
 import { readIndexedMarket, type LoadedMarket } from './market-reader.js';
@@ -46,16 +46,6 @@ export async function keptIndexedMarket<T>(
   return value;
 }
 
-/**
- * `owner`'s kept value under `key`, or `make()` kept. For reads whose `make` reads only the index
- * (no chain, no clock), each read after this call's version read; a `make` that throws keeps
- * nothing. Undefined without the read-only connection: the caller takes its plain path.
- */
-export async function keptIndexAnswer<T>(ctx: FamilyBContext, owner: object, key: string, make: () => Promise<T>): Promise<T | undefined> {
-  const reader = readConnectionOf(ctx.db);
-  if (!reader) return undefined;
-  const kept = keptFor<T>(reader, owner);
-  let value = kept.get(key);
-  if (value === undefined) kept.set(key, (value = await make()));
-  return value;
-}
+/** `owner`'s kept index answer under `key`, or `make()` kept (db/read-answers.ts `keptIndexValue`). */
+export const keptIndexAnswer = <T>(ctx: FamilyBContext, owner: object, key: string, make: () => Promise<T>) =>
+  keptIndexValue(ctx.db, owner, key, make);

@@ -18,7 +18,7 @@ import { ok } from '../../envelopes.js';
 import { answerBytes, answerMemo, sendAnswer } from '../../answer-memo.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { FamilyADeps } from '../../../services/family-a/family-a.deps.js';
-import { keptAnswer } from '../../../services/family-a/kept-answers.js';
+import { keptAnswer } from '../../../services/family-a/market-catalog.service.js';
 import {
   listCatalog,
   marketDetails,
