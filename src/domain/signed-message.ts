@@ -43,13 +43,19 @@ export function decodeTransactionSignature(text: string): Uint8Array | undefined
 
 /**
  * Decoded keys by base58 text, bounded (oldest dropped first): a trader's every order and cancel
- * is checked with the same key (the parsed KeyObjects are cached by ed25519-strict.ts).
+ * is checked with the same key, and every order names its market's address (the parsed
+ * KeyObjects are cached by ed25519-strict.ts, by these same arrays). The arrays are shared:
+ * callers read them and never write them.
  */
 const KEYS = new Map<string, Uint8Array>();
 const KEYS_MAX = 10_000;
 
-/** The 32 bytes of a base58 public key, or undefined when it is not one. */
-export function ed25519PublicKeyBytes(pubkey: string): Uint8Array | undefined {
+/**
+ * The 32 bytes of a base58 address (a wallet's key, or any account's, on the curve or not), or
+ * undefined when it is not one: what web3.js's `new PublicKey(text)` accepts from a text that
+ * passes BASE58_PUBKEY, without its big-number round trip.
+ */
+export function base58KeyBytes(pubkey: string): Uint8Array | undefined {
   const cached = KEYS.get(pubkey);
   if (cached) return cached;
   const bytes = BASE58_PUBKEY.test(pubkey) ? decodeBase58(pubkey) : undefined;
@@ -64,12 +70,18 @@ export function ed25519PublicKeyBytes(pubkey: string): Uint8Array | undefined {
  * chain's (verifyStrict): a signature accepted here is accepted by the Ed25519 precompile.
  */
 export function verifySignedMessage(message: string | Uint8Array, pubkey: string, signature: string): SignatureCheck {
-  const key = ed25519PublicKeyBytes(pubkey);
-  if (!key) return { ok: false, reason: 'MALFORMED_PUBKEY', message: 'the public key is not a base58 Ed25519 key' };
-  const sig = decodeSignature(signature);
-  if (!sig) return { ok: false, reason: 'MALFORMED_SIGNATURE', message: 'the signature is not 64 bytes in base58 or base64' };
   const bytes = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
-  return verifyStrict(bytes, sig, key)
+  return verifySignedBytes(bytes, base58KeyBytes(pubkey), decodeSignature(signature));
+}
+
+/**
+ * verifySignedMessage for a caller that has decoded the key (base58KeyBytes) and the signature
+ * (decodeSignature) already, and needs them again: undefined is the malformed input's refusal.
+ */
+export function verifySignedBytes(message: Uint8Array, key: Uint8Array | undefined, signature: Uint8Array | undefined): SignatureCheck {
+  if (!key) return { ok: false, reason: 'MALFORMED_PUBKEY', message: 'the public key is not a base58 Ed25519 key' };
+  if (!signature) return { ok: false, reason: 'MALFORMED_SIGNATURE', message: 'the signature is not 64 bytes in base58 or base64' };
+  return verifyStrict(message, signature, key)
     ? { ok: true }
     : {
         ok: false,
