@@ -68,7 +68,7 @@ export class AccountIndex {
       const account = found.account();
       const data = account.data();
       if (account.lamports() === 0n && data.length === 0) continue;
-      this.add(addressText(found.address), program, tokenKeys(program, data));
+      this.add(addressText(found.address), program, data);
     }
   }
 
@@ -80,17 +80,15 @@ export class AccountIndex {
   update(address: string, account: StoredAccount | null): void {
     const old = this.entries.get(address);
     const keep = account !== null && this.programs.has(account.owner) && (account.lamports > 0n || account.data.length > 0);
-    const token = keep ? tokenKeys(account.owner, account.data) : null;
     if (old) {
-      // Rewritten in place (a market after a trade, a token account after a transfer: same
-      // program, mint and owner): nothing moves, and the sets are left alone.
-      if (keep && old.program === account.owner && old.mint === token?.mint && old.owner === token?.owner) return;
+      // A program's state account rewritten in place (a market after a trade): nothing moves.
+      if (keep && old.program === account.owner && old.mint === undefined && !tokenKeys(account.owner, account.data)) return;
       this.entries.delete(address);
       removeFrom(this.byProgram, old.program, address);
       removeFrom(this.byMint, old.mint, address);
       removeFrom(this.byTokenOwner, old.owner, address);
     }
-    if (keep) this.add(address, account.owner, token);
+    if (keep) this.add(address, account.owner, account.data);
   }
 
   /** Addresses of `program`'s accounts, or null when the program is not indexed. */
@@ -107,7 +105,8 @@ export class AccountIndex {
     return [...(this.byTokenOwner.get(owner) ?? [])];
   }
 
-  private add(address: string, program: string, token: { mint: string; owner: string } | null): void {
+  private add(address: string, program: string, data: Uint8Array): void {
+    const token = tokenKeys(program, data);
     this.entries.set(address, { program, ...(token ?? {}) });
     addTo(this.byProgram, program, address);
     if (token) {
