@@ -16,6 +16,8 @@ import {
 } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { LiteSVM } from 'litesvm';
+import { AccountIndex } from '../src/account-index.js';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { programAccountsSliced } from '../src/program-accounts.js';
 import type { CompiledFilter } from '../src/rpc-params.js';
@@ -125,5 +127,39 @@ describe('embedded ledger account index', () => {
     } finally {
       await ledger.close();
     }
+  });
+  it('moves a token account between sets only when its program, mint or owner changes', () => {
+    const index = new AccountIndex(() => new LiteSVM());
+    const key = () => Keypair.generate().publicKey;
+    const [mintA, mintB, alice, bob] = [key(), key(), key(), key()];
+    const account = Keypair.generate().publicKey.toBase58();
+    const tokenAccount = (mint: PublicKey, owner: PublicKey, amount: bigint) => {
+      const data = Buffer.alloc(TOKEN_ACCOUNT_SIZE);
+      mint.toBuffer().copy(data, 0);
+      owner.toBuffer().copy(data, 32);
+      data.writeBigUInt64LE(amount, 64);
+      data[108] = 1; // initialized
+      return { owner: TOKEN, lamports: 2_039_280n, data, executable: false };
+    };
+    const where = () => ({
+      program: index.ownedBy(TOKEN),
+      mintA: index.tokenAccountsOfMint(mintA.toBase58()),
+      mintB: index.tokenAccountsOfMint(mintB.toBase58()),
+      alice: index.tokenAccountsOfOwner(alice.toBase58()),
+      bob: index.tokenAccountsOfOwner(bob.toBase58()),
+    });
+    index.update(account, tokenAccount(mintA, alice, 5n));
+    index.update(account, tokenAccount(mintA, alice, 4n)); // a transfer: rewritten in place
+    expect(where()).toEqual({ program: [account], mintA: [account], mintB: [], alice: [account], bob: [] });
+    index.update(account, tokenAccount(mintA, bob, 4n)); // same mint, new owner
+    expect(where()).toEqual({ program: [account], mintA: [account], mintB: [], alice: [], bob: [account] });
+    index.update(account, tokenAccount(mintB, bob, 4n)); // same owner, new mint
+    expect(where()).toEqual({ program: [account], mintA: [], mintB: [account], alice: [], bob: [account] });
+    const closedInPlace = tokenAccount(mintB, bob, 0n);
+    closedInPlace.data[108] = 0; // uninitialized: still the program's, no longer a token account
+    index.update(account, closedInPlace);
+    expect(where()).toEqual({ program: [account], mintA: [], mintB: [], alice: [], bob: [] });
+    index.update(account, null);
+    expect(where()).toEqual({ program: [], mintA: [], mintB: [], alice: [], bob: [] });
   });
 });

@@ -11,12 +11,12 @@ export function compileFilters(filters: readonly ProgramAccountFilter[]): Compil
   }));
 }
 
-export function matchesFilters(data: Uint8Array, filters: ProgramAccountFilter[]): boolean {
+/** Compiled once per subscription: an account event is checked against bytes, never base58. */
+export function matchesFilters(data: Uint8Array, filters: readonly CompiledFilter[]): boolean {
   for (const f of filters) {
     if (f.dataSize !== undefined && data.length !== f.dataSize) return false;
     if (f.memcmp) {
-      const bytes = bs58.decode(f.memcmp.bytes);
-      const { offset } = f.memcmp;
+      const { offset, bytes } = f.memcmp;
       if (offset + bytes.length > data.length) return false;
       for (let i = 0; i < bytes.length; i++) if (data[offset + i] !== bytes[i]) return false;
     }

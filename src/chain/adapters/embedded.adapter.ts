@@ -15,7 +15,8 @@ import type {
   Unsubscribe,
 } from '../chain-client.js';
 import { type EmbeddedLedger, programAccountsSliced, type StoredAccount, type TransactionRecord } from '@pmx/local-cluster';
-import { compileFilters, matchesFilters } from './account-filters.js';
+import { compileFilters } from './account-filters.js';
+import { AccountRoutes } from './account-routes.js';
 import { viaLedger } from './ledger-errors.js';
 import { turnSlice } from '../../infra/time-slice.js';
 
@@ -67,7 +68,12 @@ export class EmbeddedChainClient implements ChainClient {
   readonly kind = 'embedded' as const;
   readonly cluster = 'embedded';
 
-  constructor(readonly ledger: EmbeddedLedger) {}
+  /** One ledger listener for every account subscription of this client (account-routes.ts). */
+  private readonly accounts: AccountRoutes;
+
+  constructor(readonly ledger: EmbeddedLedger) {
+    this.accounts = new AccountRoutes((fn) => this.on('account', fn));
+  }
 
   accountWriteVersion(): number {
     return this.ledger.accountWriteVersion;
@@ -136,9 +142,7 @@ export class EmbeddedChainClient implements ChainClient {
   }
 
   onAccountChange(address: string, listener: (account: AccountSnapshot) => void): Unsubscribe {
-    return this.on('account', (e: AccountEvent) => {
-      if (e.address === address && e.account) listener(toSnapshot(e.address, e.account, e.slot));
-    });
+    return this.accounts.account(address, (a, account, slot) => listener(toSnapshot(a, account, slot)));
   }
 
   onProgramAccountChange(
@@ -146,9 +150,7 @@ export class EmbeddedChainClient implements ChainClient {
     listener: (account: AccountSnapshot) => void,
     filters: ProgramAccountFilter[] = [],
   ): Unsubscribe {
-    return this.on('account', (e: AccountEvent) => {
-      if (e.account?.owner === programId && matchesFilters(e.account.data, filters)) listener(toSnapshot(e.address, e.account, e.slot));
-    });
+    return this.accounts.program(programId, compileFilters(filters), (a, account, slot) => listener(toSnapshot(a, account, slot)));
   }
 
   onSignature(signature: string, listener: (status: SignatureStatus) => void): Unsubscribe {
@@ -177,10 +179,4 @@ export class EmbeddedChainClient implements ChainClient {
     this.ledger.events.on(event, fn);
     return () => this.ledger.events.off(event, fn);
   }
-}
-
-interface AccountEvent {
-  address: string;
-  account: StoredAccount | null;
-  slot: number;
 }
