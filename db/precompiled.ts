@@ -138,7 +138,7 @@ export function precompiledRows<Row>(options: {
     if (!mapsOneToOne(query.parameters, expected)) throw new Error('precompiledRows: parameters are not the rows in write order');
     return query;
   };
-  const run = async (db: Db, rows: readonly Row[], from: number, count: number): Promise<void> => {
+  const statement = (db: Db, rows: readonly Row[], from: number, count: number): CompiledQuery => {
     const adapter = db.getExecutor().adapter;
     let bySize = compiled.get(adapter);
     if (!bySize) compiled.set(adapter, (bySize = new Map()));
@@ -146,9 +146,12 @@ export function precompiledRows<Row>(options: {
     if (!query) bySize.set(count, (query = compile(db, count)));
     const parameters: unknown[] = [];
     for (let i = from; i < from + count; i++) write(rows[i]!, parameters);
-    await db.executeQuery({ ...query, parameters });
+    return { ...query, parameters };
   };
-  return async (db: Db, rows: readonly Row[]): Promise<void> => {
+  const run = async (db: Db, rows: readonly Row[], from: number, count: number): Promise<void> => {
+    await db.executeQuery(statement(db, rows, from, count));
+  };
+  const insert = async (db: Db, rows: readonly Row[]): Promise<void> => {
     if (exact) {
       for (let from = 0; from < rows.length; from += maxRows) await run(db, rows, from, Math.min(maxRows, rows.length - from));
       return;
@@ -161,4 +164,11 @@ export function precompiledRows<Row>(options: {
         from += size;
       }
   };
+  /** The one statement of `rows` (1 to maxRows of them, `exact` only), with their values, to run as part of another. */
+  const one = (db: Db, rows: readonly Row[]): CompiledQuery => {
+    if (!exact || rows.length < 1 || rows.length > maxRows)
+      throw new Error('precompiledRows: one statement holds 1 to maxRows rows, exact only');
+    return statement(db, rows, 0, rows.length);
+  };
+  return Object.assign(insert, { one });
 }

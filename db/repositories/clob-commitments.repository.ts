@@ -108,6 +108,12 @@ export interface HoldRow {
  * (two writers touching the same owners then lock their rows in the same order).
  */
 export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n | -1n): Promise<void> {
+  const rows = mergedHoldRows(deltas, sign);
+  for (let i = 0; i < rows.length; i += 500) await ownerHoldsUpsert(db, rows.slice(i, i + 500)).execute();
+}
+
+/** Deltas summed per (owner, market), signed, in key order (every writer locks hold rows in that order). */
+export function mergedHoldRows(deltas: readonly HoldRow[], sign: 1n | -1n): HoldRow[] {
   const merged = new Map<string, HoldRow>();
   for (const d of deltas) {
     const key = `${d.owner}|${d.marketId}`;
@@ -117,22 +123,21 @@ export async function addOwnerHolds(db: Db, deltas: readonly HoldRow[], sign: 1n
     m.no += d.no * sign;
     merged.set(key, m);
   }
-  const rows = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, m]) => m);
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insertInto('clob_owner_holds')
-      .values(
-        rows.slice(i, i + 500).map((m) => ({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
-          usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
-          yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),
-          no_tokens: eb('clob_owner_holds.no_tokens', '+', eb.ref('excluded.no_tokens')),
-        })),
-      )
-      .execute();
-  }
+  return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, m]) => m);
+}
+
+/** The upsert adding merged rows (at most 500) to the holds. */
+export function ownerHoldsUpsert(db: Db, rows: readonly HoldRow[]) {
+  return db
+    .insertInto('clob_owner_holds')
+    .values(rows.map((m) => ({ owner: m.owner, market_id: m.marketId, usdc: m.usdc, yes_tokens: m.yes, no_tokens: m.no })))
+    .onConflict((oc) =>
+      oc.columns(['owner', 'market_id']).doUpdateSet((eb) => ({
+        usdc: eb('clob_owner_holds.usdc', '+', eb.ref('excluded.usdc')),
+        yes_tokens: eb('clob_owner_holds.yes_tokens', '+', eb.ref('excluded.yes_tokens')),
+        no_tokens: eb('clob_owner_holds.no_tokens', '+', eb.ref('excluded.no_tokens')),
+      })),
+    );
 }
 
 /** The owner's fill holds per market (rows that went back to zero included). */

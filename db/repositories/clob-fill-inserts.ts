@@ -4,7 +4,7 @@
  * built and compiled the 30-column insert afresh for every batch with fills (issue 31). Every
  * column is written but the three the matcher leaves to their defaults (migrations 0010, 0014).
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import { precompiledRows } from '../precompiled.js';
 import type { Database } from '../schema.js';
 import type { FillRow } from './clob-fills.repository.js';
@@ -94,4 +94,9 @@ const insertFillRows = precompiledRows<MatchedFillInsert>({
 /** The matcher's fills of one batch, at most 64 per statement. */
 export async function insertMatchedFills(db: Db, rows: readonly MatchedFillInsert[]): Promise<void> {
   await insertFillRows(db, rows);
+}
+
+/** The insert of 1 to 64 of them as one compiled statement, to run inside another (clob-batch-writes.ts). */
+export function matchedFillsStatement(db: Db, rows: readonly MatchedFillInsert[]): CompiledQuery {
+  return insertFillRows.one(db, rows);
 }

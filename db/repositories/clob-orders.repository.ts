@@ -2,7 +2,7 @@
  * Orderbook orders (one query per function). The matcher writes them in its placement
  * transaction; the book is rebuilt from the resting ones (`open`, `partially_filled`).
  */
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Insertable, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { big, num } from '../codec.js';
 import { precompiledRows } from '../precompiled.js';
 import { fillTallyRows, type OrderFillTally } from './clob-fills.repository.js';
@@ -99,6 +99,11 @@ export async function insertOrders(db: Db, rows: readonly OrderInsert[]): Promis
   await insertOrderRows(db, rows);
 }
 
+/** The insert of 1 to 64 orders as one compiled statement, to run inside another (clob-batch-writes.ts). */
+export function insertOrdersStatement(db: Db, rows: readonly OrderInsert[]): CompiledQuery {
+  return insertOrderRows.one(db, rows);
+}
+
 export interface OrderStateChange {
   id: string;
   remaining: bigint;
@@ -115,6 +120,24 @@ export interface OrderStateChange {
  * one `UPDATE … FROM (VALUES …)` per 500 orders (both dialects), not one statement per order —
  * on PostgreSQL each statement is a round trip inside the matcher's batch transaction.
  */
+/**
+ * The same update of at most 500 orders as one `UPDATE … FROM (VALUES …)` without a WITH of its
+ * own, so that it can be a data-modifying CTE of a larger statement (PostgreSQL,
+ * clob-batch-writes.ts).
+ */
+export function orderStatesUpdate(changes: readonly OrderStateChange[], now: string): RawBuilder<unknown> {
+  if (changes.length > 500) throw new Error('orderStatesUpdate: at most 500 orders per statement');
+  const values = sql.join(
+    changes.map(
+      (c) =>
+        sql`(${c.id}, cast(${c.remaining} as bigint), cast(${c.notional} as bigint), cast(${c.usdc} as bigint), cast(${c.committed} as bigint), cast(${c.status} as text), cast(${c.cancelReason ?? null} as text))`,
+    ),
+  );
+  return sql`update clob_orders set remaining = v.remaining, notional = v.notional, usdc = v.usdc, committed = v.committed, status = v.status,
+      cancel_reason = coalesce(v.cancel_reason, clob_orders.cancel_reason), updated_at = ${now}
+    from (values ${values}) as v(id, remaining, notional, usdc, committed, status, cancel_reason) where clob_orders.id = v.id`;
+}
+
 export async function updateOrderStates(db: Db, changes: readonly OrderStateChange[], now: string): Promise<void> {
   for (let i = 0; i < changes.length; i += 500) {
     const values = sql.join(

@@ -12,8 +12,8 @@
  * statement.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { normalizeFill, type FillRow, type OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
-import { normalizeOrder, ordersWithFillTallies, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
+import type { FillRow, OrderFillTally } from '../../../../db/repositories/clob-fills.repository.js';
+import { ordersWithFillTallies, type OrderRow } from '../../../../db/repositories/clob-orders.repository.js';
 import type { Database } from '../../../../db/schema.js';
 import { presentFill, presentOrder, type FillView, type OrderView } from './order.presenter.js';
 
@@ -22,7 +22,11 @@ export interface BatchViews {
   fills: ReadonlyMap<string, FillView>;
 }
 
-/** What a batch wrote: the rows it inserted, as stored, and the ids of the existing orders it changed. */
+/**
+ * What a batch wrote: the rows it inserted, as stored and already normalized (money columns
+ * bigints, the others numbers: normalizeOrder and normalizeFill would copy them unchanged), and
+ * the ids of the existing orders it changed.
+ */
 export interface BatchWritten {
   inserted: readonly OrderRow[];
   updatedIds: readonly string[];
@@ -55,10 +59,11 @@ export async function presentBatch(db: Kysely<Database> | Transaction<Database>,
   const orders = new Map<string, OrderView>();
   const fills = new Map<string, FillView>();
   const tallies = newOrderTallies(written.fills);
-  for (const row of written.inserted) orders.set(row.id, presentOrder(normalizeOrder(row), tallies.get(row.id)));
+  // The batch's own rows already hold bigints and numbers (placement-writer.ts): not copied again.
+  for (const row of written.inserted) orders.set(row.id, presentOrder(row, tallies.get(row.id)));
   for (const part of chunks(written.updatedIds)) {
     for (const { row, tally } of await ordersWithFillTallies(db, part)) orders.set(row.id, presentOrder(row, tally));
   }
-  for (const row of written.fills) fills.set(row.id, presentFill(normalizeFill(row)));
+  for (const row of written.fills) fills.set(row.id, presentFill(row));
   return { orders, fills };
 }
