@@ -11,7 +11,7 @@
  * audit hooks' checks, the storable-text guard, serializing the answer, the request id): so it is
  * a lower bound on the daemon's cost, not an estimate of it. Runs in the baselines' process.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { BareReply } from './bare-server.js';
 
@@ -19,6 +19,11 @@ const LIMIT = 1_000_000;
 const BOUNDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export async function startFloor(replies: BareReply[]): Promise<string> {
+  return floorApp(replies).listen({ host: '127.0.0.1', port: 0 });
+}
+
+/** The floor app itself, not listening (bench/health-cpu.ts also drives it with inject). */
+export function floorApp(replies: BareReply[]): FastifyInstance {
   const app = Fastify({ logger: false });
   const counts = new Map<string, number>();
   const tallies = new Map<string, number[]>();
@@ -46,5 +51,5 @@ export async function startFloor(replies: BareReply[]): Promise<string> {
   for (const r of replies) {
     app.route({ method: r.method, url: r.path, handler: async (_req, reply) => reply.status(r.status).type(r.contentType).send(r.body) });
   }
-  return app.listen({ host: '127.0.0.1', port: 0 });
+  return app;
 }

@@ -102,9 +102,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const operatorHooks = registerOperatorAuth(app, operators);
   // The operator's CSRF check and page decoration, then the audit's row (when there is an audit log):
   // one preHandler and one onSend hook for every route, in that order (hook-pairs.ts).
+  // Every part acts only for a caller operator-auth identified (request.operator, set on admin paths
+  // alone): any other request passes both hooks on one field read, without the chain's closures.
   const parts = deps.audit ? [operatorHooks, auditHooks(deps.audit)] : [operatorHooks];
-  app.addHook('preHandler', chainPreHandlers(parts.map((p) => p.preHandler)));
-  app.addHook('onSend', chainOnSend(parts.map((p) => p.onSend)));
+  const preHandler = chainPreHandlers(parts.map((p) => p.preHandler));
+  const onSend = chainOnSend(parts.map((p) => p.onSend));
+  app.addHook('preHandler', (request, reply, done) => (request.operator ? preHandler(request, reply, done) : done()));
+  app.addHook('onSend', (request, reply, payload, done) =>
+    request.operator ? onSend(request, reply, payload, done) : done(null, payload),
+  );
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.

@@ -15,12 +15,17 @@ type LevelAware = { isLevelEnabled?(level: string): boolean };
  * `observe`: more per-request bookkeeping run in the same hook (the latency metric), so a request
  * pays one onResponse hook for both.
  */
-export function installRequestLog(app: FastifyInstance, observe?: (request: FastifyRequest, reply: FastifyReply) => void): void {
+export function installRequestLog(
+  app: FastifyInstance,
+  observe?: (request: FastifyRequest, reply: FastifyReply, elapsedMs: number) => void,
+): void {
   const base = app.log as unknown as LevelAware;
   app.addHook('onResponse', (request, reply, done) => {
-    observe?.(request, reply);
+    // Read once: Fastify's getter reads the clock on every call.
+    const elapsed = reply.elapsedTime;
+    observe?.(request, reply, elapsed);
     const status = reply.statusCode;
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const ms = Math.round(elapsed * 10) / 10;
     const level = status >= 500 ? 'error' : status >= 400 || ms >= SLOW_MS ? 'info' : 'debug';
     if (base.isLevelEnabled?.(level) !== false) {
       const line = { method: request.method, url: request.url.slice(0, 200), status, ms, ip: request.ip };

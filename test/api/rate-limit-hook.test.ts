@@ -3,6 +3,7 @@
  * tests do not reach: Redis away (served, full budget shown), a 404 counted on one shared key, the
  * per-request headers as they count down, and the wait worded as that plugin worded it.
  */
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { createMetrics } from '../../src/infra/metrics.js';
 import { createReadinessProbe } from '../../src/services/readiness.service.js';
 import { createRedisConnection } from '../../jobs/redis-connection.js';
 import { createTestApp, TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { sqliteDatabase } from '../helpers/databases.js';
 import type { FastifyInstance } from 'fastify';
 
@@ -73,6 +75,40 @@ describe('rate-limit hook', () => {
     expect(answers.map((r) => r.statusCode)).toEqual([404, 404, 429]);
     expect(answers.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['1', '0', '0']);
     expect(answers[2]!.headers['retry-after']).toBe('60');
+  });
+
+  it('counts an API key apart from its address, GET and HEAD on one budget, and spendRateTokens on the same counter', async () => {
+    // As Family A's key lookup: an onRequest hook of the routes' plugin sets apiKeyId before the limit runs.
+    const keyed = async (app: FastifyInstance) => {
+      app.addHook('onRequest', (request, _reply, done) => {
+        const key = request.headers['x-test-key'];
+        if (typeof key === 'string') (request as typeof request & { apiKeyId?: string }).apiKeyId = key;
+        done();
+      });
+      app.get('/v2/clob/keyed', async () => ({ ok: true }));
+      app.post('/v2/clob/keyed', async (request) => {
+        await app.spendRateTokens(request, 2);
+        return { ok: true };
+      });
+    };
+    const t = await createTestApp({ routes: [keyed], readPerMinute: 3, writePerMinute: 3 });
+    cleanups.push(() => t.close());
+    const get = (method: 'GET' | 'HEAD', key?: string) =>
+      t.app.inject({ method, url: '/v2/clob/keyed', remoteAddress: '10.3.0.3', headers: key ? { 'x-test-key': key } : {} });
+    const byKey = [await get('GET', 'k1'), await get('HEAD', 'k1'), await get('GET', 'k1'), await get('HEAD', 'k1')];
+    expect(byKey.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(byKey.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
+    // The address and another key each have their own budget.
+    expect((await get('GET')).headers['x-ratelimit-remaining']).toBe('2');
+    expect((await get('HEAD', 'k2')).headers['x-ratelimit-remaining']).toBe('2');
+    const key = `${t.prefix}:ratelimit:READ:/v2/clob/keyed:key:k1`;
+    const client = new Redis(TEST_REDIS_URL);
+    cleanups.push(async () => client.disconnect());
+    expect(Number(await client.get(key))).toBeGreaterThanOrEqual(3);
+    // One write plus two spent tokens use the whole budget of 3: the next write is refused.
+    const post = () => t.app.inject({ method: 'POST', url: '/v2/clob/keyed', remoteAddress: '10.3.0.3', headers: { 'x-test-key': 'k1' } });
+    expect((await post()).statusCode).toBe(200);
+    expect((await post()).statusCode).toBe(429);
   });
 
   it('words the wait as @fastify/rate-limit did', () => {

@@ -31,11 +31,11 @@ function requireMetricsToken(token: string) {
 }
 
 /** Records one answered request's latency by method, route and status. */
-export function latencyObserver(metrics: DaemonMetrics): (request: FastifyRequest, reply: FastifyReply) => void {
-  return (request, reply) =>
+export function latencyObserver(metrics: DaemonMetrics): (request: FastifyRequest, reply: FastifyReply, elapsedMs?: number) => void {
+  return (request, reply, elapsedMs = reply.elapsedTime) =>
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
+      elapsedMs / 1000,
     );
 }
 

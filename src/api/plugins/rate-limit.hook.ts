@@ -10,7 +10,7 @@
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { DomainError } from '../../domain/errors.js';
-import type { BatchedRedisStore } from './rate-limit.store.js';
+import type { BatchedRedisStore, Lane } from './rate-limit.store.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -24,9 +24,20 @@ declare module 'fastify' {
 export interface LimitSettings {
   store: BatchedRedisStore;
   max(request: FastifyRequest): number;
-  /** The counter's key: the request's route (its URL pattern, `*` for none) and client. */
-  keyOf(request: FastifyRequest, route: string): string;
+  /**
+   * The counter's key up to its client (`READ:/health:ip:`): the request's method class, route
+   * (its URL pattern, `*` for none) and kind of client. A function of the method, route and kind
+   * alone, so each route's hook finds its lanes once per method.
+   */
+  laneKey(request: FastifyRequest, route: string, byApiKey: boolean): string;
+  /** The API key the request counts under (Family A with a valid key), or undefined: its address. */
+  apiKeyOf(request: FastifyRequest): string | undefined;
   refusal(limit: number, after: string): DomainError;
+}
+
+interface Lanes {
+  ip: Lane;
+  key: Lane;
 }
 
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
@@ -48,13 +59,28 @@ export function waitText(seconds: number): string {
  * (none: the not-found handler's).
  */
 export function limitHook(settings: LimitSettings, route?: string): LimitHook {
-  const { store, max, keyOf, refusal } = settings;
+  const { store, max, laneKey, apiKeyOf, refusal } = settings;
+  const lanesOf = (request: FastifyRequest, url: string): Lanes => ({
+    ip: store.lane(laneKey(request, url, false)),
+    key: store.lane(laneKey(request, url, true)),
+  });
+  // A route's hook keeps its lanes by method (one or two: GET and HEAD share a budget and a lane).
+  const byMethod = new Map<string, Lanes>();
+  const lanesFor = (request: FastifyRequest): Lanes => {
+    if (route === undefined) return lanesOf(request, request.routeOptions.url ?? '*');
+    let lanes = byMethod.get(request.method);
+    if (!lanes) byMethod.set(request.method, (lanes = lanesOf(request, route)));
+    return lanes;
+  };
   return function rateLimit(request, reply, done) {
     if (request.rateCounted) return done();
     request.rateCounted = true;
     const limit = max(request);
-    store.incr(
-      keyOf(request, route ?? request.routeOptions.url ?? '*'),
+    const apiKey = apiKeyOf(request);
+    const lanes = lanesFor(request);
+    store.incrIn(
+      apiKey ? lanes.key : lanes.ip,
+      apiKey || `${request.ip}`,
       (err, counted) => {
         // skipOnError: a store error counts as nothing spent, nothing waited.
         const current = err || !counted ? 0 : counted.current;

@@ -42,17 +42,18 @@ declare module 'fastify' {
   }
 }
 
-export function clientKey(request: FastifyRequest): string {
-  const apiKeyId = (request as FastifyRequest & { apiKeyId?: string }).apiKeyId;
-  return apiKeyId ? `key:${apiKeyId}` : `ip:${request.ip}`;
+/** The API key id Family A's key lookup set on the request (a valid X-API-Key), if any. */
+function apiKeyOf(request: FastifyRequest): string | undefined {
+  return (request as FastifyRequest & { apiKeyId?: string }).apiKeyId || undefined;
 }
 
 export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
   const store = BatchedRedisStore.create(options.redis, `${options.nameSpace}:ratelimit:`);
   const max = (request: FastifyRequest) => (READ_METHODS.has(request.method) ? options.readPerMinute : options.writePerMinute);
   // GET and HEAD share one budget (the spec counts reads together): a HEAD is a GET without body.
-  const keyOf = (request: FastifyRequest, route: string) =>
-    `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${route}:${clientKey(request)}`;
+  // The Redis key is `<lane><client>`: `READ:/health:ip:127.0.0.1`, `POST:/v2/orders:key:<id>`.
+  const laneKey = (request: FastifyRequest, route: string, byApiKey: boolean) =>
+    `${READ_METHODS.has(request.method) ? 'READ' : request.method}:${route}:${byApiKey ? 'key' : 'ip'}:`;
   const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? '*';
   const refusal = (limit: number, after: string) =>
     new DomainError(
@@ -62,9 +63,11 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     );
   app.decorate('spendRateTokens', async (request: FastifyRequest, tokens: number) => {
     for (let i = 0; i < tokens; i++) {
+      const apiKey = apiKeyOf(request);
+      const lane = store.lane(laneKey(request, routeOf(request), apiKey !== undefined));
       const counted = await new Promise<{ current: number; ttl: number } | undefined>((resolve) =>
         // Redis away: serve, as skipOnError does for the request's own token.
-        store.incr(keyOf(request, routeOf(request)), (err, result) => resolve(err ? undefined : result), WINDOW_MS, max(request)),
+        store.incrIn(lane, apiKey ?? `${request.ip}`, (err, result) => resolve(err ? undefined : result), WINDOW_MS, max(request)),
       );
       if (counted && counted.current > max(request)) {
         const seconds = Math.max(1, Math.ceil(counted.ttl / 1000));
@@ -72,7 +75,7 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
       }
     }
   });
-  const settings = { store, max, keyOf, refusal };
+  const settings = { store, max, laneKey, apiKeyOf, refusal };
   const notFoundHook = limitHook(settings);
   app.decorate('rateLimit', () => notFoundHook);
   app.decorateRequest('rateCounted', false);

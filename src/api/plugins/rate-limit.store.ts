@@ -45,6 +45,8 @@ export function largestBatch(max: number): number {
 type Reserve = (key: string, tokens: number, windowMs: number) => Promise<[number, number]>;
 
 interface Bucket {
+  /** Its Redis key (the store's prefix, the lane's key, the client), made once per window. */
+  key: string;
   /** Tokens this process reserved and has not spent. */
   held: number;
   /** The shared counter as of our last reservation (everyone's reservations, ours included), capped at the limit. */
@@ -64,8 +66,19 @@ interface Counted {
 
 type Callback = (err: Error | null, result?: Counted) => void;
 
+/**
+ * The buckets of one route and method class for one kind of client (`READ:/health:ip:`): the
+ * per-request lookup is by the client alone (an address or key id whose hash V8 already holds),
+ * not by a key string built and hashed anew for every request. The Redis key is unchanged: the
+ * store's prefix, the lane's key and the client.
+ */
+export interface Lane {
+  readonly key: string;
+  readonly buckets: Map<string, Bucket>;
+}
+
 interface Shared {
-  buckets: Map<string, Bucket>;
+  lanes: Map<string, Lane>;
   reserve: Reserve;
   sweeper: NodeJS.Timeout;
 }
@@ -73,15 +86,16 @@ interface Shared {
 export class BatchedRedisStore {
   /** One store per app; `prefix` namespaces its Redis keys. */
   static create(redis: Redis, prefix: string): BatchedRedisStore {
-    const buckets = new Map<string, Bucket>();
+    const lanes = new Map<string, Lane>();
     // Forget finished windows once a minute, so memory follows the keys active in one window.
     const sweeper = setInterval(() => {
       const now = Date.now();
-      for (const [key, bucket] of buckets) if (bucket.windowEnd <= now && !bucket.inflight) buckets.delete(key);
+      for (const { buckets } of lanes.values())
+        for (const [client, bucket] of buckets) if (bucket.windowEnd <= now && !bucket.inflight) buckets.delete(client);
     }, 60_000);
     sweeper.unref();
     return new BatchedRedisStore(
-      { buckets, sweeper, reserve: (key, tokens, windowMs) => reserveScript(redis, [key], [tokens, windowMs]) },
+      { lanes, sweeper, reserve: (key, tokens, windowMs) => reserveScript(redis, [key], [tokens, windowMs]) },
       prefix,
     );
   }
@@ -91,20 +105,32 @@ export class BatchedRedisStore {
     private readonly prefix: string,
   ) {}
 
-  /** Count one request of `key`; calls back synchronously when a local token answers (the hook's fast path). */
+  /** The lane whose Redis keys start with `key` after the store's prefix (made on first use, kept). */
+  lane(key: string): Lane {
+    let lane = this.shared.lanes.get(key);
+    if (!lane) this.shared.lanes.set(key, (lane = { key, buckets: new Map() }));
+    return lane;
+  }
+
+  /** Count one request of `key` (a lane of its own: the Redis key is the prefix and `key`). */
   incr(key: string, cb: Callback, windowMs: number, max: number): void {
+    this.incrIn(this.lane(''), key, cb, windowMs, max);
+  }
+
+  /** Count one request of `client` in `lane`; calls back synchronously when a local token answers (the hook's fast path). */
+  incrIn(lane: Lane, client: string, cb: Callback, windowMs: number, max: number): void {
     const now = Date.now();
-    const bucket = this.bucket(this.prefix + key, now);
+    const bucket = this.bucket(lane, client, now);
     // The fast path, taken by nearly every request of a busy key: no promise, no Redis.
     if (bucket.held > 0) {
-      cb(null, this.spend(this.prefix + key, bucket, now, windowMs, max));
+      cb(null, this.spend(bucket, now, windowMs, max));
       return;
     }
     if (bucket.exhausted) {
       cb(null, { current: Math.max(bucket.count, max + 1), ttl: bucket.windowEnd - now });
       return;
     }
-    this.slow(this.prefix + key, windowMs, max).then(
+    this.slow(lane, client, windowMs, max).then(
       (r) => cb(null, r),
       (e: Error) => cb(e),
     );
@@ -112,38 +138,38 @@ export class BatchedRedisStore {
 
   close(): void {
     clearInterval(this.shared.sweeper);
-    this.shared.buckets.clear();
+    for (const { buckets } of this.shared.lanes.values()) buckets.clear();
   }
 
   /** Waits for reservations until a token is ours or the window's limit is spent. */
-  private async slow(key: string, windowMs: number, max: number): Promise<Counted> {
+  private async slow(lane: Lane, client: string, windowMs: number, max: number): Promise<Counted> {
     for (;;) {
       const now = Date.now();
-      const bucket = this.bucket(key, now);
-      if (bucket.held > 0) return this.spend(key, bucket, now, windowMs, max);
+      const bucket = this.bucket(lane, client, now);
+      if (bucket.held > 0) return this.spend(bucket, now, windowMs, max);
       if (bucket.exhausted) return { current: Math.max(bucket.count, max + 1), ttl: bucket.windowEnd - now };
-      await this.refill(key, bucket, windowMs, max);
+      await this.refill(bucket, windowMs, max);
     }
   }
 
-  private spend(key: string, bucket: Bucket, now: number, windowMs: number, max: number): Counted {
+  private spend(bucket: Bucket, now: number, windowMs: number, max: number): Counted {
     bucket.held--;
     // A busy key fetches its next batch before this one runs out, so its requests never wait.
     if (bucket.batch >= 4 && bucket.held < bucket.batch / 2 && !bucket.inflight && !bucket.exhausted) {
-      this.refill(key, bucket, windowMs, max).catch(() => undefined); // the next request that needs it sees the error
+      this.refill(bucket, windowMs, max).catch(() => undefined); // the next request that needs it sees the error
     }
     return { current: bucket.count - bucket.held, ttl: bucket.windowEnd - now };
   }
 
   /** One reservation at a time per key; concurrent requests share it. */
-  private refill(key: string, bucket: Bucket, windowMs: number, max: number): Promise<void> {
+  private refill(bucket: Bucket, windowMs: number, max: number): Promise<void> {
     if (bucket.inflight) return bucket.inflight;
     // Never hold more than the largest batch, prefetched tokens included: that bounds what one
     // process can keep from the others.
     const cap = largestBatch(max);
     const tokens = Math.max(1, Math.min(bucket.batch, cap - bucket.held));
     const sentAt = Date.now();
-    bucket.inflight = this.shared.reserve(key, tokens, windowMs).then(
+    bucket.inflight = this.shared.reserve(bucket.key, tokens, windowMs).then(
       ([count, ttl]) => {
         bucket.inflight = null;
         // A counter below what we saw means Redis started a new window meanwhile (the reservation
@@ -169,12 +195,13 @@ export class BatchedRedisStore {
     return bucket.inflight;
   }
 
-  /** The key's bucket for the window in progress; a new one once the last window has ended. */
-  private bucket(key: string, now: number): Bucket {
-    const existing = this.shared.buckets.get(key);
+  /** The client's bucket for the window in progress; a new one once the last window has ended. */
+  private bucket(lane: Lane, client: string, now: number): Bucket {
+    const existing = lane.buckets.get(client);
     if (existing && (existing.windowEnd > now || existing.windowEnd === 0)) return existing;
     // A key that was busy in the last window starts at half its batch (it adapts downwards).
     const fresh: Bucket = {
+      key: existing?.key ?? this.prefix + lane.key + client,
       held: 0,
       count: 0,
       windowEnd: 0,
@@ -182,7 +209,7 @@ export class BatchedRedisStore {
       exhausted: false,
       inflight: null,
     };
-    this.shared.buckets.set(key, fresh);
+    lane.buckets.set(client, fresh);
     return fresh;
   }
 }
