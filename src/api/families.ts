@@ -26,9 +26,21 @@ export function isNumberLike(segment: string): boolean {
 }
 const B_ROOTS = new Set(['config', 'positions', 'redeem-all', 'claim-all-fees', 'dev']);
 
+/** A path segment as the router reads it (find-my-way decodes `%61` to `a`); a malformed escape stays as sent. */
+function decodedSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function familyOf(url: string): Family {
   const path = url.split('?', 1)[0] ?? '';
-  const parts = path.split('/').filter(Boolean);
+  // Decoded per segment, as the router matches it: `/v2/%61dmin/nodes` is /v2/admin/nodes's route,
+  // and its errors must take that route's envelope (another family's fails its response schema).
+  const parts = path.split('/').filter(Boolean).map(decodedSegment);
   if (parts[0] !== 'v2') return 'A';
   const root = parts[1];
   if (root === 'clob' || root === 'ws') return 'C';

@@ -38,6 +38,14 @@ describe('familyOf', () => {
     expect(familyOf('/v2/markets/slug?x=/v2/clob/')).toBe('A');
     expect(familyOf('/health?next=/v2/markets/12')).toBe('A');
   });
+
+  it('reads percent-encoded segments as the router does (decoded), keeping a malformed escape as sent', () => {
+    expect(familyOf('/v2/%61dmin/nodes')).toBe('A');
+    expect(familyOf('/v2/%63lob/orders')).toBe('C');
+    expect(familyOf('/v2/markets/%31%32')).toBe('B');
+    expect(familyOf('/v2/%6Darkets/some-slug')).toBe('A');
+    expect(familyOf('/v2/%ZZ/x')).toBe('B');
+  });
 });
 
 describe('errorEnvelope', () => {

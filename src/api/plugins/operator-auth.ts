@@ -14,7 +14,7 @@
  * - Pages: a console page gets the CSRF token in each of its post forms, the operator's name and
  *   role with a logout button, and loses the controls its operator's role may not use.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { OperatorDirectory, OperatorRole } from '../../services/operators/operators.service.js';
 import { roleAllows } from '../../services/operators/operators.service.js';
 import type { SessionStore } from '../../services/operators/sessions.service.js';
@@ -130,10 +130,6 @@ function csrfOf(request: FastifyRequest): string | undefined {
 export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): { preHandler: PreHandlerPart; onSend: OnSendPart } {
   const routes: AdminRoute[] = [];
   app.decorate('adminRoutes', routes);
-  app.addHook('onRoute', (route) => {
-    if (!isAdminPath(route.url) || OPEN.has(route.url)) return;
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, declared: route.config?.role });
-  });
   const admit = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
     request.operator = await callerOf(request, access);
     if (OPEN.has(path)) return; // logout: anyone may, but a session's logout still needs its CSRF token (below)
@@ -155,6 +151,22 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
         `This needs the ${needed} role; ${request.operator.name} is ${request.operator.role}`,
       );
   };
+  const admitUnchecked =
+    (pattern: string): onRequestHookHandler =>
+    (request, reply, done) => {
+      if (request.operator !== undefined) return done();
+      admit(request, reply, pattern).then(() => done(), done);
+    };
+  app.addHook('onRoute', (route) => {
+    if (!isAdminPath(route.url) || route.url === '/admin/login' || route.url.startsWith('/admin/assets/')) return;
+    // The router matches the decoded path, the hook below the raw one: `/%61dmin/audit` reaches
+    // /admin/audit without passing it. Every admin route therefore checks its caller itself when
+    // the global hook did not (request.operator still undefined), by the route's own pattern.
+    const existing = route.onRequest;
+    route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), admitUnchecked(route.url)];
+    if (OPEN.has(route.url)) return;
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, declared: route.config?.role });
+  });
   // Every request passes these hooks: synchronous for all but admin paths, so no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     // Most requests are not admin paths: told from the URL's start, before splitting off the query.
