@@ -6,7 +6,8 @@
  * fill per trader: the market's lookup table already lists them); and the time from
  * match to `settled` (p50/p99) of fills matched while the keeper runs. The floor line: the time the
  * ledger spent landing the keeper's transactions during the drain (same run, `support/ledger-share.ts`)
- * and the fills/s the keeper would reach if its own work were free.
+ * and the fills/s the keeper would reach if its own work were free; beside it, this process's CPU
+ * time in the drain per fill (the figure that moves least with a shared machine's load).
  * The same backlog is settled on SQLite and on PostgreSQL (a fresh database of its own) in one run
  * (issue 31: PostgreSQL ≥ 0.8× SQLite, no deadlock): for PostgreSQL the bench prints the
  * deadlocks the server counted in that database and the daemon's log lines that name one.
@@ -233,9 +234,11 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     const drainProbe = await startLatencyProbe(health);
     const ledgerShare = measureLedgerShare(h.ledger);
     const resumed = Date.now();
+    const cpuBefore = process.cpuUsage();
     await platform.resume();
     const throughputDone = Math.max(...(await settledTimes([...queued.keys()])).values());
     const share = ledgerShare.stop();
+    const cpu = process.cpuUsage(cpuBefore);
     const drain = await drainProbe.stop();
     const fillsPerSec = queued.size / ((throughputDone - resumed) / 1000);
     const throughputTxs = (await settleTransactions()) - txsBefore;
@@ -256,6 +259,11 @@ async function settleOn(databaseEnv: Record<string, string>): Promise<SettleResu
     );
     console.log(`    ratio ${(fillsPerSec / transfersPerSec).toFixed(2)}× (goal ≥ 0.5×, issue 31)`);
     console.log(`    ${describeLedgerShare(share, throughputDone - resumed, queued.size)}`);
+    // The process's CPU in the drain moves less with the machine's load than the wall time does.
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    console.log(
+      `    this process's CPU in the drain: ${cpuMs.toFixed(0)} ms (${((1000 * cpuMs) / queued.size).toFixed(0)} µs a fill; ledger sends ${share.summedMs.toFixed(0)} ms of it at most)`,
+    );
     console.log(
       `    /health during the drain: p50 ${formatMs(drain.p50)}, p99 ${formatMs(drain.p99)}, max ${formatMs(drain.max)} (goal p99 ≤ 50 ms); ` +
         `idle p50 ${formatMs(idle.p50)}, p99 ${formatMs(idle.p99)}${drain.errors + idle.errors > 0 ? `; ${drain.errors + idle.errors} probes failed` : ''}`,

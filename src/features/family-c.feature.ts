@@ -43,6 +43,7 @@ import { CLOB_SETTLE } from '../services/family-c/settlement/settle-group.js';
 import type { ClobMarketStatus } from '@pmx/programs';
 import { Coalescer } from '../infra/coalescer.js';
 import { PlanRequests } from '../services/family-c/settlement/plan-requests.js';
+import { POSITIONS_REQUEST } from '../services/family-c/positions-requests.js';
 import { ProofsInFlight } from '../services/family-c/settlement/proofs-in-flight.js';
 import { cancelOwnerInAllMarkets } from '../services/family-c/orders/orders.service.js';
 import { clobWebSockets } from './clob-websockets.js';
@@ -100,8 +101,9 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     planRequests.request(marketId, (id) =>
       ctx.queues.enqueue('clob.settle.market', { marketId: id }, { deduplication: { id: `clob-settle-${id}` } }),
     );
+  // Requests within POSITIONS_GATHER_MS are one run (positions-requests.ts).
   const updatePositions = async (reason: string) => {
-    await ctx.queues.enqueue('clob.positions.apply', { reason }, { deduplication: { id: 'clob-positions' } });
+    await ctx.queues.enqueue('clob.positions.apply', { reason }, POSITIONS_REQUEST);
   };
   const updateCandles = (reason: string) =>
     ctx.queues.enqueue('clob.candles.apply', { reason }, { deduplication: { id: 'clob-candles' } }).catch(warn('price candles'));
@@ -124,9 +126,10 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     proofsInFlight: new ProofsInFlight(),
     planRequests,
     holdAccountChanges: () => changedTokenAccounts.hold(),
-    afterSettlement: async (marketId) => {
+    afterSettlement: async (marketId, { fillsFailed }) => {
       await updatePositions('settlement');
-      await updateCandles('settlement');
+      // Candles count a fill from its match; of what ends a batch, only a failure changes them.
+      if (fillsFailed) await updateCandles('settlement');
       if (marketId) await planSettlement(marketId);
     },
     cancelOwnerEverywhere: async (owner) => {

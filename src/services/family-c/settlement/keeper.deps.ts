@@ -22,8 +22,11 @@ export interface KeeperDeps {
    * one index job (one reaction per owner per group, not per transaction); the release hands them on.
    */
   holdAccountChanges(): () => void;
-  /** After fills of a market ended: plan its next batch, update positions. */
-  afterSettlement(marketId: string | undefined): Promise<void>;
+  /**
+   * After fills of a market ended: plan its next batch, update positions, and the candles when
+   * `fillsFailed` (a fill settled or back in the queue counts in them as it did since its match).
+   */
+  afterSettlement(marketId: string | undefined, ended: { fillsFailed: boolean }): Promise<void>;
   /** An owner's smart wallet could not pay a fill: cancel their resting orders in every market. */
   cancelOwnerEverywhere(owner: string): Promise<void>;
   /** One order the chain can never settle (its proof is refused): cancel it through its market's matcher. */

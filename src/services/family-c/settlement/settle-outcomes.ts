@@ -203,7 +203,7 @@ export async function confirmBatches(
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
   // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
   await announce(k, [...settled, ...released]);
-  await k.afterSettlement(rowsOf.flat()[0]?.market_id);
+  await k.afterSettlement(rowsOf.flat()[0]?.market_id, { fillsFailed: false });
 }
 
 /** The batch's transaction can never land (its outbound row failed): its fills go back to the queue. */
@@ -230,7 +230,7 @@ export async function abandonBatch(k: KeeperDeps, batchId: string, reason: strin
   k.proofsInFlight.end(batchId);
   k.log.warn({ batch: batchId, fills: rows.length, reason }, 'settlement batch abandoned; its fills will be batched again');
   await announce(k, released);
-  await k.afterSettlement(rows[0]?.market_id);
+  await k.afterSettlement(rows[0]?.market_id, { fillsFailed: false });
 }
 
 /** Fails fills that can never settle and are in no batch (e.g. their market resolved first). */

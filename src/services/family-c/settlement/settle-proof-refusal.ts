@@ -108,6 +108,6 @@ export async function refuseBadProofs(k: KeeperDeps, batchId: string): Promise<s
   const marketId = rows[0]?.market_id;
   if (marketId) for (const orderId of bad.keys()) await k.cancelOrder(marketId, orderId);
   await announce(k, [...ended.ids, ...ended.released]);
-  await k.afterSettlement(marketId);
+  await k.afterSettlement(marketId, { fillsFailed: true });
   return ended.ids;
 }

@@ -81,5 +81,5 @@ export async function refuseFill(k: KeeperDeps, batchId: string, refusal: Settle
   );
   if (status === 'failed_insufficient_balance' && refusal.owner) await k.cancelOwnerEverywhere(refusal.owner);
   await announce(k, [...ended.ids, ...ended.released]);
-  await k.afterSettlement(rows[0]?.market_id);
+  await k.afterSettlement(rows[0]?.market_id, { fillsFailed: status !== 'settled' });
 }
