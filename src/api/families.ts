@@ -36,11 +36,16 @@ function decodedSegment(segment: string): string {
   }
 }
 
-export function familyOf(url: string): Family {
+/** A URL's path as the router matches it: without the query, each segment decoded (`/%61dmin/x` is `/admin/x`). */
+export function routerPath(url: string): string {
   const path = url.split('?', 1)[0] ?? '';
+  return path.includes('%') ? path.split('/').map(decodedSegment).join('/') : path;
+}
+
+export function familyOf(url: string): Family {
   // Decoded per segment, as the router matches it: `/v2/%61dmin/nodes` is /v2/admin/nodes's route,
   // and its errors must take that route's envelope (another family's fails its response schema).
-  const parts = path.split('/').filter(Boolean).map(decodedSegment);
+  const parts = routerPath(url).split('/').filter(Boolean);
   if (parts[0] !== 'v2') return 'A';
   const root = parts[1];
   if (root === 'clob' || root === 'ws') return 'C';

@@ -89,4 +89,15 @@ for (const { name, available, open } of DIALECTS)
       expect(res.body).toContain('{&#34;name&#34;:&#34;bot one&#34;}');
       expect((await h.t.app.inject({ method: 'GET', url: '/admin/audit', headers: { accept: 'text/html' } })).statusCode).toBe(302);
     });
+
+    it('records a write sent to a percent-encoded admin path under its route', async () => {
+      // The router serves /v2/%61dmin/api-keys/:id as /v2/admin/api-keys/:id: the action is the route's.
+      const created = await h.t.app.inject({ method: 'POST', url: '/v2/admin/api-keys', headers: admin, payload: { name: 'encoded' } });
+      const keyId = created.json().data.id as string;
+      const revoked = await h.t.app.inject({ method: 'DELETE', url: `/v2/%61dmin/api-keys/${keyId}`, headers: admin });
+      expect(revoked.statusCode, revoked.body).toBe(200);
+      const { items } = await audit(`?target=${keyId}`);
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({ action: 'DELETE /v2/admin/api-keys/:id', target: `id=${keyId}`, result: 'ok' });
+    });
   });

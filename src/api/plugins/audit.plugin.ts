@@ -19,7 +19,8 @@ type Audited = FastifyRequest & { [AUDIT_ID]?: string };
 
 function isOperatorAction(request: FastifyRequest): boolean {
   if (READS.has(request.method)) return false;
-  const path = request.url.split('?', 1)[0] ?? '';
+  // The route the router matched (it decodes `/v2/%61dmin/…`), else the URL as sent (a 404).
+  const path = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? '';
   if (NOT_ACTIONS.has(path)) return false;
   return path.startsWith('/v2/admin/') || path.startsWith('/admin/');
 }

@@ -20,7 +20,7 @@ import { roleAllows } from '../../services/operators/operators.service.js';
 import type { SessionStore } from '../../services/operators/sessions.service.js';
 import type { LoginThrottle } from '../../services/operators/login-throttle.js';
 import { errorEnvelope } from '../envelopes.js';
-import { familyOf } from '../families.js';
+import { familyOf, routerPath } from '../families.js';
 import { constantTimeEqual, cookieOf, SESSION_COOKIE } from './admin-auth.js';
 import { decorateConsolePage } from '../pages/console-decoration.js';
 import type { OnSendPart, PreHandlerPart } from '../hook-pairs.js';
@@ -104,6 +104,14 @@ function refuse(request: FastifyRequest, reply: FastifyReply, status: 401 | 403,
   return reply.status(status).send(errorEnvelope(familyOf(request.url), { code, message }));
 }
 
+/** A `%` before the query: the path holds an escape the router will decode. */
+function hasEscapedPath(url: string): boolean {
+  const escape = url.indexOf('%');
+  if (escape === -1) return false;
+  const query = url.indexOf('?');
+  return query === -1 || escape < query;
+}
+
 /** Same origin: the browser's Origin (or Referer) names this host. */
 function sameOrigin(request: FastifyRequest): boolean {
   const source = request.headers.origin ?? request.headers.referer;
@@ -159,9 +167,9 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     };
   app.addHook('onRoute', (route) => {
     if (!isAdminPath(route.url) || route.url === '/admin/login' || route.url.startsWith('/admin/assets/')) return;
-    // The router matches the decoded path, the hook below the raw one: `/%61dmin/audit` reaches
-    // /admin/audit without passing it. Every admin route therefore checks its caller itself when
-    // the global hook did not (request.operator still undefined), by the route's own pattern.
+    // A second lock for any path the router matches to an admin route that the hook below did not
+    // read as one (it decodes escapes as the router does): the route checks its caller itself when
+    // request.operator is still undefined, by its own pattern.
     const existing = route.onRequest;
     route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), admitUnchecked(route.url)];
     if (OPEN.has(route.url)) return;
@@ -170,15 +178,17 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
   // Every request passes these hooks: synchronous for all but admin paths, so no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     // Most requests are not admin paths: told from the URL's start, before splitting off the query.
-    if (!request.url.startsWith('/admin') && !request.url.startsWith('/v2/admin/')) return done();
-    const path = request.url.split('?', 1)[0] ?? '';
+    // A percent-encoded path (`/%61dmin/…`) is read as the router will match it.
+    const url = request.url;
+    if (!url.startsWith('/admin') && !url.startsWith('/v2/admin/') && !hasEscapedPath(url)) return done();
+    const path = routerPath(url);
     if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return done();
     admit(request, reply, path).then(() => done(), done);
   });
   const preHandler: PreHandlerPart = (request, reply, done) => {
     const caller = request.operator;
     if (!caller || caller.via !== 'session' || READS.has(request.method)) return done();
-    const path = request.url.split('?', 1)[0] ?? '';
+    const path = routerPath(request.url);
     const ok = path.startsWith('/admin/queues/api/') ? sameOrigin(request) : constantTimeEqual(csrfOf(request) ?? '', caller.csrf ?? '');
     if (ok) return done();
     // The refusal is the answer: like an async hook that sent one, the chain stops here.
