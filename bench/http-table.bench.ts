@@ -18,7 +18,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { spawnDaemon, waitForStatus } from '../test/daemon/daemon-process.js';
 import { tempDir } from '../test/helpers/databases.js';
 import type { BareReply } from './support/bare-server.js';
-import { cannon, interleaved, median, rateOf, type Rate } from './support/cannon.js';
+import { cannon, median, medianRatio, rateOf, rotated, type Rate } from './support/cannon.js';
 import { CATALOG, daemonEntry, setUp } from './support/daemon-fixture.js';
 import { indexingRate } from './support/indexing-rate.js';
 import { SEND_CONFIRM_BARE, sendConfirmRow } from './support/send-confirm-row.js';
@@ -73,28 +73,12 @@ async function measure(target: Row['ours'], seconds: number): Promise<Rate> {
 }
 
 /**
- * An HTTP row's floor against the same bare app, interleaved as the row was: what the row could
- * reach at best with the duties every route keeps (rate limit and its headers, the latency
- * metric, the request log's level check). `BENCH_TABLE_FLOORS=0` skips them.
+ * An HTTP row's floor: what the row could reach at best with the duties every route keeps (rate
+ * limit and its headers, the latency metric, the request log's level check), measured in the same
+ * rounds as ours and bare (`rotated`), so ours/floor compares one machine state. `BENCH_TABLE_FLOORS=0`
+ * skips them.
  */
 const FLOORS = process.env.BENCH_TABLE_FLOORS !== '0';
-async function floorRow(floor: Row['ours'], bare: Row['bare'], ours: number): Promise<void> {
-  await measure(floor, 1);
-  const f = await interleaved(
-    REPS,
-    () => measure(floor, SECONDS),
-    () => measure(bare, SECONDS),
-    (o, b) => o.rps / b.rps,
-  );
-  const rate = median(f.ours.map((x) => x.rps));
-  report(
-    '  its floor: bare + limit, metric, log check',
-    `${fmt(rate)} req/s`,
-    `${fmt(median(f.baseline.map((x) => x.rps)))} req/s`,
-    `${f.ratio.toFixed(2)}x`,
-    `ours/floor ${(ours / rate).toFixed(2)}x`,
-  );
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const lines: string[] = [];
@@ -178,26 +162,27 @@ export async function run(): Promise<void> {
     ];
 
     console.log(
-      `  autocannon, ${CONNECTIONS} connections, ${REPS} interleaved rounds of ${SECONDS} s per side; daemon pid ${daemon.child.pid}; ratio = median of the rounds' ours/bare`,
+      `  autocannon, ${CONNECTIONS} connections, ${REPS} rounds of ${SECONDS} s per side, each round rotating ours, bare and the floor; daemon pid ${daemon.child.pid}; ratio = median of the rounds' ours/bare`,
     );
     report('row', 'ours', 'baseline', 'ratio', 'goal');
     for (const row of rows.filter((r) => wanted(r.label))) {
-      await measure(row.ours, 1); // warm-up: JIT, connections, caches
-      await measure(row.bare, 1);
-      const r = await interleaved(
+      const floor = FLOORS ? row.floor : undefined;
+      const sides = floor ? [row.ours, row.bare, floor] : [row.ours, row.bare];
+      for (const side of sides) await measure(side, 1); // warm-up: JIT, connections, caches
+      const [ours, bare, floorRates] = await rotated(
         REPS,
-        () => measure(row.ours, SECONDS),
-        () => measure(row.bare, SECONDS),
-        (o, b) => o.rps / b.rps,
+        sides.map((side) => () => measure(side, SECONDS)),
       );
-      report(
-        row.label,
-        `${fmt(median(r.ours.map((x) => x.rps)))} req/s`,
-        `${fmt(median(r.baseline.map((x) => x.rps)))} req/s`,
-        `${r.ratio.toFixed(2)}x`,
-        `≥ ${row.goal}x`,
-      );
-      if (row.floor && FLOORS) await floorRow(row.floor, row.bare, median(r.ours.map((x) => x.rps)));
+      const medianRps = (rates: Rate[]) => `${fmt(median(rates.map((x) => x.rps)))} req/s`;
+      report(row.label, medianRps(ours!), medianRps(bare!), `${medianRatio(ours!, bare!).toFixed(2)}x`, `≥ ${row.goal}x`);
+      if (floorRates)
+        report(
+          '  its floor: bare + limit, metric, log check',
+          medianRps(floorRates),
+          medianRps(bare!),
+          `${medianRatio(floorRates, bare!).toFixed(2)}x`,
+          `ours/floor ${medianRatio(ours!, floorRates).toFixed(2)}x`,
+        );
     }
 
     const buyLabel = 'POST /v2/markets/{id}/buy (through the queue)';

@@ -63,3 +63,24 @@ export async function interleaved<T>(
   }
   return { ours: o, baseline: b, ratio: median(ratios) };
 }
+
+/**
+ * Several sides measured in the same rounds, each round starting one side later (ours, bare, floor;
+ * then bare, floor, ours; …): a ratio of two sides divides rates taken seconds apart, in the same
+ * machine state, rather than minutes apart. Returns each side's results in round order.
+ */
+export async function rotated<T>(reps: number, sides: Array<() => Promise<T>>): Promise<T[][]> {
+  const results = sides.map((): T[] => []);
+  for (let round = 0; round < reps; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (round + k) % sides.length;
+      results[side]!.push(await sides[side]!());
+    }
+  }
+  return results;
+}
+
+/** The median over rounds of one side's rate over another's, from `rotated`'s results. */
+export function medianRatio(a: Array<{ rps: number }>, b: Array<{ rps: number }>): number {
+  return median(a.map((x, i) => x.rps / b[i]!.rps));
+}
