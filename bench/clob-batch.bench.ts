@@ -37,6 +37,17 @@ async function idleCpuPerSecond(pid: number): Promise<number> {
   return (window.end(1).perUnitUs.get('server') ?? 0) / 3 / 1e6;
 }
 
+/** How many batches the daemon's matcher has committed (its batch-size histogram's count); null when /metrics cannot say. */
+async function matcherBatches(url: string): Promise<number | null> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const m = /^pmx_clob_matcher_batch_size_count(?:\{[^}]*\})? (\d+)$/m.exec(text);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 interface Load {
   ordersPerSecond: number;
   /** CPU µs per order of the serving process. */
@@ -119,13 +130,20 @@ async function measure(databaseEnv: Record<string, string>): Promise<void> {
       }
       const bodies: string[] = [];
       for (let i = 0; i + size <= orders.length; i += size) bodies.push(`{"orders":[${orders.slice(i, i + size).join(',')}]}`);
+      const batchesBefore = await matcherBatches(world.daemon.url);
       const ours = await load(world.daemon.url, world.daemon.child.pid!, bodies, size, idle.ours);
+      const batchesAfter = await matcherBatches(world.daemon.url);
+      // Orders per matcher batch: each batch's fixed cost (its statements, commit, publish) is shared by these.
+      const perBatch =
+        batchesBefore !== null && batchesAfter !== null && batchesAfter > batchesBefore
+          ? `, ${((ours.ordersPerSecond * SECONDS) / (batchesAfter - batchesBefore)).toFixed(1)} orders per matcher batch`
+          : '';
       const bare = await load(floor.url, floor.child.pid!, bodies, size, idle.floor, true); // the floor checks no nonces: reuse is fine
       // Its own database: the orders are new to it (a reused nonce would be refused and not counted).
       const stored = await load(durable.url, durable.child.pid!, bodies, size, idle.durable);
       console.log(
         `  batches of ${size}: ${Math.round(ours.ordersPerSecond)} orders/s (p99 ${ours.p99} ms, ${ours.refused} refused), ` +
-          `API + matcher CPU ${Math.round(ours.cpuPerOrderUs)} µs/order; floor ${Math.round(bare.ordersPerSecond)} orders/s, ` +
+          `API + matcher CPU ${Math.round(ours.cpuPerOrderUs)} µs/order${perBatch}; floor ${Math.round(bare.ordersPerSecond)} orders/s, ` +
           `${Math.round(bare.cpuPerOrderUs)} µs/order; CPU ratio ${(ours.cpuPerOrderUs / bare.cpuPerOrderUs).toFixed(2)}× ` +
           `(goal ≤ ${size >= 20 ? '1.2' : '1.6'}×${size > 1 && size < 20 ? ', between the two' : ''})`,
       );

@@ -156,6 +156,15 @@ describe.skipIf(!PG_AVAILABLE)("a matcher batch's writes in one PostgreSQL state
     expect(one.holds.find((h) => h.owner === 'owner-0' && h.market_id === 'm0')).toMatchObject({ usdc: 101n, no_tokens: 5n + BIG });
   });
 
+  it('writes a batch of a shape written before (its text kept) with its own values', async () => {
+    await bothWays(batch(3, 5)); // the text for this shape is built and kept
+    const again = batch(3, 5);
+    const rows = { ...again, orders: again.orders.map((o) => ({ ...o, price_bps: o.price_bps + 7, nonce: `${o.nonce}-again` })) };
+    const { one, four } = await bothWays(rows);
+    expect(one).toEqual(four);
+    expect(one.orders.find((o) => o.id === 'order-1000')).toMatchObject({ price_bps: 2007, nonce: '1000-again' });
+  });
+
   it('takes the largest batch one statement holds', async () => {
     const rows = batch(64, 64);
     expect(fitsOneStatement(batch(65, 1))).toBe(false);

@@ -32,9 +32,14 @@ export class BusTap {
   async start(hub: WsHub): Promise<void> {
     this.hub = hub;
     const { subscriber, bus } = this.deps;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === bus.marketChannel) hub.marketMessage(message);
-      else if (channel === bus.userChannel) hub.userMessage(message);
+    // The raw bytes, decoded only when the hub can use them: with no 'message' listener ioredis
+    // skips its own decoding, and a node without user-channel subscribers (the hub drops those
+    // messages unread) no longer turns each batch's user events, about 2 kB per order, into a string
+    // (issue 31: 3.5 % of the API + matcher process placing batches of 20 on PostgreSQL).
+    subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      const name = channel.toString();
+      if (name === bus.marketChannel) hub.marketMessage(message.toString());
+      else if (name === bus.userChannel && hub.owners.size > 0) hub.userMessage(message.toString());
     });
     subscriber.on('ready', () => {
       if (!this.everReady) return;

@@ -28,7 +28,9 @@ export async function placeBatch(
     inputs.map(async (input, index) => {
       try {
         const order = await acceptOrder(markets, input, Math.floor(nowMs / 1000));
-        byMarket.set(order.marketId, [...(byMarket.get(order.marketId) ?? []), { index, order }]);
+        const group = byMarket.get(order.marketId);
+        if (group) group.push({ index, order });
+        else byMarket.set(order.marketId, [{ index, order }]);
       } catch (error) {
         results[index] = { error: refusal(error) };
       }
