@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { AddressIndex } from './address-index.store.js';
 import { MultiRowInsert } from './sqlite-rows.js';
+import { metaJson, parseMeta } from './transaction-meta.js';
 import type { StoredAccount } from './svm-accounts.js';
 import type { TokenBalance } from './token-balances.js';
 import type { TransactionErr } from './tx-errors.js';
@@ -39,25 +40,6 @@ CREATE TABLE IF NOT EXISTS account_journal (
   jseq INTEGER PRIMARY KEY AUTOINCREMENT, address TEXT NOT NULL, owner TEXT, lamports TEXT,
   executable INTEGER, data BLOB);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
-
-const str = (v: bigint): string => v.toString();
-
-/** The meta column: bigints as decimal strings, built by hand (a JSON.stringify replacer costs more than the rest). */
-function metaJson(rec: TransactionRecord): string {
-  const tokens = (list: TokenBalance[]) => list.map((t) => ({ ...t, amount: t.amount.toString() }));
-  return JSON.stringify({
-    logs: rec.logs,
-    fee: rec.fee.toString(),
-    unitsConsumed: rec.unitsConsumed,
-    accountKeys: rec.accountKeys,
-    signers: rec.signers,
-    writable: rec.writable,
-    preBalances: rec.preBalances.map(str),
-    postBalances: rec.postBalances.map(str),
-    preTokenBalances: tokens(rec.preTokenBalances),
-    postTokenBalances: tokens(rec.postTokenBalances),
-  });
-}
 
 type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
 
@@ -259,25 +241,12 @@ function rowToRecord(row: {
   err: string | null;
   meta: string;
 }): TransactionRecord {
-  const m = JSON.parse(row.meta) as Record<string, unknown>;
-  const bigs = (v: unknown): bigint[] => (v as string[]).map((x) => BigInt(x));
-  const toks = (v: unknown): TokenBalance[] =>
-    (v as (TokenBalance & { amount: string })[]).map((t) => ({ ...t, amount: BigInt(t.amount) }));
   return {
     signature: row.signature,
     slot: row.slot,
     blockTime: row.block_time,
     raw: new Uint8Array(row.raw),
     err: row.err ? (JSON.parse(row.err) as TransactionErr) : null,
-    logs: m.logs as string[],
-    fee: BigInt(m.fee as string),
-    unitsConsumed: m.unitsConsumed as number,
-    accountKeys: m.accountKeys as string[],
-    signers: m.signers as string[],
-    writable: m.writable as boolean[],
-    preBalances: bigs(m.preBalances),
-    postBalances: bigs(m.postBalances),
-    preTokenBalances: toks(m.preTokenBalances),
-    postTokenBalances: toks(m.postTokenBalances),
+    ...parseMeta(row.meta),
   };
 }
