@@ -7,7 +7,9 @@
  * survives kill -9 (it is in the OS page cache); only a power loss can drop the last few.
  */
 import Database from 'better-sqlite3';
+import { AddressIndex } from './address-index.store.js';
 import { MultiRowInsert } from './sqlite-rows.js';
+import { metaJson, parseMeta } from './transaction-meta.js';
 import type { StoredAccount } from './svm-accounts.js';
 import type { TokenBalance } from './token-balances.js';
 import type { TransactionErr } from './tx-errors.js';
@@ -34,31 +36,10 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS transactions (
   seq INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE, slot INTEGER NOT NULL,
   block_time INTEGER NOT NULL, raw BLOB NOT NULL, err TEXT, meta TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS address_signatures (
-  address TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (address, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS account_journal (
   jseq INTEGER PRIMARY KEY AUTOINCREMENT, address TEXT NOT NULL, owner TEXT, lamports TEXT,
   executable INTEGER, data BLOB);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
-
-const str = (v: bigint): string => v.toString();
-
-/** The meta column: bigints as decimal strings, built by hand (a JSON.stringify replacer costs more than the rest). */
-function metaJson(rec: TransactionRecord): string {
-  const tokens = (list: TokenBalance[]) => list.map((t) => ({ ...t, amount: t.amount.toString() }));
-  return JSON.stringify({
-    logs: rec.logs,
-    fee: rec.fee.toString(),
-    unitsConsumed: rec.unitsConsumed,
-    accountKeys: rec.accountKeys,
-    signers: rec.signers,
-    writable: rec.writable,
-    preBalances: rec.preBalances.map(str),
-    postBalances: rec.postBalances.map(str),
-    preTokenBalances: tokens(rec.preTokenBalances),
-    postTokenBalances: tokens(rec.postTokenBalances),
-  });
-}
 
 type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
 
@@ -70,7 +51,7 @@ function journalRow(address: string, acc: StoredAccount | null): unknown[] {
 export class TransactionRecordStore {
   readonly db: Database.Database;
   private readonly stmts;
-  private readonly addressRows: MultiRowInsert;
+  private readonly addresses: AddressIndex;
   private readonly journalRows: MultiRowInsert;
   private readonly recordGroup: (entries: readonly RecordEntry[]) => void;
 
@@ -92,7 +73,7 @@ export class TransactionRecordStore {
       maxSlot: this.db.prepare('SELECT MAX(slot) FROM transactions').pluck(),
       maxJseq: this.db.prepare('SELECT MAX(jseq) FROM account_journal').pluck(),
     };
-    this.addressRows = new MultiRowInsert(this.db, 'INSERT OR IGNORE INTO address_signatures (address, seq) VALUES', 2);
+    this.addresses = new AddressIndex(this.db);
     this.journalRows = new MultiRowInsert(this.db, 'INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES', 5);
     // Made once: better-sqlite3 builds a wrapper per db.transaction() call.
     this.recordGroup = this.db.transaction((entries: readonly RecordEntry[]) => {
@@ -100,10 +81,10 @@ export class TransactionRecordStore {
       const journal: unknown[] = [];
       for (const e of entries) {
         const seq = this.insert(e.record);
-        for (const key of new Set(e.record.accountKeys)) addresses.push(key, seq);
+        this.addresses.rowsFor(e.record.accountKeys, seq, addresses);
         if (this.journaling) for (const [address, acc] of e.changed) journal.push(...journalRow(address, acc));
       }
-      this.addressRows.run(addresses);
+      this.addresses.insert(addresses);
       this.journalRows.run(journal);
     });
   }
@@ -113,7 +94,13 @@ export class TransactionRecordStore {
    * transaction (group commit: one commit for every transaction landed in a turn), in order.
    */
   readonly recordAll = (entries: readonly RecordEntry[]): void => {
-    this.recordGroup(entries);
+    try {
+      this.recordGroup(entries);
+    } catch (err) {
+      this.addresses.rolledBack();
+      throw err;
+    }
+    this.addresses.committed();
   };
 
   /** The transaction's row; returns its seq. Its address and journal rows are written by the caller. */
@@ -176,12 +163,14 @@ export class TransactionRecordStore {
       sig ? ((this.db.prepare('SELECT seq FROM transactions WHERE signature = ?').pluck().get(sig) as number | undefined) ?? null) : null;
     const before = seqOf(opts.before) ?? Number.MAX_SAFE_INTEGER;
     const until = seqOf(opts.until) ?? 0;
+    const id = this.addresses.find(address);
+    if (id === null) return [];
     const rows = this.db
       .prepare(
-        `SELECT t.signature, t.slot, t.block_time, t.err FROM address_signatures a JOIN transactions t ON t.seq = a.seq
-                WHERE a.address = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`,
+        `SELECT t.signature, t.slot, t.block_time, t.err FROM address_seqs a JOIN transactions t ON t.seq = a.seq
+                WHERE a.address_id = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`,
       )
-      .all(address, before, until, opts.limit) as { signature: string; slot: number; block_time: number; err: string | null }[];
+      .all(id, before, until, opts.limit) as { signature: string; slot: number; block_time: number; err: string | null }[];
     return rows.map((r) => ({
       signature: r.signature,
       slot: r.slot,
@@ -252,25 +241,12 @@ function rowToRecord(row: {
   err: string | null;
   meta: string;
 }): TransactionRecord {
-  const m = JSON.parse(row.meta) as Record<string, unknown>;
-  const bigs = (v: unknown): bigint[] => (v as string[]).map((x) => BigInt(x));
-  const toks = (v: unknown): TokenBalance[] =>
-    (v as (TokenBalance & { amount: string })[]).map((t) => ({ ...t, amount: BigInt(t.amount) }));
   return {
     signature: row.signature,
     slot: row.slot,
     blockTime: row.block_time,
     raw: new Uint8Array(row.raw),
     err: row.err ? (JSON.parse(row.err) as TransactionErr) : null,
-    logs: m.logs as string[],
-    fee: BigInt(m.fee as string),
-    unitsConsumed: m.unitsConsumed as number,
-    accountKeys: m.accountKeys as string[],
-    signers: m.signers as string[],
-    writable: m.writable as boolean[],
-    preBalances: bigs(m.preBalances),
-    postBalances: bigs(m.postBalances),
-    preTokenBalances: toks(m.preTokenBalances),
-    postTokenBalances: toks(m.postTokenBalances),
+    ...parseMeta(row.meta),
   };
 }
