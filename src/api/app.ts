@@ -14,7 +14,7 @@ import { installStorableTextGuard } from './storable-text.js';
 import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { installRequestLog } from './request-log.js';
-import { lazyRequestLogger } from './request-logger.js';
+import { makeRequestLoggersLazy } from './request-logger.js';
 import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard, type DashboardQueues } from './plugins/dashboard.plugin.js';
 import { latencyObserver, registerMetrics } from './plugins/metrics.plugin.js';
@@ -72,8 +72,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's two lines per request (830 MB of logs for 2.27M requests) give way to one line
     // from installRequestLog: errors and slow requests at info and above, the rest at debug.
     logController: new LogController({ disableRequestLogging: true }),
-    // The per-request child logger is made only for a request that writes a line (request-logger.ts).
-    childLoggerFactory: lazyRequestLogger,
     trustProxy: trustProxySetting(deps.trustProxy ?? false),
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     // A client sending 1 byte per 10 s must not hold a socket for minutes: headers within 10 s,
@@ -91,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   });
+  // The per-request child logger is made only for a request that writes a line (request-logger.ts).
+  makeRequestLoggersLazy(app.log);
   installValidators(app);
   installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
