@@ -3,7 +3,6 @@
  * src/main.ts decides where it listens. Every route has a schema; every error leaves in its
  * family's envelope (error-handler.ts).
  */
-import websocket from '@fastify/websocket';
 import type { Queue } from 'bullmq';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -31,6 +30,7 @@ import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/oper
 import type { AuditLog } from '../services/operator-audit.service.js';
 import type { NodesOverview } from '../services/nodes-overview.service.js';
 import { nodesRoutes } from './routes/nodes.routes.js';
+import { registerWebsocket, upgradeAsked } from './ws/websocket.plugin.js';
 
 export interface AppDeps {
   log: Logger;
@@ -95,8 +95,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
-  // One onResponse hook per request: the request log line and the latency metric.
-  installRequestLog(app, latencyObserver(deps.metrics));
   // Before every route: each admin path learns its caller and role here (operator-auth.ts).
   const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
   const operatorHooks = registerOperatorAuth(app, operators);
@@ -114,7 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
-  await app.register(websocket, {
+  // Its two global hooks run inside ours below, for upgrade requests only (ws/websocket.plugin.ts).
+  const upgrades = await registerWebsocket(app, {
     options: { maxPayload: WS_LIMITS.maxMessageBytes },
     // ws closes the socket itself on protocol and socket errors (1009 for a big frame); an error
     // thrown by a route's handler leaves it open, so end that one here.
@@ -128,6 +127,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.log.debug({ err }, 'websocket error');
       if (socket.readyState === socket.OPEN) socket.terminate();
     },
+  });
+  // One global onRequest hook: the upgrade mark (first, so an upgrade refused by any hook still
+  // loses its socket once answered), then the operator check.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (upgradeAsked(request)) upgrades.opened(request, reply);
+    operatorHooks.onRequest(request, reply, done);
+  });
+  // One onResponse hook per request: the request log line, the latency metric, and an answered
+  // upgrade's socket closed.
+  const observeLatency = latencyObserver(deps.metrics);
+  installRequestLog(app, (request, reply, elapsedMs) => {
+    if (request.ws) upgrades.answered(request, reply);
+    observeLatency(request, reply, elapsedMs);
   });
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });

@@ -8,6 +8,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 export type PreHandlerPart = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+/** The same shape: an onRequest hook's. */
+export type OnRequestPart = PreHandlerPart;
 export type OnSendPart = (
   request: FastifyRequest,
   reply: FastifyReply,
