@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
 import { installValidators } from './validators.js';
-import { installStorableTextGuard } from './storable-text.js';
+import { installStorableTextGuard, storableTextGuard } from './storable-text.js';
 import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { installRequestLog } from './request-log.js';
@@ -143,7 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
+  // As before the guard moved into routes: the text guard, then the limit (no route's onRequest runs here).
+  app.setNotFoundHandler({ preValidation: storableTextGuard, preHandler: app.rateLimit() }, notFoundHandler);
   await registerMetrics(app, deps.metrics, deps.metricsToken, { observeRequests: false });
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);

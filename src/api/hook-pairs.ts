@@ -32,3 +32,18 @@ export function chainOnSend(parts: OnSendPart[]): OnSendPart {
     (_request, _reply, payload, done) => done(null, payload),
   );
 }
+
+const AFTER_RATE_LIMIT = Symbol('runs after the rate limit');
+
+/**
+ * Marks a route's onRequest hook as one that must run after the rate limit: the limit's onRoute
+ * (rate-limit.plugin.ts) places it behind the limit, in the limit's own hook, so that a request
+ * pays one hook step for both.
+ */
+export function afterRateLimit<T extends OnRequestPart>(hook: T): T {
+  return Object.assign(hook, { [AFTER_RATE_LIMIT]: true });
+}
+
+export function runsAfterRateLimit(hook: unknown): boolean {
+  return typeof hook === 'function' && (hook as { [AFTER_RATE_LIMIT]?: boolean })[AFTER_RATE_LIMIT] === true;
+}
