@@ -4,7 +4,14 @@
  * family's envelope (error-handler.ts).
  */
 import type { Queue } from 'bullmq';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type onSendHookHandler,
+  type preHandlerHookHandler,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
@@ -24,8 +31,8 @@ import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { auditHooks } from './plugins/audit.plugin.js';
-import { chainOnSend, chainPreHandlers } from './hook-pairs.js';
-import { registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
+import { chainOnSend, chainPreHandlers, listed, operatorSendStage, operatorStage } from './hook-pairs.js';
+import { mayServeAdminPath, registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
 import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/operators/operator-access.js';
 import type { AuditLog } from '../services/operator-audit.service.js';
 import type { NodesOverview } from '../services/nodes-overview.service.js';
@@ -99,16 +106,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
   const operatorHooks = registerOperatorAuth(app, operators);
   // The operator's CSRF check and page decoration, then the audit's row (when there is an audit log):
-  // one preHandler and one onSend hook for every route, in that order (hook-pairs.ts).
+  // one preHandler and one onSend hook, in that order (hook-pairs.ts), first of each route's own.
   // Every part acts only for a caller operator-auth identified (request.operator, set on admin paths
-  // alone): any other request passes both hooks on one field read, without the chain's closures.
+  // alone), so only a route that can match an admin path, and the not-found handler, take them:
+  // /health and every other route skip both stages. Any other request passes them on one field read.
   const parts = deps.audit ? [operatorHooks, auditHooks(deps.audit)] : [operatorHooks];
-  const preHandler = chainPreHandlers(parts.map((p) => p.preHandler));
-  const onSend = chainOnSend(parts.map((p) => p.onSend));
-  app.addHook('preHandler', (request, reply, done) => (request.operator ? preHandler(request, reply, done) : done()));
-  app.addHook('onSend', (request, reply, payload, done) =>
-    request.operator ? onSend(request, reply, payload, done) : done(null, payload),
-  );
+  const operatorPreHandler = operatorStage(chainPreHandlers(parts.map((p) => p.preHandler)));
+  const operatorOnSend = operatorSendStage(chainOnSend(parts.map((p) => p.onSend)));
+  app.addHook('onRoute', (route) => {
+    if (!mayServeAdminPath(route.url)) return;
+    route.preHandler = [operatorPreHandler as preHandlerHookHandler, ...listed(route.preHandler)];
+    route.onSend = [operatorOnSend as onSendHookHandler, ...listed(route.onSend)];
+  });
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
@@ -144,7 +153,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
   // As before the guard moved into routes: the text guard, then the limit (no route's onRequest runs here).
-  app.setNotFoundHandler({ preValidation: storableTextGuard, preHandler: app.rateLimit() }, notFoundHandler);
+  // An operator's request to an unknown admin path is still checked and audited: the operator stages
+  // run here too (Fastify takes any lifecycle hook from these options; its types list two).
+  const notFoundHooks = {
+    preValidation: storableTextGuard,
+    preHandler: [operatorPreHandler, app.rateLimit()],
+    onSend: operatorOnSend,
+  };
+  app.setNotFoundHandler(notFoundHooks as Parameters<FastifyInstance['setNotFoundHandler']>[0] & object, notFoundHandler);
   await registerMetrics(app, deps.metrics, deps.metricsToken, { observeRequests: false });
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);

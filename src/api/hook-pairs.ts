@@ -47,3 +47,18 @@ export function afterRateLimit<T extends OnRequestPart>(hook: T): T {
 export function runsAfterRateLimit(hook: unknown): boolean {
   return typeof hook === 'function' && (hook as { [AFTER_RATE_LIMIT]?: boolean })[AFTER_RATE_LIMIT] === true;
 }
+
+/** A route option's hooks as a list (Fastify takes one hook or an array). */
+export function listed<T>(hooks: T | T[] | undefined): T[] {
+  return Array.isArray(hooks) ? hooks : hooks ? [hooks] : [];
+}
+
+/** The operator parts' preHandler stage: a request operator-auth identified no caller on passes on one field read. */
+export function operatorStage(chain: PreHandlerPart): PreHandlerPart {
+  return (request, reply, done) => (request.operator ? chain(request, reply, done) : done());
+}
+
+/** The same for onSend: the payload passes as it is. */
+export function operatorSendStage(chain: OnSendPart): OnSendPart {
+  return (request, reply, payload, done) => (request.operator ? chain(request, reply, payload, done) : done(null, payload));
+}

@@ -6,7 +6,7 @@
  * body, object keys included, is checked here, so no route's schema has to remember it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
-import { afterRateLimit } from './hook-pairs.js';
+import { afterRateLimit, listed } from './hook-pairs.js';
 import { DomainError } from '../domain/errors.js';
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -85,7 +85,6 @@ const BODYLESS = new Set(['GET', 'HEAD']);
 export function installStorableTextGuard(app: FastifyInstance): void {
   const behindLimit = afterRateLimit((request, reply, done) => storableTextGuard(request, reply, done));
   app.addHook('onRoute', (route) => {
-    const listed = <T>(hooks: T | T[] | undefined): T[] => (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []);
     if ([route.method].flat().every((method) => BODYLESS.has(method))) {
       route.onRequest = [...listed(route.onRequest), behindLimit as onRequestHookHandler];
     } else {

@@ -65,6 +65,21 @@ export function isAdminPath(path: string): boolean {
   return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/v2/admin/');
 }
 
+const STATIC_SEGMENT = /^[^:*(]*$/;
+
+/**
+ * Whether a route pattern can match an admin path (and so serve a request the onRequest check
+ * identified an operator on): a pattern whose first segment, or second after `v2`, is static and
+ * another word cannot, as the router matches segments literally.
+ */
+export function mayServeAdminPath(pattern: string): boolean {
+  const [first, second] = pattern.split('/').slice(1);
+  if (first === undefined || !STATIC_SEGMENT.test(first)) return true;
+  if (first === 'admin') return true;
+  if (first !== 'v2') return false;
+  return second === undefined ? false : !STATIC_SEGMENT.test(second) || second === 'admin';
+}
+
 /** The role a request needs: the route's declaration; reads `viewer`; the dashboard's writes `operator`; else `admin`. */
 export function neededRole(request: FastifyRequest, path: string): OperatorRole {
   const declared = request.routeOptions.config?.role;
