@@ -3,18 +3,24 @@
  * src/main.ts decides where it listens. Every route has a schema; every error leaves in its
  * family's envelope (error-handler.ts).
  */
-import websocket from '@fastify/websocket';
 import type { Queue } from 'bullmq';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type onSendHookHandler,
+  type preHandlerHookHandler,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DaemonMetrics } from '../infra/metrics.js';
 import { installValidators } from './validators.js';
-import { installStorableTextGuard } from './storable-text.js';
+import { installStorableTextGuard, storableTextGuard } from './storable-text.js';
 import { clientErrorHandler } from './client-errors.js';
 import { capConnectionsPerClient } from './connection-cap.js';
 import { installRequestLog } from './request-log.js';
-import { lazyRequestLogger } from './request-logger.js';
+import { makeRequestLoggersLazy } from './request-logger.js';
 import { frameworkErrorHandler, installErrorHandlers, notFoundHandler } from './error-handler.js';
 import { registerDashboard, type DashboardQueues } from './plugins/dashboard.plugin.js';
 import { latencyObserver, registerMetrics } from './plugins/metrics.plugin.js';
@@ -25,12 +31,13 @@ import { WS_LIMITS } from '../services/family-c/ws/ws-protocol.js';
 import { systemRoutes } from './routes/system.routes.js';
 import { auditRoutes } from './routes/audit.routes.js';
 import { auditHooks } from './plugins/audit.plugin.js';
-import { chainOnSend, chainPreHandlers } from './hook-pairs.js';
-import { registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
+import { chainOnSend, chainPreHandlers, listed, operatorSendStage, operatorStage } from './hook-pairs.js';
+import { mayServeAdminPath, registerOperatorAuth, type OperatorAccess } from './plugins/operator-auth.js';
 import { createOperatorAccess, DEFAULT_SESSION_SETTINGS } from '../services/operators/operator-access.js';
 import type { AuditLog } from '../services/operator-audit.service.js';
 import type { NodesOverview } from '../services/nodes-overview.service.js';
 import { nodesRoutes } from './routes/nodes.routes.js';
+import { registerWebsocket, upgradeAsked } from './ws/websocket.plugin.js';
 
 export interface AppDeps {
   log: Logger;
@@ -72,8 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's two lines per request (830 MB of logs for 2.27M requests) give way to one line
     // from installRequestLog: errors and slow requests at info and above, the rest at debug.
     logController: new LogController({ disableRequestLogging: true }),
-    // The per-request child logger is made only for a request that writes a line (request-logger.ts).
-    childLoggerFactory: lazyRequestLogger,
     trustProxy: trustProxySetting(deps.trustProxy ?? false),
     bodyLimit: deps.bodyLimit ?? 256 * 1024,
     // A client sending 1 byte per 10 s must not hold a socket for minutes: headers within 10 s,
@@ -91,30 +96,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   });
+  // The per-request child logger is made only for a request that writes a line (request-logger.ts).
+  makeRequestLoggersLazy(app.log);
   installValidators(app);
   installStorableTextGuard(app);
   capConnectionsPerClient(app.server, deps.maxConnectionsPerClient ?? 256);
   installErrorHandlers(app);
-  // One onResponse hook per request: the request log line and the latency metric.
-  installRequestLog(app, latencyObserver(deps.metrics));
   // Before every route: each admin path learns its caller and role here (operator-auth.ts).
   const operators = deps.operators ?? createOperatorAccess(undefined, deps.adminToken, DEFAULT_SESSION_SETTINGS);
   const operatorHooks = registerOperatorAuth(app, operators);
   // The operator's CSRF check and page decoration, then the audit's row (when there is an audit log):
-  // one preHandler and one onSend hook for every route, in that order (hook-pairs.ts).
+  // one preHandler and one onSend hook, in that order (hook-pairs.ts), first of each route's own.
   // Every part acts only for a caller operator-auth identified (request.operator, set on admin paths
-  // alone): any other request passes both hooks on one field read, without the chain's closures.
+  // alone), so only a route that can match an admin path, and the not-found handler, take them:
+  // /health and every other route skip both stages. Any other request passes them on one field read.
   const parts = deps.audit ? [operatorHooks, auditHooks(deps.audit)] : [operatorHooks];
-  const preHandler = chainPreHandlers(parts.map((p) => p.preHandler));
-  const onSend = chainOnSend(parts.map((p) => p.onSend));
-  app.addHook('preHandler', (request, reply, done) => (request.operator ? preHandler(request, reply, done) : done()));
-  app.addHook('onSend', (request, reply, payload, done) =>
-    request.operator ? onSend(request, reply, payload, done) : done(null, payload),
-  );
+  const operatorPreHandler = operatorStage(chainPreHandlers(parts.map((p) => p.preHandler)));
+  const operatorOnSend = operatorSendStage(chainOnSend(parts.map((p) => p.onSend)));
+  app.addHook('onRoute', (route) => {
+    if (!mayServeAdminPath(route.url)) return;
+    route.preHandler = [operatorPreHandler as preHandlerHookHandler, ...listed(route.preHandler)];
+    route.onSend = [operatorOnSend as onSendHookHandler, ...listed(route.onSend)];
+  });
   // WebSocket upgrades go through the router (rate limits, hooks) before a route takes them;
   // registered before every route so an upgrade to a plain HTTP route is closed, not left open.
   // Frames over the documented 4 KB are refused by ws itself (close 1009) before being buffered.
-  await app.register(websocket, {
+  // Its two global hooks run inside ours below, for upgrade requests only (ws/websocket.plugin.ts).
+  const upgrades = await registerWebsocket(app, {
     options: { maxPayload: WS_LIMITS.maxMessageBytes },
     // ws closes the socket itself on protocol and socket errors (1009 for a big frame); an error
     // thrown by a route's handler leaves it open, so end that one here.
@@ -129,9 +137,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (socket.readyState === socket.OPEN) socket.terminate();
     },
   });
+  // One global onRequest hook: the upgrade mark (first, so an upgrade refused by any hook still
+  // loses its socket once answered), then the operator check.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (upgradeAsked(request)) upgrades.opened(request, reply);
+    operatorHooks.onRequest(request, reply, done);
+  });
+  // One onResponse hook per request: the request log line, the latency metric, and an answered
+  // upgrade's socket closed.
+  const observeLatency = latencyObserver(deps.metrics);
+  installRequestLog(app, (request, reply, elapsedMs) => {
+    if (request.ws) upgrades.answered(request, reply);
+    observeLatency(request, reply, elapsedMs);
+  });
   await registerOpenApi(app, deps.version);
   registerRateLimit(app, { redis: deps.redis, ...deps.rateLimit });
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, notFoundHandler);
+  // As before the guard moved into routes: the text guard, then the limit (no route's onRequest runs here).
+  // An operator's request to an unknown admin path is still checked and audited: the operator stages
+  // run here too (Fastify takes any lifecycle hook from these options; its types list two).
+  const notFoundHooks = {
+    preValidation: storableTextGuard,
+    preHandler: [operatorPreHandler, app.rateLimit()],
+    onSend: operatorOnSend,
+  };
+  app.setNotFoundHandler(notFoundHooks as Parameters<FastifyInstance['setNotFoundHandler']>[0] & object, notFoundHandler);
   await registerMetrics(app, deps.metrics, deps.metricsToken, { observeRequests: false });
   await app.register(systemRoutes, { readiness: deps.readiness, version: deps.version });
   await registerDashboard(app, deps.dashboardQueues, operators);

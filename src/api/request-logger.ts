@@ -4,12 +4,18 @@
  * handler; a request that logs nothing at the configured level (nearly every one at `info`) never
  * needs it. The stand-in below checks the level first and builds the real child on the first line
  * that will be written, with the same bindings, so what is logged does not change.
+ *
+ * It is installed as the app logger's own `child` method rather than as Fastify's
+ * `childLoggerFactory`: with any factory but its default, Fastify validates the returned logger on
+ * every request (seven method checks, two arrays and a closure), and the default factory calls
+ * `logger.child(bindings, options)`, which lands here.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, LogFn } from 'pino';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type ParentLogger = FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
+type ChildMethod = (this: FastifyBaseLogger, bindings: Bindings, options?: ChildLoggerOptions) => FastifyBaseLogger;
 
 class LazyRequestLogger implements FastifyBaseLogger {
   private real: FastifyBaseLogger | undefined;
@@ -17,6 +23,8 @@ class LazyRequestLogger implements FastifyBaseLogger {
   constructor(
     private readonly parent: ParentLogger,
     private readonly bindings: Bindings,
+    /** The logger's own child method (pino's), called on `parent`. */
+    private readonly makeChild: ChildMethod,
   ) {}
 
   get level(): LevelWithSilentOrString {
@@ -40,7 +48,7 @@ class LazyRequestLogger implements FastifyBaseLogger {
   }
 
   private child$(): FastifyBaseLogger {
-    return (this.real ??= this.parent.child(this.bindings));
+    return (this.real ??= this.makeChild.call(this.parent, this.bindings));
   }
 
   /** Once made (or its level set), the real child decides, as it would have all along. */
@@ -59,8 +67,16 @@ for (const level of LEVELS) {
 }
 LazyRequestLogger.prototype.silent = (() => undefined) as LogFn;
 
-/** For Fastify's `childLoggerFactory`: a route with its own log level gets a real child at once. */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  for (const _ in options) return logger.child(bindings, options);
-  return new LazyRequestLogger(logger, bindings);
+/**
+ * Makes every child of `logger` asked for without options (Fastify's per-request `{ reqId }`) a
+ * lazy one; a child with options (a route's or plugin's own level or serializers) is made at once.
+ * Pino makes a child with `Object.create(parent)`, so the children made here inherit this method
+ * and theirs are lazy too, each with its own parent.
+ */
+export function makeRequestLoggersLazy(logger: FastifyBaseLogger): void {
+  const makeChild = logger.child as ChildMethod;
+  logger.child = function lazyChild(this: ParentLogger, bindings: Bindings, options?: ChildLoggerOptions) {
+    if (options) for (const _ in options) return makeChild.call(this, bindings, options);
+    return new LazyRequestLogger(this, bindings, makeChild);
+  } as FastifyBaseLogger['child'];
 }

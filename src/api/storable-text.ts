@@ -5,7 +5,8 @@
  * is not what was asked). Every string of the path parameters, the query string and the parsed
  * body, object keys included, is checked here, so no route's schema has to remember it.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import { afterRateLimit, listed } from './hook-pairs.js';
 import { DomainError } from '../domain/errors.js';
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -61,11 +62,33 @@ function refuseUnstorable(request: FastifyRequest): void {
   if (problem) throw new DomainError('invalid', 'VALIDATION_ERROR', `${problem}, which cannot be stored`);
 }
 
-/** Installs the guard on the root instance, so it runs for every route registered after it. */
-export function installStorableTextGuard(app: FastifyInstance): void {
-  // Synchronous (a throw is the hook's error): every request pays it, so no promise per request.
-  app.addHook('preValidation', (request, _reply, done) => {
+/** The guard as a hook: synchronous (every request pays it, so no promise), its refusal handed to `done`. */
+export function storableTextGuard(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  try {
     refuseUnstorable(request);
-    done();
+  } catch (error) {
+    return done(error as Error);
+  }
+  done();
+}
+
+/** Methods Fastify reads no body for: their params and query are all there is from onRequest on. */
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/**
+ * Installs the guard on every route registered after it (the not-found handler takes it as its
+ * own preValidation hook, buildApp). A route with a body to read checks it in its preValidation
+ * stage, first of the route's own hooks; a GET or HEAD route has nothing more to read after
+ * onRequest, so its guard runs there, behind the rate limit, inside the limit's own hook
+ * (rate-limit.plugin.ts): the same order as before, without a preValidation stage per request.
+ */
+export function installStorableTextGuard(app: FastifyInstance): void {
+  const behindLimit = afterRateLimit((request, reply, done) => storableTextGuard(request, reply, done));
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().every((method) => BODYLESS.has(method))) {
+      route.onRequest = [...listed(route.onRequest), behindLimit as onRequestHookHandler];
+    } else {
+      route.preValidation = [storableTextGuard as preValidationHookHandler, ...listed(route.preValidation)];
+    }
   });
 }

@@ -23,7 +23,7 @@ import { errorEnvelope } from '../envelopes.js';
 import { familyOf, routerPath } from '../families.js';
 import { constantTimeEqual, cookieOf, SESSION_COOKIE } from './admin-auth.js';
 import { decorateConsolePage } from '../pages/console-decoration.js';
-import type { OnSendPart, PreHandlerPart } from '../hook-pairs.js';
+import type { OnRequestPart, OnSendPart, PreHandlerPart } from '../hook-pairs.js';
 
 export interface OperatorAccess {
   directory: OperatorDirectory;
@@ -63,6 +63,21 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function isAdminPath(path: string): boolean {
   return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/v2/admin/');
+}
+
+const STATIC_SEGMENT = /^[^:*(]*$/;
+
+/**
+ * Whether a route pattern can match an admin path (and so serve a request the onRequest check
+ * identified an operator on): a pattern whose first segment, or second after `v2`, is static and
+ * another word cannot, as the router matches segments literally.
+ */
+export function mayServeAdminPath(pattern: string): boolean {
+  const [first, second] = pattern.split('/').slice(1);
+  if (first === undefined || !STATIC_SEGMENT.test(first)) return true;
+  if (first === 'admin') return true;
+  if (first !== 'v2') return false;
+  return second === undefined ? false : !STATIC_SEGMENT.test(second) || second === 'admin';
 }
 
 /** The role a request needs: the route's declaration; reads `viewer`; the dashboard's writes `operator`; else `admin`. */
@@ -131,11 +146,14 @@ function csrfOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Adds the admin paths' onRequest hook (who the caller is, what role it has) and hands back the
- * CSRF check and the console pages' decoration for buildApp to run as parts of its single
- * preHandler and onSend hooks (hook-pairs.ts).
+ * Hands back the admin paths' onRequest check (who the caller is, what role it has), the CSRF
+ * check and the console pages' decoration for buildApp to run as parts of its single global
+ * onRequest, preHandler and onSend hooks (hook-pairs.ts); adds the admin routes' own lock.
  */
-export function registerOperatorAuth(app: FastifyInstance, access: OperatorAccess): { preHandler: PreHandlerPart; onSend: OnSendPart } {
+export function registerOperatorAuth(
+  app: FastifyInstance,
+  access: OperatorAccess,
+): { onRequest: OnRequestPart; preHandler: PreHandlerPart; onSend: OnSendPart } {
   const routes: AdminRoute[] = [];
   app.decorate('adminRoutes', routes);
   const admit = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
@@ -176,7 +194,8 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, declared: route.config?.role });
   });
   // Every request passes these hooks: synchronous for all but admin paths, so no promise per request.
-  app.addHook('onRequest', (request, reply, done) => {
+  // buildApp runs the onRequest part as its single global onRequest hook (with the upgrade check).
+  const onRequest: OnRequestPart = (request, reply, done) => {
     // Most requests are not admin paths: told from the URL's start, before splitting off the query.
     // A percent-encoded path (`/%61dmin/…`) is read as the router will match it.
     const url = request.url;
@@ -184,7 +203,7 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
     const path = routerPath(url);
     if (!isAdminPath(path) || path === '/admin/login' || path.startsWith('/admin/assets/')) return done();
     admit(request, reply, path).then(() => done(), done);
-  });
+  };
   const preHandler: PreHandlerPart = (request, reply, done) => {
     const caller = request.operator;
     if (!caller || caller.via !== 'session' || READS.has(request.method)) return done();
@@ -200,5 +219,5 @@ export function registerOperatorAuth(app: FastifyInstance, access: OperatorAcces
       return done(null, payload);
     done(null, decorateConsolePage(payload, caller));
   };
-  return { preHandler, onSend };
+  return { onRequest, preHandler, onSend };
 }

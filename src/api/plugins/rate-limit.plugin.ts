@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.js';
 import { limitHook, WINDOW_MS } from './rate-limit.hook.js';
 import { BatchedRedisStore } from './rate-limit.store.js';
+import { chainPreHandlers, runsAfterRateLimit, type OnRequestPart } from '../hook-pairs.js';
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -85,7 +86,8 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
   });
   // Every route registered from here on gets the limit as its last onRequest hook: after the
   // instance's hooks and the route's own (Family A's sets `apiKeyId`, which the key reads; an admin
-  // route's authentication refuses first), as @fastify/rate-limit placed it.
+  // route's authentication refuses first), as @fastify/rate-limit placed it. Hooks marked to run
+  // after it (the text guard of a GET route) run inside its hook, behind it: one step for both.
   app.addHook('onRoute', (route) => {
     const own: unknown = route.config?.rateLimit;
     if (own === false) return;
@@ -93,6 +95,9 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
       throw new Error(`${route.method} ${route.url}: config.rateLimit may only be false (per-route limits are not supported)`);
     const existing = route.onRequest;
     const hooks: onRequestHookHandler[] = Array.isArray(existing) ? [...existing] : existing ? [existing] : [];
-    route.onRequest = [...hooks, limitHook(settings, route.url) as onRequestHookHandler];
+    const after = hooks.filter(runsAfterRateLimit) as unknown as OnRequestPart[];
+    const limit: OnRequestPart = limitHook(settings, route.url);
+    const last = after.length > 0 ? chainPreHandlers([limit, ...after]) : limit;
+    route.onRequest = [...hooks.filter((hook) => !runsAfterRateLimit(hook)), last as onRequestHookHandler];
   });
 }
