@@ -27,7 +27,8 @@ import { namesOutbound } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntents } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import type { BatchChoice } from './settle-choice.js';
-import { announce, confirmBatches, type LandedBatch, type MarketMints } from './settle-outcomes.js';
+import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
+import { announceRows, confirmBatches, type LandedBatch, type MarketMints } from './settle-outcomes.js';
 
 export const CLOB_SETTLE = 'clob.settle';
 export interface SettleParams {
@@ -38,6 +39,8 @@ export interface SettleParams {
 export interface PlannedBatch {
   outboundId: string;
   choice: BatchChoice;
+  /** The rows of `choice.fillIds` as the pass read them (matched): the `fill:settling` events are built from them. */
+  rows: readonly FillRow[];
 }
 
 interface SignedBatch extends PlannedBatch {
@@ -101,7 +104,7 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
   for (const b of signed) k.proofsInFlight.add(b.batchId, b.choice.proves);
 
   try {
-    await sendAndConfirm(k, market, signed);
+    await sendAndConfirm(k, market, signed, now);
   } catch (error) {
     // Whatever this pass did not finish, the outbound jobs finish (idempotent: a confirmed row only re-runs its hook).
     for (const b of signed) await k.c.dispatchOutbound(b.outboundId).catch(() => undefined);
@@ -110,21 +113,21 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
   return true;
 }
 
-async function sendAndConfirm(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[]): Promise<void> {
+async function sendAndConfirm(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[], now: string): Promise<void> {
   // The group's token-account changes go to the index as one job once it is recorded (a hold only delays).
   const release = k.holdAccountChanges();
   try {
-    await landGroup(k, market, signed);
+    await landGroup(k, market, signed, now);
   } finally {
     release();
   }
 }
 
-async function landGroup(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[]): Promise<void> {
-  await announce(
-    k,
-    signed.flatMap((b) => b.choice.fillIds),
-  ); // fill:settling
+async function landGroup(k: KeeperDeps, market: MarketMints, signed: readonly SignedBatch[], now: string): Promise<void> {
+  // fill:settling, from the rows the pass read and what the record changed in them (one read of them
+  // a group fewer): the record moved every one of them from matched, or it would have thrown TakenError.
+  const settling = signed.map((b) => b.rows.map((r): FillRow => ({ ...r, status: 'settling', batch_id: b.batchId, updated_at: now })));
+  await announceRows(k, settling.flat());
   const sent: SignedBatch[] = [];
   const follow: SignedBatch[] = [];
   for (const b of signed) {
@@ -143,7 +146,8 @@ async function landGroup(k: KeeperDeps, market: MarketMints, signed: readonly Si
   const statuses = sent.length > 0 ? await k.c.chain.getSignatureStatuses(sent.map((b) => b.signature)) : [];
   const landed: LandedBatch[] = [];
   for (const [i, b] of sent.entries()) {
-    if (statusFate(statuses[i]) === 'ok') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId });
+    const rows = settling[signed.indexOf(b)]!; // the confirmation's read of them, spared (its writes are guarded by status and batch)
+    if (statusFate(statuses[i]) === 'ok') landed.push({ batchId: b.batchId, signature: b.signature, outboundId: b.outboundId, rows });
     else follow.push(b);
   }
   if (landed.length > 0) await confirmBatches(k, landed, 'confirmed', market);

@@ -23,14 +23,37 @@ import { decodeOrderMessage } from '../../../domain/orderbook/index.js';
 import { decodeTokenAccountSnapshot } from '../../token-account-index.js';
 import type { FamilyCContext } from '../context.js';
 
+/** An order's signed bytes never change: remembered by id, per database (bounded, oldest out first). */
+const SIGNED_KEPT = 8_192;
+const signedKept = new WeakMap<object, Map<string, { message: Buffer; signature: Buffer }>>();
+
+/**
+ * The signed orders of these ids, those read before from memory: a planning pass reads the orders
+ * of every waiting fill, most of them the last pass's too. The same Buffer each time also keeps
+ * `orderStateAddress`'s memo (by message object) from missing on every pass.
+ */
+async function signedOrderBytes(
+  db: FamilyCContext['db'],
+  ids: readonly string[],
+): Promise<Map<string, { message: Buffer; signature: Buffer }>> {
+  let kept = signedKept.get(db);
+  if (!kept) signedKept.set(db, (kept = new Map()));
+  const missing = ids.filter((id) => !kept.has(id));
+  for (const [id, o] of await signedOrders(db, missing)) {
+    if (kept.size >= SIGNED_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(id, { message: Buffer.from(o.message, 'hex'), signature: Buffer.from(o.signature, 'base64') });
+  }
+  return kept;
+}
+
 export async function settlementFills(ctx: Pick<FamilyCContext, 'db'>, rows: FillRow[]): Promise<SettlementFill[]> {
-  const orders = await signedOrders(ctx.db, [...new Set(rows.flatMap((r) => [r.maker_order_id, r.taker_order_id]))]);
+  const orders = await signedOrderBytes(ctx.db, [...new Set(rows.flatMap((r) => [r.maker_order_id, r.taker_order_id]))]);
   return rows.map((row) => {
     const f = normalizeFill(row);
     const signed = (id: string) => {
       const o = orders.get(id);
       if (!o) throw new Error(`fill ${f.id}: order ${id} is not in the database`);
-      return { message: Buffer.from(o.message, 'hex'), signature: Buffer.from(o.signature, 'base64') };
+      return o;
     };
     return {
       fillId: f.id,

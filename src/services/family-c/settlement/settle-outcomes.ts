@@ -55,7 +55,12 @@ export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]):
 /** Announces fills whose status changed (user channel) and settled trades (market channel). */
 export async function announce(k: KeeperDeps, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  const rows = await fillsByIds(k.c.db, ids);
+  await announceRows(k, await fillsByIds(k.c.db, ids));
+}
+
+/** `announce` for rows the caller has as they are now. */
+export async function announceRows(k: KeeperDeps, rows: readonly FillRow[]): Promise<void> {
+  if (rows.length === 0) return;
   const now = Date.now();
   const fills = rows.map(presentFill);
   await k.bus.publishUser(fills.flatMap((fill) => fillEvents(fill, now)));
@@ -110,6 +115,8 @@ export interface LandedBatch {
   signature: string | null;
   /** Its outbound row, marked confirmed in the same transaction (the keeper's own first send). */
   outboundId?: string;
+  /** Its fills as the keeper just recorded them (read when absent); every write below is guarded by status and batch. */
+  rows?: readonly FillRow[];
 }
 
 export async function confirmBatch(k: KeeperDeps, batchId: string, signature: string | null): Promise<void> {
@@ -127,12 +134,11 @@ export async function confirmBatches(
   outcome: 'confirmed' | 'halted' = 'confirmed',
   market?: MarketMints,
 ): Promise<void> {
-  // One read for the group (was one per batch, at once: up to 16 queries for a pool of 10 on PostgreSQL).
-  const carried = await fillsOfBatches(
-    k.c.db,
-    batches.map((b) => b.batchId),
-  );
-  const rowsOf = batches.map((b) => carried.get(b.batchId) ?? []);
+  // One read for the group (was one per batch, at once: up to 16 queries for a pool of 10 on PostgreSQL),
+  // none when the sender passed the rows it recorded.
+  const unknown = batches.filter((b) => !b.rows).map((b) => b.batchId);
+  const carried = unknown.length > 0 ? await fillsOfBatches(k.c.db, unknown) : new Map<string, FillRow[]>();
+  const rowsOf = batches.map((b) => [...(b.rows ?? carried.get(b.batchId) ?? [])]);
   const receipts = await readReceipts(
     k.c,
     rowsOf.flat().map((r) => r.id),

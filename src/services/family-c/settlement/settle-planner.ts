@@ -139,9 +139,9 @@ async function planGroup(
       continue;
     }
     if (!choice) break;
-    planned.push({ outboundId, choice });
-    choice.proves.forEach((a) => group.add(a));
     const batched = new Set(choice.fillIds);
+    planned.push({ outboundId, choice, rows: candidates.filter((f) => batched.has(f.id)) });
+    choice.proves.forEach((a) => group.add(a));
     waiting = waiting.filter((f) => !batched.has(f.fillId));
   }
   return { planned, orderAt };

@@ -1,0 +1,121 @@
+/**
+ * A settlement batch's plan: the fills in match order, each with the slots of its two orders
+ * (one slot per OrderState address, in first-use order), checked on the way (the orders' market,
+ * the fill type they make, a nonce that names one order only). A bad fill ends the plan; the
+ * caller reports it when it is the first. No transaction is built here (batch-compile.ts).
+ */
+import { PublicKey } from '@solana/web3.js';
+import { decodeOrderMessage, type OrderMessage } from '../../orderbook/order-message.js';
+import { findClobMarketPda } from '../pda.js';
+import { addressOf } from '../../solana/pda-cache.js';
+import { fillTypeOf } from './fill-amounts.js';
+import type { SettleFillInput } from './settle-instruction.js';
+import { findOrderStatePda } from './settle-pda.js';
+import { SettlementAssemblyError, type SettlementContext, type SettlementFill, type SignedOrder } from './settlement-types.js';
+
+export interface OrderSlot {
+  address: string;
+  owner: PublicKey;
+  nonce: bigint;
+  outcome: 'yes' | 'no';
+  message: Uint8Array;
+  signature: Uint8Array;
+  /** Not on chain yet: its signature travels in the Ed25519 instruction. */
+  needsProof: boolean;
+}
+
+function decodeSigned(fill: SettlementFill, o: SignedOrder): OrderMessage {
+  try {
+    if (o.signature.length !== 64) throw new RangeError('signature must be 64 bytes');
+    return decodeOrderMessage(o.message);
+  } catch (e) {
+    throw new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: ${(e as Error).message}`);
+  }
+}
+
+export class BatchPlan {
+  readonly orders: OrderSlot[] = [];
+  readonly fills: SettleFillInput[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    private readonly ctx: SettlementContext,
+    private readonly programId: PublicKey,
+    private readonly market: PublicKey,
+  ) {}
+
+  private slot(fill: SettlementFill, o: SignedOrder, m: OrderMessage): number {
+    const owner = new PublicKey(m.owner);
+    const address = addressOf(findOrderStatePda(owner, m.nonce, this.programId)[0]);
+    const known = this.index.get(address);
+    if (known !== undefined) {
+      if (!Buffer.from(this.orders[known]!.message).equals(o.message))
+        throw new SettlementAssemblyError('ORDER_NONCE_REUSED', fill.fillId, `two orders of ${owner.toBase58()} share nonce ${m.nonce}`);
+      return known;
+    }
+    const stored = this.ctx.orderStates.get(address);
+    if (stored && !Buffer.from(stored.message).equals(o.message)) {
+      throw new SettlementAssemblyError(
+        'ORDER_NONCE_REUSED',
+        fill.fillId,
+        `order account ${address} holds another order of ${owner.toBase58()} with nonce ${m.nonce}`,
+      );
+    }
+    this.orders.push({
+      address,
+      owner,
+      nonce: m.nonce,
+      outcome: m.outcome,
+      message: o.message,
+      signature: o.signature,
+      needsProof: !stored,
+    });
+    this.index.set(address, this.orders.length - 1);
+    return this.orders.length - 1;
+  }
+
+  /** How many of `orders` (in first-use order) the first `n` fills use. */
+  ordersUsedBy(n: number): number {
+    let max = -1;
+    for (const f of this.fills.slice(0, n)) max = Math.max(max, f.taker, f.maker);
+    return max + 1;
+  }
+
+  add(fill: SettlementFill): void {
+    const taker = decodeSigned(fill, fill.takerOrder);
+    const maker = decodeSigned(fill, fill.makerOrder);
+    const invalid = (why: string) => new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: ${why}`);
+    if (!Buffer.from(taker.market).equals(this.market.toBuffer()) || !Buffer.from(maker.market).equals(this.market.toBuffer()))
+      throw invalid('an order is for another market');
+    if (fillTypeOf(taker, maker) !== fill.fillType)
+      throw invalid(`the orders make a ${fillTypeOf(taker, maker) ?? 'no'} fill, not ${fill.fillType}`);
+    if (fill.quantity <= 0n) throw invalid('quantity must be positive');
+    this.fills.push({
+      fillId: fill.fillId,
+      taker: this.slot(fill, fill.takerOrder, taker),
+      maker: this.slot(fill, fill.makerOrder, maker),
+      quantity: fill.quantity,
+    });
+  }
+}
+
+/** The fills in order until `full(plan)`; a bad fill ends them (thrown when it is the first: the caller reports it). */
+export function planOf(
+  fills: readonly SettlementFill[],
+  ctx: SettlementContext,
+  programId: PublicKey,
+  full: (plan: BatchPlan) => boolean,
+): BatchPlan {
+  const plan = new BatchPlan(ctx, programId, findClobMarketPda(ctx.marketUuid, programId)[0]);
+  for (const fill of fills.slice(0, 255)) {
+    try {
+      plan.add(fill);
+    } catch (e) {
+      // Settle what precedes a bad fill; the next batch starts with it and reports it.
+      if (plan.fills.length > 0 && e instanceof SettlementAssemblyError) break;
+      throw e;
+    }
+    if (full(plan)) break;
+  }
+  return plan;
+}
