@@ -229,7 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
       makerRebateBps: read('CLOB_MAKER_REBATE_BPS', int(0, 1_000), 5),
       leaseMs: read('CLOB_MATCHER_LEASE_MS', int(1_000, 600_000), 10_000),
       settleSweepMs: read('CLOB_SETTLE_SWEEP_INTERVAL_MS', int(500, 600_000), 2_000),
-      maxBatchesInFlight: read('CLOB_SETTLE_MAX_BATCHES_IN_FLIGHT', int(1, 1_000), 48),
+      maxBatchesInFlight: read('CLOB_SETTLE_MAX_BATCHES_IN_FLIGHT', int(1, 1_000), 16),
       positionsIntervalMs: read('CLOB_POSITIONS_INTERVAL_MS', int(1_000, 3_600_000), 10_000),
       candlesIntervalMs: read('CLOB_CANDLES_INTERVAL_MS', int(500, 3_600_000), 5_000),
       createWaitMs: read('CLOB_CREATE_WAIT_MS', int(0, 120_000), 20_000),
