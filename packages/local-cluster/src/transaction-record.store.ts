@@ -9,27 +9,17 @@
 import Database from 'better-sqlite3';
 import { AddressIndex } from './address-index.store.js';
 import { MultiRowInsert } from './sqlite-rows.js';
-import { metaJson, parseMeta } from './transaction-meta.js';
+import { metaJson, parseMeta, type RecordMeta } from './transaction-meta.js';
 import type { StoredAccount } from './svm-accounts.js';
-import type { TokenBalance } from './token-balances.js';
 import type { TransactionErr } from './tx-errors.js';
 
-export interface TransactionRecord {
+/** A recorded transaction: its row's own columns, and the rest kept in its meta (transaction-meta.ts). */
+export interface TransactionRecord extends RecordMeta {
   signature: string;
   slot: number;
   blockTime: number;
   raw: Uint8Array;
   err: TransactionErr | null;
-  logs: string[];
-  fee: bigint;
-  unitsConsumed: number;
-  accountKeys: string[];
-  signers: string[];
-  writable: boolean[];
-  preBalances: bigint[];
-  postBalances: bigint[];
-  preTokenBalances: TokenBalance[];
-  postTokenBalances: TokenBalance[];
 }
 
 const SCHEMA = `
