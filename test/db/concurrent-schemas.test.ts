@@ -24,7 +24,7 @@ describe.skipIf(!PG_AVAILABLE)('PostgreSQL: concurrent migrations in sibling sch
     } finally {
       await Promise.all(handles.map((h) => h.close()));
     }
-  });
+  }, 60_000); // twenty schemas' migrations at once: under a loaded CI machine this passed 30 s
 
   it('migrates while sibling schemas are created and dropped (another deployment, or another test, on the same server)', async () => {
     // Kysely's migrator lists the tables of every schema (pg_get_serial_sequence on each); a

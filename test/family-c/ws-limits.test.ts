@@ -130,7 +130,12 @@ describe('WebSocket bad input', () => {
     const slow = await open('user');
     const fast = await open('user');
     for (const c of [slow, fast]) await c.command({ type: 'subscribe', pubkey: owner });
-    const keepAlive = setInterval(() => fast.send('PING'), 400);
+    // Both keep talking, so that only the send buffer can close the slow one: under load, 400
+    // publishes can take longer than the idle timeout, which would otherwise close it with 4008.
+    // A paused socket still writes; only its reading stops.
+    const keepAlive = setInterval(() => {
+      for (const c of [slow, fast]) if (c.socket.readyState === WebSocket.OPEN) c.send('PING');
+    }, 400);
     (slow.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
     const bus = new ClobEventBus(redis, h.prefix, pino({ level: 'silent' }));
     const blob = 'x'.repeat(20_000);
