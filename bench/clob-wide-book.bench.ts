@@ -15,9 +15,8 @@
  * `BENCH_WIDE_ROUNDS` (default 2) rounds of both, `BENCH_CLOB_CONNECTIONS` (default 20).
  */
 import fs from 'node:fs';
-import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
-import { encodeOrderMessage, orderSigningText } from '../src/domain/orderbook/index.js';
+import { randomUUID } from 'node:crypto';
+import { Connection, Keypair } from '@solana/web3.js';
 import { findFreePort } from '../src/infra/free-port.js';
 import { openDatabase } from '../db/database.js';
 import { insertOrders } from '../db/repositories/clob-orders.repository.js';
@@ -27,75 +26,16 @@ import { tempDir } from '../test/helpers/databases.js';
 import { apiOf, benchDatabase, createBenchMarket, signAndConfirm, type Api } from './support/clob-world.js';
 import { cannon, interleaved, rateOf, type Rate } from './support/cannon.js';
 import { daemonMemory, emitRow } from './support/bench-rows.js';
+import { askPrice, bidPrice, body, signed, TOKEN } from './support/wide-book-orders.js';
 
 const SECONDS = Number(process.env.BENCH_WIDE_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_WIDE_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CLOB_CONNECTIONS ?? 20);
 const ADMIN = 'bench-clob-admin-token-0123456789'; // the token apiOf sends
-const TOKEN = 1_000_000n;
 const BID_WALLETS = 160;
 const ASK_WALLETS = 40;
 const PER_WALLET = 100;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-interface Order {
-  owner: Keypair;
-  side: 'buy' | 'sell';
-  outcome: 'yes' | 'no';
-  priceBps: number;
-  nonce: bigint;
-}
-
-/** The resting layout: bid j and ask k of a market, wide or narrow. No two resting orders cross, and YES at 6000 crosses none. */
-function bidPrice(wide: boolean, j: number): { outcome: 'yes' | 'no'; priceBps: number } {
-  const level = wide ? j % 8_999 : j % 30;
-  if (wide) return level < 5_000 ? { outcome: 'yes', priceBps: level + 1 } : { outcome: 'no', priceBps: level - 5_000 + 1 };
-  return level < 15 ? { outcome: 'yes', priceBps: 4_986 + level } : { outcome: 'no', priceBps: 3_985 + level - 15 };
-}
-const askPrice = (wide: boolean, k: number) => 6_500 + (wide ? k % 3_500 : k % 10);
-
-const keys = new Map<Keypair, ReturnType<typeof createPrivateKey>>();
-const keyOf = (k: Keypair) =>
-  keys.get(k) ??
-  keys
-    .set(
-      k,
-      createPrivateKey({
-        key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(k.secretKey.subarray(0, 32))]),
-        format: 'der',
-        type: 'pkcs8',
-      }),
-    )
-    .get(k)!;
-
-function signed(market: string, o: Order, expiry: bigint): { bytes: Uint8Array; signature: string } {
-  const bytes = encodeOrderMessage({
-    market: new PublicKey(market).toBytes(),
-    owner: o.owner.publicKey.toBytes(),
-    side: o.side,
-    outcome: o.outcome,
-    priceBps: o.priceBps,
-    quantity: TOKEN,
-    nonce: o.nonce,
-    expiry,
-  });
-  return { bytes, signature: sign(null, Buffer.from(orderSigningText(bytes)), keyOf(o.owner)).toString('base64') };
-}
-
-function body(market: string, o: Order, expiry: bigint): string {
-  const { signature } = signed(market, o, expiry);
-  const orderMessage = {
-    market,
-    owner: o.owner.publicKey.toBase58(),
-    side: o.side === 'buy' ? 0 : 1,
-    outcome: o.outcome === 'yes' ? 0 : 1,
-    priceBps: o.priceBps,
-    quantity: TOKEN.toString(),
-    nonce: o.nonce.toString(),
-    expiry: expiry.toString(),
-  };
-  return JSON.stringify({ orderMessage, signature });
-}
 
 async function pool<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
