@@ -144,7 +144,9 @@ export class Matcher {
   }
 
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
+    for (let first = true; this.pending.length > 0; first = false) {
+      // After a batch, a turn's I/O first: requests read while it committed join the next one.
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
       const batch = this.pending.splice(0, this.deps.maxBatch ?? 256);
       const started = performance.now();
       const outcomes = await this.runBatch(batch);
@@ -164,6 +166,7 @@ export class Matcher {
         const orders = batch.flatMap(({ op }) => (this.markets.has(marketOf(op)) ? ordersOf(op) : []));
         const giveBacks = batch.flatMap(({ op }) => (op.kind === 'giveBack' ? op.fills.map((f) => ({ marketId: op.marketId, ...f })) : []));
         const holders = giveBackHolders(giveBacks, this.markets);
+        const syncing = batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : []));
         // The fence first: on SQLite also the database's write lock, on PostgreSQL also the owners' rows.
         const lost = await fenceBatch(
           trx,
@@ -187,14 +190,7 @@ export class Matcher {
             trx,
             giveBacks.map((f) => f.fillId),
           ),
-          statuses: new Map(
-            (
-              await clobMarketStatuses(
-                trx,
-                batch.flatMap(({ op }) => (op.kind === 'syncStatus' ? [op.marketId] : [])),
-              )
-            ).map((r) => [r.id, parseBookMarketStatus(r.status)]),
-          ),
+          statuses: new Map((await clobMarketStatuses(trx, syncing)).map((r) => [r.id, parseBookMarketStatus(r.status)])),
         };
         for (const { op } of batch) {
           const marketId = marketOf(op);
