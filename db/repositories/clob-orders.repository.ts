@@ -4,7 +4,7 @@
  */
 import { sql, type CompiledQuery, type Insertable, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import { big, num } from '../codec.js';
-import { precompiledRows } from '../precompiled.js';
+import { precompiledList, precompiledRows } from '../precompiled.js';
 import { fillTallyRows, type OrderFillTally } from './clob-fills.repository.js';
 import type { ClobOrdersTable, Database } from '../schema.js';
 
@@ -169,6 +169,16 @@ export async function ordersByIds(db: Db, ids: readonly string[]): Promise<Order
     .execute();
 }
 
+// Compiled once per id count: Kysely rebuilt this three-list join for every matcher batch (issue 31).
+const ordersWithTallyRows = precompiledList((db, ids) =>
+  db
+    .selectFrom('clob_orders as o')
+    .leftJoin(fillTallyRows(db, ids).as('t'), 't.order_id', 'o.id')
+    .selectAll('o')
+    .select(['t.n as tally_n', 't.failed as tally_failed'])
+    .where('o.id', 'in', ids),
+);
+
 /**
  * Orders by id with their fills' tally (`fillTallyByOrder`), in ONE statement: each matcher batch
  * that changed resting orders reads them back for its events, and on PostgreSQL the two reads
@@ -178,13 +188,7 @@ export async function ordersByIds(db: Db, ids: readonly string[]): Promise<Order
  */
 export async function ordersWithFillTallies(db: Db, ids: readonly string[]): Promise<Array<{ row: OrderRow; tally?: OrderFillTally }>> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('clob_orders as o')
-    .leftJoin(fillTallyRows(db, ids).as('t'), 't.order_id', 'o.id')
-    .selectAll('o')
-    .select(['t.n as tally_n', 't.failed as tally_failed'])
-    .where('o.id', 'in', [...ids])
-    .execute();
+  const rows = await ordersWithTallyRows(db, [...ids]);
   const out = new Map<string, { row: OrderRow; tally?: OrderFillTally }>();
   for (const { tally_n, tally_failed, ...row } of rows) {
     const entry = out.get(row.id) ?? { row };
