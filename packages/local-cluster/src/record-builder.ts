@@ -4,8 +4,9 @@
  */
 import type { LiteSVM } from 'litesvm';
 import type { ParsedTransaction } from './parsed-transaction.js';
-import { readAccount, type StoredAccount } from './svm-accounts.js';
+import type { StoredAccount } from './svm-accounts.js';
 import { collectTokenBalances } from './token-balances.js';
+import { readTouchedAccount } from './touched-accounts.js';
 import type { ExecutionOutcome } from './transaction-executor.js';
 import type { TransactionRecord } from './transaction-record.store.js';
 
@@ -14,7 +15,7 @@ export function buildRecord(svm: LiteSVM, p: ParsedTransaction, out: ExecutionOu
   // touch (a mint, for its decimals) is read again, and it is the same before as after.
   const untouched = new Map<string, StoredAccount | null>(); // read once for pre and post alike
   const readOnce = (a: string) => {
-    if (!untouched.has(a)) untouched.set(a, readAccount(svm, a));
+    if (!untouched.has(a)) untouched.set(a, readTouchedAccount(svm, a));
     return untouched.get(a) ?? null;
   };
   const pre = (a: string) => (out.touched.has(a) ? out.touched.preState(a) : readOnce(a));
