@@ -27,15 +27,21 @@ const programs = new WeakMap<LiteSVM, Map<string, StoredAccount>>();
  */
 const sinceLastWrite = new WeakMap<LiteSVM, { version: number; states: Map<string, StoredAccount | null> }>();
 
-/** An account's current state, as the executor and the record builder read it. */
-export function readTouchedAccount(svm: LiteSVM, address: string): StoredAccount | null {
+/** The states kept for `svm`'s current write version. */
+function keptStates(svm: LiteSVM): Map<string, StoredAccount | null> {
   const version = accountWriteVersion(svm);
   let kept = sinceLastWrite.get(svm);
   if (kept?.version !== version) sinceLastWrite.set(svm, (kept = { version, states: new Map() }));
-  const known = kept.states.get(address);
-  if (known !== undefined || kept.states.has(address)) return known ?? null;
+  return kept.states;
+}
+
+/** An account's current state, as the executor and the record builder read it. */
+export function readTouchedAccount(svm: LiteSVM, address: string): StoredAccount | null {
+  const states = keptStates(svm);
+  const known = states.get(address);
+  if (known !== undefined || states.has(address)) return known ?? null;
   const now = readAccount(svm, address);
-  kept.states.set(address, now);
+  states.set(address, now);
   return now;
 }
 
@@ -55,8 +61,12 @@ function readAccount(svm: LiteSVM, address: string): StoredAccount | null {
 
 export class TouchedAccounts {
   private readonly pre = new Map<string, StoredAccount | null>();
+  /** The states kept before the transaction ran (read since the last write before it). */
+  private readonly before: Map<string, StoredAccount | null>;
 
-  constructor(private readonly svm: LiteSVM) {}
+  constructor(private readonly svm: LiteSVM) {
+    this.before = keptStates(svm);
+  }
 
   touch(address: string): void {
     if (!this.pre.has(address)) this.pre.set(address, readTouchedAccount(this.svm, address));
@@ -68,6 +78,15 @@ export class TouchedAccounts {
 
   preState(address: string): StoredAccount | null {
     return this.pre.get(address) ?? null;
+  }
+
+  /**
+   * An account the transaction did not touch (a mint, for its decimals): the same before as
+   * after, so a state kept from before it ran will do (the previous transaction's record read it).
+   */
+  untouchedState(address: string): StoredAccount | null {
+    const known = this.before.get(address);
+    return known !== undefined || this.before.has(address) ? (known ?? null) : readTouchedAccount(this.svm, address);
   }
 
   restoreAll(): void {

@@ -5,7 +5,8 @@
  * are those of the ledger before and after its transaction even when it follows another one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keypair, SystemProgram } from '@solana/web3.js';
+import { createTransferInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { LiteSVM } from 'litesvm';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { SYSTEM_PROGRAM, writeAccount } from '../src/svm-accounts.js';
@@ -55,5 +56,36 @@ describe('account states kept since the last write', () => {
     const d = await send(4_000_000n);
     expect(d.preBalances).toEqual(c.postBalances);
     expect(ledger.getBalance(alice.publicKey)).toBe(d.postBalances[0]);
+  });
+
+  it('gives each token transfer its token balances, the mint read once before it ran', async () => {
+    ledger = await EmbeddedLedger.open({ slotMs: 60_000 });
+    const alice = Keypair.generate();
+    const bob = Keypair.generate().publicKey;
+    const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
+    await ledger.airdrop(alice.publicKey, 1_000_000_000n);
+    await ledger.mintUsdc(alice.publicKey, 1_000_000n);
+    await ledger.mintUsdc(bob, 1n);
+    const [from, to] = [alice.publicKey, bob].map((owner) => getAssociatedTokenAddressSync(mint, owner));
+    const send = async (amount: bigint) => {
+      const ix = createTransferInstruction(from!, to!, alice.publicKey, amount);
+      const { signature } = await ledger!.sendRawTransaction(signedTx(ledger!.getLatestBlockhash().blockhash, alice, [ix]));
+      return ledger!.getTransaction(signature)!;
+    };
+    const amounts = (balances: { amount: bigint; decimals: number; mint: string }[]) =>
+      balances.map((b) => [b.amount, b.decimals, b.mint === mint.toBase58()]);
+    const a = await send(10n);
+    const b = await send(20n);
+    expect(amounts(a.postTokenBalances)).toEqual([
+      [999_990n, 6, true],
+      [11n, 6, true],
+    ]);
+    expect(amounts(b.preTokenBalances)).toEqual(amounts(a.postTokenBalances));
+    await ledger.mintUsdc(alice.publicKey, 5n); // the mint itself changes (its supply)
+    const c = await send(30n);
+    expect(amounts(c.preTokenBalances)).toEqual([
+      [999_975n, 6, true],
+      [31n, 6, true],
+    ]);
   });
 });
