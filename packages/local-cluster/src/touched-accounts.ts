@@ -85,8 +85,10 @@ export class TouchedAccounts {
    * after, so a state kept from before it ran will do (the previous transaction's record read it).
    */
   untouchedState(address: string): StoredAccount | null {
-    const known = this.before.get(address);
-    return known !== undefined || this.before.has(address) ? (known ?? null) : readTouchedAccount(this.svm, address);
+    // Kept for the current version too, so the next transaction's record finds it as well.
+    const now = keptStates(this.svm);
+    if (!now.has(address) && this.before.has(address)) now.set(address, this.before.get(address) ?? null);
+    return readTouchedAccount(this.svm, address);
   }
 
   restoreAll(): void {
