@@ -4,7 +4,9 @@
  * transfers over 10 connections (sendTransaction, then getSignatureStatuses, as the http-table
  * row). Prints this process's CPU per transaction (signing excluded). `--cpu-prof` profiles it.
  * `--floor`: the same client against the durable floor (send-confirm-floor.ts, its own process),
- * whose CPU per transaction is read from /proc: what ours is above it.
+ * whose CPU per transaction is read from /proc: what ours is above it (FLOOR_PROF=<dir> profiles
+ * the floor's process). `--statuses`: only getSignatureStatuses, two per transaction (the HTTP +
+ * JSON-RPC layer alone).
  *   npx tsx --conditions=pmx-source bench/support/send-confirm-rpc-cpu.ts [n] [--floor]
  *   (child mode: ... send-confirm-rpc-cpu.ts --client <url> <file>)
  */
