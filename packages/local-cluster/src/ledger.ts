@@ -232,7 +232,7 @@ export class EmbeddedLedger extends LedgerQueries {
     if (!out.landed && runtimeVerifies) assertSigned(p); // refused before its check (sanitize, fee payer)?
     if (!out.landed) throw preflightError(out.err, out.logs, describeErr(out.err ?? 'SanitizeFailure'));
     const slot = this.clock.slot;
-    const record = buildRecord(this.svm, p, out, slot, this.clock.unixTimestamp());
+    const record = buildRecord(p, out, slot, this.clock.unixTimestamp());
     for (const [address, account] of out.changed) this.index.update(address, account);
     await this.commits.add(record, out.changed, groupCommit, () => {
       this.recent.add(record.signature, slot, record.err);

@@ -6,6 +6,7 @@
 import type { LiteSVM } from 'litesvm';
 import { sameAccount, storedAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
 import { nativeGet } from './svm-raw.js';
+import { accountWriteVersion } from './write-version.js';
 
 /**
  * Executable accounts (programs) per ledger, as last read. Every transaction lists its programs,
@@ -15,6 +16,34 @@ import { nativeGet } from './svm-raw.js';
  * are unchanged is the account last read; any other change reads it again.
  */
 const programs = new WeakMap<LiteSVM, Map<string, StoredAccount>>();
+
+/**
+ * The states read since the ledger's last account write (write-version.ts: every write to LiteSVM
+ * changes the version first). A transaction reads its writable accounts after it executes, and
+ * the next one reads them again before it executes: with no write in between (a stream of sends
+ * from one payer) they are the same states, so the second read is this map's (issue 31: each read
+ * copies owner and data out of LiteSVM, about 6 µs). The states are shared, never changed in
+ * place (the program cache above already shares them).
+ */
+const sinceLastWrite = new WeakMap<LiteSVM, { version: number; states: Map<string, StoredAccount | null> }>();
+
+/** The states kept for `svm`'s current write version. */
+function keptStates(svm: LiteSVM): Map<string, StoredAccount | null> {
+  const version = accountWriteVersion(svm);
+  let kept = sinceLastWrite.get(svm);
+  if (kept?.version !== version) sinceLastWrite.set(svm, (kept = { version, states: new Map() }));
+  return kept.states;
+}
+
+/** An account's current state, as the executor and the record builder read it. */
+export function readTouchedAccount(svm: LiteSVM, address: string): StoredAccount | null {
+  const states = keptStates(svm);
+  const known = states.get(address);
+  if (known !== undefined || states.has(address)) return known ?? null;
+  const now = readAccount(svm, address);
+  states.set(address, now);
+  return now;
+}
 
 function readAccount(svm: LiteSVM, address: string): StoredAccount | null {
   const acc = nativeGet(svm, address);
@@ -32,11 +61,15 @@ function readAccount(svm: LiteSVM, address: string): StoredAccount | null {
 
 export class TouchedAccounts {
   private readonly pre = new Map<string, StoredAccount | null>();
+  /** The states kept before the transaction ran (read since the last write before it). */
+  private readonly before: Map<string, StoredAccount | null>;
 
-  constructor(private readonly svm: LiteSVM) {}
+  constructor(private readonly svm: LiteSVM) {
+    this.before = keptStates(svm);
+  }
 
   touch(address: string): void {
-    if (!this.pre.has(address)) this.pre.set(address, readAccount(this.svm, address));
+    if (!this.pre.has(address)) this.pre.set(address, readTouchedAccount(this.svm, address));
   }
 
   has(address: string): boolean {
@@ -47,9 +80,20 @@ export class TouchedAccounts {
     return this.pre.get(address) ?? null;
   }
 
+  /**
+   * An account the transaction did not touch (a mint, for its decimals): the same before as
+   * after, so a state kept from before it ran will do (the previous transaction's record read it).
+   */
+  untouchedState(address: string): StoredAccount | null {
+    // Kept for the current version too, so the next transaction's record finds it as well.
+    const now = keptStates(this.svm);
+    if (!now.has(address) && this.before.has(address)) now.set(address, this.before.get(address) ?? null);
+    return readTouchedAccount(this.svm, address);
+  }
+
   restoreAll(): void {
     for (const [address, acc] of this.pre) {
-      if (!sameAccount(readAccount(this.svm, address), acc)) writeAccount(this.svm, address, acc);
+      if (!sameAccount(readTouchedAccount(this.svm, address), acc)) writeAccount(this.svm, address, acc);
     }
   }
 
@@ -61,7 +105,7 @@ export class TouchedAccounts {
     const out = new Map<string, StoredAccount | null>();
     for (const [address, acc] of this.pre) {
       if (mayHaveChanged && !mayHaveChanged(address)) continue;
-      const now = readAccount(this.svm, address);
+      const now = readTouchedAccount(this.svm, address);
       if (!sameAccount(now, acc)) out.set(address, now);
     }
     return out;
