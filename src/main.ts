@@ -3,6 +3,8 @@
  * gracefully on SIGINT/SIGTERM (exit 0), or exit non-zero with a clear message when it cannot
  * start. Nothing else in the project has side effects at import time.
  */
+// First: keeps the per-request objects' hidden classes shared before any schema is compiled (hot-shapes.ts).
+import './infra/hot-shapes.js';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { startDaemon } from './daemon.js';
 import { RedisBinaryMissingError } from './infra/embedded-redis.js';

@@ -3,6 +3,7 @@
  * src/main.ts decides where it listens. Every route has a schema; every error leaves in its
  * family's envelope (error-handler.ts).
  */
+import '../infra/hot-shapes.js';
 import type { Queue } from 'bullmq';
 import Fastify, {
   LogController,
