@@ -80,7 +80,8 @@ function summarize(legs: Array<{ db: Db; result: LegResult }>, deadlocks: number
     console.log(
       `    ${NAME[db]}: ${ratio.toFixed(2)}× raw (legs ${list((r) => r.fillsPerSec / r.transfersPerSec, 2)}), ` +
         `${fillsPerSec[db].toFixed(0)} fills/s (${list((r) => r.fillsPerSec)}), ` +
-        `CPU ${median(of.map((r) => r.cpuUsPerFill)).toFixed(0)} µs a fill (${list((r) => r.cpuUsPerFill)}), ` +
+        `CPU ${median(of.map((r) => r.cpuUsPerFill)).toFixed(0)} µs a fill (${list((r) => r.cpuUsPerFill)}; ` +
+        `less the idle rate ${median(of.map((r) => r.netCpuUsPerFill)).toFixed(0)}: ${list((r) => r.netCpuUsPerFill)}), ` +
         `/health p99 ${formatMs(p99)} (${of.map((r) => formatMs(r.healthP99Ms)).join(', ')})`,
     );
     emitRow({

@@ -26,6 +26,8 @@ export interface LegResult {
   transfersPerSec: number;
   /** This process's CPU (user + system) in the drain over the fills, µs. */
   cpuUsPerFill: number;
+  /** The same, less what the idle daemon spent per second (the probe's requests, timers, polls) over the drain's length. */
+  netCpuUsPerFill: number;
   healthP99Ms: number;
   deadlockLines: number;
 }
@@ -178,7 +180,13 @@ export async function settleLeg(
     // during the drain (issue 31: p99 ≤ 50 ms while the backlog settles).
     const health = `${daemon.url}/health`;
     const idleProbe = await startLatencyProbe(health);
+    // The idle daemon's own CPU per second, probe included: paid per second of a drain, not per
+    // fill, it made a longer (slower) drain read more CPU a fill (docs/performance.md, twelfth pass).
+    const idleCpuBefore = process.cpuUsage();
+    const idleFrom = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const idleCpu = process.cpuUsage(idleCpuBefore);
+    const idleCpuUsPerMs = (idleCpu.user + idleCpu.system) / (performance.now() - idleFrom);
     const idle = await idleProbe.stop();
     const drainProbe = await startLatencyProbe(health);
     const ledgerShare = measureLedgerShare(h.ledger);
@@ -206,6 +214,7 @@ export async function settleLeg(
     const transfersAfter = await rawTransfersPerSec();
     const transfersPerSec = Math.max(transfersBefore, transfersAfter);
     const cpuUsPerFill = (cpu.user + cpu.system) / queued.size;
+    const netCpuUsPerFill = (cpu.user + cpu.system - idleCpuUsPerMs * (throughputDone - resumed)) / queued.size;
     console.log(
       `    raw SPL transfers (send + land, one at a time): ${transfersBefore.toFixed(0)} /s before, ${transfersAfter.toFixed(0)} /s after the keeper's runs`,
     );
@@ -216,7 +225,8 @@ export async function settleLeg(
     console.log(`    ${describeLedgerShare(share, throughputDone - resumed, queued.size)}`);
     // The process's CPU in the drain moves less with the machine's load than the wall time does.
     console.log(
-      `    this process's CPU in the drain: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (${cpuUsPerFill.toFixed(0)} µs a fill; ledger sends ${share.summedMs.toFixed(0)} ms of it at most)`,
+      `    this process's CPU in the drain: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (${cpuUsPerFill.toFixed(0)} µs a fill; ledger sends ${share.summedMs.toFixed(0)} ms of it at most); ` +
+        `${netCpuUsPerFill.toFixed(0)} µs a fill less the idle daemon's ${(idleCpuUsPerMs / 10).toFixed(1)} % of a core over the drain`,
     );
     console.log(
       `    /health during the drain: p50 ${formatMs(drain.p50)}, p99 ${formatMs(drain.p99)}, max ${formatMs(drain.max)} (goal p99 ≤ 50 ms); ` +
@@ -226,7 +236,7 @@ export async function settleLeg(
       console.log(
         `    ${live.size} fills matched while the keeper runs: match → settled p50 ${formatMs(percentile(delays, 50))}, p99 ${formatMs(percentile(delays, 99))}`,
       );
-    measured = { fillsPerSec, transfersPerSec, cpuUsPerFill, healthP99Ms: drain.p99 };
+    measured = { fillsPerSec, transfersPerSec, cpuUsPerFill, netCpuUsPerFill, healthP99Ms: drain.p99 };
   } finally {
     await daemon.stop();
   }
