@@ -207,7 +207,7 @@ export async function settleLeg(
 
     // Latency (when asked): fills matched while the keeper runs, from each match to `settled`.
     const live = latency ? await matchFills() : new Map<string, number>();
-    const settledAt = await settledTimes([...live.keys()]);
+    const settledAt = live.size > 0 ? await settledTimes([...live.keys()]) : new Map<string, number>(); // `in ()` is no SQL on PostgreSQL
     const delays = [...live].map(([id, at]) => settledAt.get(id)! - at);
     // The baseline again, on the ledger as the keeper left it; the ratio takes the faster of the
     // two (this machine's speed drifts by ±20 % within a minute: the higher baseline is the stricter).
