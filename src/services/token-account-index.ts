@@ -24,6 +24,22 @@ export function decodeTokenAccountSnapshot(snapshot: AccountSnapshot): TokenAcco
   return token && { address: snapshot.address, mint: token.mint, owner: token.owner, amount: token.amount, slot: BigInt(snapshot.slot) };
 }
 
+const TOKEN_PROGRAM = TOKEN_PROGRAM_ID.toBase58();
+const ACCOUNT_STATE_OFFSET = 108;
+
+/**
+ * What `decodeTokenAccountSnapshot` accepts, for one mint (its 32 bytes), without decoding: a
+ * Token-program account of exactly 165 bytes, initialised (state 1 or 2), whose mint is `mint`.
+ */
+export function isTokenAccountOfMint(snapshot: AccountSnapshot, mint: Uint8Array): boolean {
+  const data = snapshot.data;
+  if (snapshot.owner !== TOKEN_PROGRAM || data.length !== TOKEN_ACCOUNT_SIZE) return false;
+  const state = data[ACCOUNT_STATE_OFFSET];
+  if (state !== 1 && state !== 2) return false;
+  for (let i = 0; i < 32; i++) if (data[i] !== mint[i]) return false;
+  return true;
+}
+
 /** The token accounts of one mint (getProgramAccounts / programSubscribe filter: 165 bytes, mint at 0). */
 export function tokenAccountsOfMintFilters(mint: string): ProgramAccountFilter[] {
   return [{ dataSize: TOKEN_ACCOUNT_SIZE }, { memcmp: { offset: 0, bytes: mint } }];

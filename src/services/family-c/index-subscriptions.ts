@@ -6,11 +6,12 @@
  * their account is first seen. Notifications are hints: the scheduled pass is the truth.
  */
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey } from '@solana/web3.js';
 import { listAllClobMarkets } from '../../../db/repositories/clob-markets.repository.js';
 import { listClobWallets } from '../../../db/repositories/clob-wallets.repository.js';
 import type { Unsubscribe } from '../../chain/chain-client.js';
 import { decodeClobMarket } from '@pmx/programs';
-import { decodeTokenAccountSnapshot, tokenAccountsOfMintFilters } from '../token-account-index.js';
+import { isTokenAccountOfMint, tokenAccountsOfMintFilters } from '../token-account-index.js';
 import type { FamilyCContext } from './context.js';
 import { clobMarketAccountFilters } from './market-index.service.js';
 import { escrowAccountFilters, escrowOwner } from './wallet-index.service.js';
@@ -83,12 +84,15 @@ export class ClobIndexSubscriptions {
   }
 
   watchMint(mint: string): void {
+    const mintBytes = new PublicKey(mint).toBuffer();
     this.add(`mint:${mint}`, () =>
       this.ctx.chain.onProgramAccountChange(
         TOKEN_PROGRAM_ID.toBase58(),
         (account) => {
-          const row = decodeTokenAccountSnapshot(account);
-          if (row && row.mint === mint) this.listeners.tokenAccountChanged(account.address);
+          // The filters already chose these; the check stays, on bytes: decoding the account (its
+          // mint and owner in base58) for every changed token account of every landed settlement
+          // was the index's largest cost before its job (issue 31's drain profile).
+          if (isTokenAccountOfMint(account, mintBytes)) this.listeners.tokenAccountChanged(account.address);
         },
         tokenAccountsOfMintFilters(mint),
       ),

@@ -133,6 +133,12 @@ export async function applyWalletMoves(ctx: Pick<FamilyCContext, 'db'>, pageSize
 
 /** Explains one wallet's gap in one transaction; false when it waits for fills or explains nothing. */
 async function applyWalletGap(ctx: Pick<FamilyCContext, 'db'>, gap: { owner: string; marketId: string }): Promise<boolean> {
+  // While its fills settle, an owner's wallet differs from its positions at every run, and would
+  // wait anyway: ask that first, with no transaction (up to three reads instead of eight statements
+  // and a commit a gap: issue 31's drain). Skipping is always safe (a later run looks again); a gap
+  // with no fill waiting is checked in the transaction below, in its order, as before.
+  if ((await hasUnsettledFill(ctx.db, gap.owner, gap.marketId)) || (await hasUnappliedSettledFill(ctx.db, gap.owner, gap.marketId)))
+    return false;
   return ctx.db.transaction().execute(async (trx) => {
     const [wallet, market] = await Promise.all([findClobWallet(trx, gap.owner), findClobMarketById(trx, gap.marketId)]);
     if (!wallet || !market?.yes_mint || !market.no_mint) return false;
