@@ -8,21 +8,12 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, PublicKey } from '@solana/web3.js';
-import { EmbeddedLedger } from '@pmx/local-cluster';
-import { signedTransfers } from './send-confirm.js';
+import { fundedLedger } from './send-confirm.js';
 
 const n = Number(process.argv[2] ?? 3000);
 const group = Number(process.argv[3] ?? 10);
 const dir = mkdtempSync(join(tmpdir(), 'ledger-cpu-'));
-const ledger = await EmbeddedLedger.open({ dataDir: dir });
-const payer = Keypair.generate();
-const to = Keypair.generate().publicKey;
-await ledger.airdrop(payer.publicKey, 10_000_000_000n);
-await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
-await ledger.mintUsdc(to, 1n);
-const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
-const txs = signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n);
+const { ledger, txs } = await fundedLedger(dir, n);
 const wal = join(dir, 'ledger', 'ledger.sqlite-wal');
 // FRAMES=1: no automatic checkpoint, so the WAL's growth counts the frames written (4 KiB pages + 24-byte headers).
 if (process.env.FRAMES) (ledger as unknown as { store: { db: { pragma(s: string): unknown } } }).store.db.pragma('wal_autocheckpoint = 0');

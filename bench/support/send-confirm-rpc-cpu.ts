@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { EmbeddedLedger, startClusterEndpoints } from '@pmx/local-cluster';
+import { startClusterEndpoints } from '@pmx/local-cluster';
 import { cannon } from './cannon.js';
-import { sendAndConfirmOverRpc, signedTransfers } from './send-confirm.js';
+import { fundedLedger, sendAndConfirmOverRpc, signedTransfers } from './send-confirm.js';
 
 if (process.argv[2] === '--client' && process.argv[5] === '--statuses') {
   // The HTTP + JSON-RPC layer alone: getSignatureStatuses of a signature nobody sent, twice per transaction.
@@ -61,17 +61,11 @@ interface Server {
 }
 
 async function ours(dir: string, n: number): Promise<Server> {
-  const ledger = await EmbeddedLedger.open({ dataDir: dir });
+  const { ledger, txs } = await fundedLedger(dir, n);
   const endpoints = await startClusterEndpoints(ledger, 0);
-  const payer = Keypair.generate();
-  const to = Keypair.generate().publicKey;
-  await ledger.airdrop(payer.publicKey, 10_000_000_000n);
-  await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
-  await ledger.mintUsdc(to, 1n);
-  const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
   return {
     url: endpoints.rpcUrl,
-    txs: signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n),
+    txs,
     cpuUs: () => {
       const c = process.cpuUsage();
       return c.user + c.system;

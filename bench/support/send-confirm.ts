@@ -13,9 +13,9 @@ import {
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
-import type { PublicKey } from '@solana/web3.js';
-import { Keypair, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from '@solana/web3.js';
 import { LiteSVM } from 'litesvm';
+import { EmbeddedLedger } from '@pmx/local-cluster';
 import { cannon } from './cannon.js';
 
 export function signV0(blockhash: string, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []): Uint8Array {
@@ -40,6 +40,18 @@ export function signedTransfers(
   return Array.from({ length: n }, (_, i) =>
     signV0(blockhash, from, [createTransferInstruction(source, dest, from.publicKey, BigInt(firstAmount + i))]),
   );
+}
+
+/** An embedded ledger in `dir` and `n` signed USDC transfers from a funded payer to a holder (the ledger-side CPU benches). */
+export async function fundedLedger(dir: string, n: number): Promise<{ ledger: EmbeddedLedger; txs: Uint8Array[] }> {
+  const ledger = await EmbeddedLedger.open({ dataDir: dir });
+  const payer = Keypair.generate();
+  const to = Keypair.generate().publicKey;
+  await ledger.airdrop(payer.publicKey, 10_000_000_000n);
+  await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
+  await ledger.mintUsdc(to, 1n);
+  const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
+  return { ledger, txs: signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n) };
 }
 
 /** A LiteSVM holding a mint whose tokens `payer` holds and `to` can receive (the direct side and the floor's). */
