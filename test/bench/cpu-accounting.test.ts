@@ -36,7 +36,9 @@ describe('bench CPU accounting', () => {
     expect(report.perUnitUs.get('gone')).toBeNull();
     expect(report.totalPerUnitUs).toBeCloseTo(self + byPid, 6);
     expect(report.machineBusy).toBeGreaterThan(0);
-    expect(report.machineBusy).toBeLessThanOrEqual(1);
+    // A fraction of /proc/stat's counters: 1 on a fully busy machine, give or take float rounding
+    // (it read 1.0000000000011 once, under CI's load).
+    expect(report.machineBusy).toBeLessThanOrEqual(1 + 1e-9);
     expect(report.ceilingPerSecond).toBeCloseTo((report.cores * 1e6) / report.totalPerUnitUs, 6);
     const lines = describeCpu(report, 'order');
     expect(lines[0]).toMatch(/^ {2}CPU per order: bench \d+ µs, this pid \d+ µs, gone n\/a; total \d+ µs$/);
