@@ -17,7 +17,7 @@ import { QueueMatcherPort, startMatcherQueueWorker } from '../../jobs/matcher-qu
 import { LocalMatcherPort } from '../../src/services/family-c/matcher/local-matcher.port.js';
 import type { PlaceOutcome } from '../../src/services/family-c/matcher/matcher-types.js';
 import { Redis } from 'ioredis';
-import { db, fund, log, marketId, matcher, order, useMatcherWorld, USDC_MINT } from './matcher.fixture.js';
+import { db, fund, fundYes, log, marketId, matcher, order, useMatcherWorld, USDC_MINT } from './matcher.fixture.js';
 
 useMatcherWorld();
 
@@ -45,16 +45,7 @@ describe('matcher: funds and holds', () => {
     const buyer = Keypair.generate();
     const seller = Keypair.generate();
     await fund(buyer, 10n ** 12n);
-    const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
-    await upsertTokenAccounts(db.db, [
-      {
-        address: Keypair.generate().publicKey.toBase58(),
-        mint: yesMint,
-        owner: findUserEscrowPda(seller.publicKey)[0].toBase58(),
-        amount: 10n ** 12n,
-        slot: 1n,
-      },
-    ]);
+    await fundYes(seller, 10n ** 12n);
     for (let i = 0; i < 10; i++) await m.submit({ kind: 'place', order: order(buyer, 'buy', 5000 + i, 3_333_333n) });
     await m.submit({ kind: 'place', order: order(seller, 'sell', 5000, 25_000_000n, { timeInForce: 'ioc' }) });
     for (const owner of [buyer, seller].map((k) => k.publicKey.toBase58())) {
@@ -71,16 +62,7 @@ describe('matcher: funds and holds', () => {
     await m.own(marketId);
     const buyer = Keypair.generate();
     const seller = Keypair.generate();
-    const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
-    await upsertTokenAccounts(db.db, [
-      {
-        address: Keypair.generate().publicKey.toBase58(),
-        mint: yesMint,
-        owner: findUserEscrowPda(seller.publicKey)[0].toBase58(),
-        amount: 10n ** 12n,
-        slot: 1n,
-      },
-    ]);
+    await fundYes(seller, 10n ** 12n);
     await fund(buyer, 10_000_000n); // the bid of 10 YES at 6000 commits 6 USDC
     const bid = order(buyer, 'buy', 6000, 10_000_000n);
     await m.submit({ kind: 'place', order: bid });

@@ -34,6 +34,20 @@ export async function fund(owner: Keypair, usdc: bigint): Promise<void> {
   ]);
 }
 
+/** YES tokens of the test's market in `owner`'s escrow. */
+export async function fundYes(owner: Keypair, amount: bigint): Promise<void> {
+  const yesMint = (await db.db.selectFrom('markets').select('yes_mint').where('id', '=', marketId).executeTakeFirstOrThrow()).yes_mint!;
+  await upsertTokenAccounts(db.db, [
+    {
+      address: Keypair.generate().publicKey.toBase58(),
+      mint: yesMint,
+      owner: findUserEscrowPda(owner.publicKey)[0].toBase58(),
+      amount,
+      slot: 1n,
+    },
+  ]);
+}
+
 let nonce = 0n;
 export function order(
   owner: Keypair,
