@@ -1,11 +1,11 @@
 /**
  * The ledger's durable record, in one SQLite file (WAL): every landed transaction with its meta,
  * and the account journal: the post-state of every account each transaction changed, written in
- * the same SQLite transaction as its record, before the signature is reported (group-commit.ts commits every transaction
- * landed in one event-loop turn together, then answers them). With synchronous=NORMAL a committed WAL frame
- * survives kill -9 (it is in the OS page cache); only a power loss can drop the last few. The
- * address → signature index behind getSignaturesForAddress is derived from the records and
- * written a little after them (address-index.pending.ts).
+ * the same SQLite transaction as its record, before the signature is reported (group-commit.ts
+ * commits every transaction landed in one event-loop turn together, then answers them). With
+ * synchronous=NORMAL a committed WAL frame survives kill -9 (it is in the OS page cache); only a
+ * power loss can drop the last few. The address → signature index behind getSignaturesForAddress
+ * is derived from the records and written a little after them (address-index.pending.ts).
  */
 import Database from 'better-sqlite3';
 import { PendingAddressRows, type AddressSignature, type PendingEntry } from './address-index.pending.js';

@@ -113,3 +113,54 @@ describe('address index rows written after the answer', () => {
     }
   });
 });
+
+describe('a failed write of the waiting rows', () => {
+  it('keeps them waiting and answered, forgets the ids it gave, and writes them at the next try', () => {
+    const store = new TransactionRecordStore(':memory:', false);
+    const record = (signature: string, keys: string[]) => ({
+      record: {
+        signature,
+        slot: 1,
+        blockTime: 0,
+        raw: new Uint8Array([1]),
+        err: signature === 'b' ? { InstructionError: [0, { Custom: 1 }] } : null,
+        logs: [],
+        fee: 5000n,
+        unitsConsumed: 0,
+        accountKeys: keys,
+        signers: keys.slice(0, 1),
+        writable: keys.map(() => true),
+        preBalances: keys.map(() => 0n),
+        postBalances: keys.map(() => 0n),
+        preTokenBalances: [],
+        postTokenBalances: [],
+      },
+      changed: new Map(),
+    });
+    const answers = () => ['K1', 'K2', 'K3'].map((k) => store.signaturesForAddress(k, { limit: 10 }));
+    const rows = () => store.db.prepare('SELECT COUNT(*) FROM address_seqs').pluck().get();
+    try {
+      store.recordAll([record('a', ['K1'])]);
+      store.flushAddressIndex();
+      store.recordAll([record('b', ['K1', 'K2'])]);
+      store.recordAll([record('c', ['K2', 'K3'])]);
+      const waiting = answers();
+      expect(waiting.map((a) => a.map((s) => s.signature))).toEqual([['b', 'a'], ['c', 'b'], ['c']]);
+      expect(waiting[0]![0]!.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
+      // The write fails after K2 got an id: nothing of it stays, and the rows are still answered.
+      store.db.exec("CREATE TEMP TRIGGER fail BEFORE INSERT ON address_seqs BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+      store.flushAddressIndex();
+      expect(rows()).toBe(1);
+      expect(store.db.prepare("SELECT COUNT(*) FROM addresses WHERE address = 'K2'").pluck().get()).toBe(0);
+      expect(answers()).toEqual(waiting);
+      store.db.exec('DROP TRIGGER fail');
+      store.flushAddressIndex();
+      expect(rows()).toBe(5);
+      expect(answers()).toEqual(waiting);
+      // Every id the rows name exists: a cached id of the rolled-back write would name no address after a restart.
+      expect(store.db.prepare('SELECT address FROM addresses ORDER BY id').pluck().all()).toEqual(['K1', 'K2', 'K3']);
+    } finally {
+      store.close();
+    }
+  });
+});
