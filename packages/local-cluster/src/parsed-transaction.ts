@@ -7,7 +7,7 @@
  */
 import { PACKET_DATA_SIZE } from '@pmx/programs';
 import { PublicKey, VersionedTransaction } from '@solana/web3.js';
-import bs58 from 'bs58';
+import { base58Encode } from './base58-encode.js';
 import { LedgerError } from './ledger-error.js';
 import { verifyEd25519 } from './signature-verifier.js';
 import { addressText } from './svm-raw.js';
@@ -62,7 +62,7 @@ function fromWire(raw: Uint8Array, w: WireTransaction, resolveTable?: LookupTabl
   const numSigners = w.numRequiredSignatures;
   return {
     raw,
-    signature: bs58.encode(w.signatures[0]!),
+    signature: base58Encode(w.signatures[0]!),
     messageBytes: raw.subarray(w.messageOffset),
     version: w.version,
     accountKeys,
@@ -95,7 +95,7 @@ function fromWeb3(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTr
   const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
   return {
     raw,
-    signature: bs58.encode(tx.signatures[0]!), // the transaction's id; the others are never looked up
+    signature: base58Encode(tx.signatures[0]!), // the transaction's id; the others are never looked up
     // The signed message is the wire bytes after the signature list (compact-u16 count + 64 each):
     // slicing it avoids re-serializing, and verifies exactly the bytes the client signed.
     messageBytes: numSigners < 128 ? raw.subarray(1 + 64 * numSigners) : msg.serialize(),

@@ -13,6 +13,7 @@ import type {
   TransactionMetadata,
 } from 'litesvm/dist/internal.js';
 import { Account } from 'litesvm/dist/internal.js';
+import { base58Encode } from './base58-encode.js';
 import { noteAccountWrite } from './write-version.js';
 
 const CACHE_LIMIT = 50_000;
@@ -34,7 +35,7 @@ export function addressText(bytes: Uint8Array): string {
   const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   let s = toText.get(key);
   if (!s) {
-    s = bs58.encode(bytes);
+    s = base58Encode(bytes);
     if (toText.size >= CACHE_LIMIT) toText.clear();
     toText.set(key, s);
   }

@@ -1,12 +1,14 @@
 /**
  * The ledger's durable record, in one SQLite file (WAL): every landed transaction with its meta,
- * an address → signature index for getSignaturesForAddress, and the account journal: the
- * post-state of every account each transaction changed, written in the same SQLite transaction
- * as its record, before the signature is reported (group-commit.ts commits every transaction
- * landed in one event-loop turn together, then answers them). With synchronous=NORMAL a committed WAL frame
- * survives kill -9 (it is in the OS page cache); only a power loss can drop the last few.
+ * and the account journal: the post-state of every account each transaction changed, written in
+ * the same SQLite transaction as its record, before the signature is reported (group-commit.ts
+ * commits every transaction landed in one event-loop turn together, then answers them). With
+ * synchronous=NORMAL a committed WAL frame survives kill -9 (it is in the OS page cache); only a
+ * power loss can drop the last few. The address → signature index behind getSignaturesForAddress
+ * is derived from the records and written a little after them (address-index.pending.ts).
  */
 import Database from 'better-sqlite3';
+import { PendingAddressRows, type AddressSignature, type PendingEntry } from './address-index.pending.js';
 import { AddressIndex } from './address-index.store.js';
 import { MultiRowInsert } from './sqlite-rows.js';
 import { metaJson, parseMeta, type RecordMeta } from './transaction-meta.js';
@@ -42,8 +44,10 @@ export class TransactionRecordStore {
   readonly db: Database.Database;
   private readonly stmts;
   private readonly addresses: AddressIndex;
+  /** Index rows of committed transactions, written after their answers (address-index.pending.ts). */
+  private readonly unindexed: PendingAddressRows;
   private readonly journalRows: MultiRowInsert;
-  private readonly recordGroup: (entries: readonly RecordEntry[]) => void;
+  private readonly recordGroup: (entries: readonly RecordEntry[]) => PendingEntry[];
 
   constructor(
     path: string,
@@ -64,18 +68,21 @@ export class TransactionRecordStore {
       maxJseq: this.db.prepare('SELECT MAX(jseq) FROM account_journal').pluck(),
     };
     this.addresses = new AddressIndex(this.db);
+    this.unindexed = new PendingAddressRows(this.db, this.addresses);
     this.journalRows = new MultiRowInsert(this.db, 'INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES', 5);
     // Made once: better-sqlite3 builds a wrapper per db.transaction() call.
     this.recordGroup = this.db.transaction((entries: readonly RecordEntry[]) => {
-      const addresses: unknown[] = [];
+      const landed: PendingEntry[] = [];
       const journal: unknown[] = [];
       for (const e of entries) {
-        const seq = this.insert(e.record);
-        this.addresses.rowsFor(e.record.accountKeys, seq, addresses);
+        const errText = e.record.err === null ? null : JSON.stringify(e.record.err);
+        const seq = this.insert(e.record, errText);
+        const { signature, slot, blockTime, accountKeys } = e.record;
+        landed.push({ seq, keys: accountKeys, signature, slot, blockTime, errText });
         if (this.journaling) for (const [address, acc] of e.changed) journal.push(...journalRow(address, acc));
       }
-      this.addresses.insert(addresses);
       this.journalRows.run(journal);
+      return landed;
     });
   }
 
@@ -84,23 +91,22 @@ export class TransactionRecordStore {
    * transaction (group commit: one commit for every transaction landed in a turn), in order.
    */
   readonly recordAll = (entries: readonly RecordEntry[]): void => {
-    try {
-      this.recordGroup(entries);
-    } catch (err) {
-      this.addresses.rolledBack();
-      throw err;
-    }
-    this.addresses.committed();
+    this.unindexed.add(this.recordGroup(entries));
   };
 
-  /** The transaction's row; returns its seq. Its address and journal rows are written by the caller. */
-  private insert(rec: TransactionRecord): number {
+  /** Writes the address index's waiting rows now (tests; close does it too). */
+  flushAddressIndex(): void {
+    this.unindexed.flush();
+  }
+
+  /** The transaction's row; returns its seq. Its journal rows are written by the caller, its index rows later. */
+  private insert(rec: TransactionRecord, errText: string | null): number {
     const info = this.stmts.insertTx.run(
       rec.signature,
       rec.slot,
       rec.blockTime,
       Buffer.from(rec.raw.buffer, rec.raw.byteOffset, rec.raw.byteLength),
-      rec.err === null ? null : JSON.stringify(rec.err),
+      errText,
       metaJson(rec),
     );
     return Number(info.lastInsertRowid);
@@ -145,29 +151,36 @@ export class TransactionRecordStore {
     return out.reverse();
   }
 
-  signaturesForAddress(
-    address: string,
-    opts: { limit: number; before?: string; until?: string },
-  ): { signature: string; slot: number; blockTime: number; err: TransactionErr | null; memo: null }[] {
+  signaturesForAddress(address: string, opts: { limit: number; before?: string; until?: string }): AddressSignature[] {
     const seqOf = (sig?: string): number | null =>
       sig ? ((this.db.prepare('SELECT seq FROM transactions WHERE signature = ?').pluck().get(sig) as number | undefined) ?? null) : null;
     const before = seqOf(opts.before) ?? Number.MAX_SAFE_INTEGER;
     const until = seqOf(opts.until) ?? 0;
+    // The newest, not indexed yet, from memory; then the index, below them.
+    const tail = this.unindexed.newest(address, before, until, opts.limit);
+    if (tail.length >= opts.limit) return tail;
     const id = this.addresses.find(address);
-    if (id === null) return [];
+    if (id === null) return tail;
     const rows = this.db
       .prepare(
         `SELECT t.signature, t.slot, t.block_time, t.err FROM address_seqs a JOIN transactions t ON t.seq = a.seq
                 WHERE a.address_id = ? AND a.seq < ? AND a.seq > ? ORDER BY a.seq DESC LIMIT ?`,
       )
-      .all(id, before, until, opts.limit) as { signature: string; slot: number; block_time: number; err: string | null }[];
-    return rows.map((r) => ({
-      signature: r.signature,
-      slot: r.slot,
-      blockTime: r.block_time,
-      err: r.err ? (JSON.parse(r.err) as TransactionErr) : null,
-      memo: null,
-    }));
+      .all(id, Math.min(before, this.unindexed.firstSeq), until, opts.limit - tail.length) as {
+      signature: string;
+      slot: number;
+      block_time: number;
+      err: string | null;
+    }[];
+    return tail.concat(
+      rows.map((r) => ({
+        signature: r.signature,
+        slot: r.slot,
+        blockTime: r.block_time,
+        err: r.err ? (JSON.parse(r.err) as TransactionErr) : null,
+        memo: null as null,
+      })),
+    );
   }
 
   journalSince(jseq: number): { jseq: number; address: string; account: StoredAccount | null }[] {
@@ -219,6 +232,7 @@ export class TransactionRecordStore {
   }
 
   close(): void {
+    this.unindexed.flush();
     this.db.close();
   }
 }
