@@ -58,6 +58,13 @@ import { coverAllWallets } from '../services/family-c/wallet-coverage.service.js
 import { outboundJobId } from '../services/outbound/outbound-intents.js';
 import type { Feature, FeatureContext, FeatureFactory } from './feature.js';
 
+/**
+ * How long fills' markets gather before their planning and candle requests go (one Redis SET per
+ * market and two BullMQ adds per window): a fill's settlement is planned at most this much later,
+ * well inside the sweep's 2 s that catches any request lost; candles show it as much later.
+ */
+export const FILLED_GATHER_MS = 100;
+
 export function familyCContext(ctx: FeatureContext): FamilyCContext {
   const programId = ctx.chain.programs.exchange;
   if (!programId) throw new Error('Family C needs the exchange program id (chain runtime without programs.exchange)');
@@ -109,11 +116,14 @@ export const familyCFeature: FeatureFactory = async (ctx): Promise<Feature> => {
     ctx.queues.enqueue('clob.candles.apply', { reason }, { deduplication: { id: 'clob-candles' } }).catch(warn('price candles'));
   // Every matcher batch with fills asks for its markets' planning and the candles: a Redis SET and
   // two BullMQ adds per batch, 6 % of the API + matcher process under issue 31's placement load.
-  // Asked once per market per 10 ms instead: the keeper plans every matched fill of the market.
+  // Asked once per market per FILLED_GATHER_MS instead: the keeper plans every matched fill of the
+  // market. At 10 ms a window still held one batch (a SQLite batch of single orders commits every
+  // ~70 ms under that load), so each batch paid its own adds (3.3 % of the process, issue 31's
+  // thirteenth pass); at 100 ms one window serves the batches of a tenth of a second.
   const filledMarkets = new Coalescer((marketIds) => {
     for (const m of marketIds) void planSettlement(m).catch(warn('settlement planning'));
     void updateCandles('fills');
-  });
+  }, FILLED_GATHER_MS);
   const runtime = clobMatcherRuntime(ctx, c, bus, (marketIds) => {
     for (const m of marketIds) filledMarkets.add(m);
   });

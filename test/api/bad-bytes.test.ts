@@ -29,6 +29,17 @@ function reproductions(marketId: string): Array<{ method: 'GET' | 'POST'; url: s
     { method: 'GET', url: `/v2/clob/markets/${encodeURIComponent(marketId)}${'%ED%A0%80'}` },
     { method: 'POST', url: '/v2/clob/account/split', payload: { pubkey: WALLET, marketId: `${marketId}\ud800`, amount: '1000000' } },
     { method: 'POST', url: '/v2/clob/account/split', payload: { pubkey: WALLET, marketId, amount: '1000000', ['\u0000']: 1 } },
+    // deep in arrays and objects, past storable strings (and a pair of surrogates, which is storable)
+    {
+      method: 'POST',
+      url: '/v2/clob/account/split',
+      payload: { pubkey: WALLET, marketId, amount: '1000000', extra: ['😀', { deep: ['x', 'y\u0000'] }] },
+    },
+    {
+      method: 'POST',
+      url: '/v2/clob/account/split',
+      payload: { pubkey: WALLET, marketId, amount: '1000000', extra: [{ ['k\udc00']: 'v' }] },
+    },
   ];
 }
 

@@ -64,6 +64,28 @@ describe.each(DIALECTS)('precompiled multi-row writes on $name', ({ available, o
     }
   });
 
+  it.skipIf(!available)('refuses marker rows that repeat a value (a parameter could not be traced to its column)', async () => {
+    const h = await open();
+    try {
+      const repeating = precompiledRows<TokenAccountRow>({
+        maxRows: 4,
+        build: (db, rows) =>
+          db
+            .insertInto('token_accounts')
+            .values(
+              rows.map((r) => ({ address: r.address, mint: r.mint, owner: r.owner, amount: r.amount, slot: r.slot, updated_at: 'now' })),
+            ),
+        // every row's mint is the same value: in write order, but not one-to-one
+        marker: (i) => ({ address: `a${i}`, mint: 'm', owner: `o${i}`, amount: BigInt(-2 * i - 1), slot: BigInt(-2 * i - 2) }),
+        write: (r, parameters) => parameters.push(r.address, r.mint, r.owner, r.amount, r.slot),
+      });
+      await expect(repeating(h.db, [account(1, 2), account(2, 2)])).rejects.toThrow(/not the rows in write order/);
+      expect(await h.db.selectFrom('token_accounts').select('address').execute()).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it.skipIf(!available)('exact sizes: orders of every column, one statement per 64 rows of exactly their count', async () => {
     const h = await open();
     try {
