@@ -26,7 +26,9 @@ export interface SettleTx {
 export interface SettleWorld {
   root: string;
   /** Builds the next round (one taker, 24 new maker orders) and lands it; returns its CPU split. */
-  round(): Promise<{ txs: number; fills: number; assemblyUs: number; sendUs: number }>;
+  round(): Promise<{ txs: number; fills: number; assemblyUs: number; sendUs: number; signatures: string[] }>;
+  /** The harness (its ledger: records of the signatures a round returns). */
+  harness: { ledger: { getTransaction(signature: string): unknown } };
   /** `n` raw SPL transfers (+ memo, as the daemon's baseline), signed first, then landed; returns CPU µs each. */
   rawTransfers(n: number): Promise<number>;
   close(): Promise<void>;
@@ -98,12 +100,14 @@ export async function openSettleWorld(root: string, rounds: number): Promise<Set
       rest = rest.slice(b.fills.length);
     }
     const t1 = cpuUs();
+    const signatures: string[] = [];
     for (const raw of raws) {
       const res = await s.ledger.sendRawTransaction(raw);
       if (res.err !== null) throw new Error(`settle failed: ${JSON.stringify(res.err)}`);
+      signatures.push(res.signature);
     }
     const t2 = cpuUs();
-    return { txs: raws.length, fills: fills.length, assemblyUs: t1 - t0, sendUs: t2 - t1 };
+    return { txs: raws.length, fills: fills.length, assemblyUs: t1 - t0, sendUs: t2 - t1, signatures };
   }
 
   const payer = await s.h.wallet(1_000_000n * USDC);
@@ -133,5 +137,5 @@ export async function openSettleWorld(root: string, rounds: number): Promise<Set
     }
     return (cpuUs() - t0) / n;
   }
-  return { root, round: settleRound, rawTransfers, close: () => s.close() };
+  return { root, harness: s, round: settleRound, rawTransfers, close: () => s.close() };
 }
