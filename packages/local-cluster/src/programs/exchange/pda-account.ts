@@ -22,7 +22,9 @@ export function programAccountInstructions(
   const rent = ctx.rentExemptMinimum(size);
   const existing = ctx.getAccount(address);
   if (!existing)
-    return [createAccountInstruction({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner })];
+    return [
+      createAccountInstruction({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner }),
+    ];
   if (!existing.owner.equals(SYSTEM) || existing.data.length > 0) fail('AlreadyInitialized', address.toBase58());
   const ixs =
     existing.lamports < rent
