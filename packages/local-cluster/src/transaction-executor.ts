@@ -6,7 +6,7 @@
  * touched account is snapshotted first; any failure restores them all and charges only the fee.
  */
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
-import { MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
+import { addressOf, MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
 import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
 import { ExecutionContext } from './execution-context.js';
@@ -177,7 +177,7 @@ interface HandlerRunState {
 }
 
 function runHandler(deps: ExecutorDeps, handler: ProgramHandler, ix: TransactionInstruction, index: number, s: HandlerRunState): number {
-  const id = handler.programId.toBase58();
+  const id = addressOf(handler.programId);
   let units = 0;
   s.logs.push(`Program ${id} invoke [1]`);
   const clock = deps.clock();

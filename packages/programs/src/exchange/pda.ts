@@ -33,8 +33,27 @@ export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID
   return findProgramAddressCached([Buffer.from('config')], programId);
 }
 
+const byUuid = new WeakMap<PublicKey, Map<string, [PublicKey, number]>>();
+
+/**
+ * A market's PDA by seed name and UUID text, without parsing the UUID again: every settle batch
+ * compiled asks for the same market's accounts several times (issue 31, thirteenth pass).
+ */
+function marketScopedPda(seed: string, uuid: string, programId: PublicKey): [PublicKey, number] {
+  let known = byUuid.get(programId);
+  if (!known) byUuid.set(programId, (known = new Map()));
+  const key = `${seed}:${uuid}`;
+  let found = known.get(key);
+  if (!found) {
+    found = findProgramAddressCached([Buffer.from(seed), marketUuidSeed(uuid)], programId);
+    if (known.size >= 50_000) known.clear();
+    known.set(key, found);
+  }
+  return found;
+}
+
 export function findClobMarketPda(uuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from('market'), marketUuidSeed(uuid)], programId);
+  return marketScopedPda('market', uuid, programId);
 }
 
 export function findClobOutcomeMintPda(
@@ -42,7 +61,7 @@ export function findClobOutcomeMintPda(
   outcome: 'yes' | 'no',
   programId: PublicKey = EXCHANGE_PROGRAM_ID,
 ): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
+  return marketScopedPda(`${outcome}_mint`, uuid, programId);
 }
 
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
