@@ -14,9 +14,7 @@ import {
   type FixedSizeCodec,
   type VariableSizeCodec,
 } from '@solana/kit';
-import type { PublicKey } from '@solana/web3.js';
-import { bytesOf } from '../solana/legacy-message.js';
-import { publicKeyOfBytes } from '../solana/pda-cache.js';
+import { PublicKey } from '@solana/web3.js';
 
 /** `n` raw bytes, decoded as a Buffer of its own (not a view into the account data). */
 export function fixedBytesCodec(n: number): FixedSizeCodec<Uint8Array, Buffer> {
@@ -30,11 +28,10 @@ export function fixedBytesCodec(n: number): FixedSizeCodec<Uint8Array, Buffer> {
   );
 }
 
-/** Decoded keys are shared objects, one per address (pda-cache.ts); encoded from their cached bytes. */
 export const publicKeyCodec: FixedSizeCodec<PublicKey> = transformCodec(
   fixCodecSize(getBytesCodec(), 32),
-  (k: PublicKey) => bytesOf(k),
-  (b) => publicKeyOfBytes(b as Uint8Array),
+  (k: PublicKey) => k.toBytes(),
+  (b) => new PublicKey(b as Uint8Array),
 );
 
 const utf8 = getUtf8Codec({ ignoreBOM: true, removeNullCharacters: false });

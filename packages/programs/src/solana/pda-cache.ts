@@ -113,18 +113,6 @@ export function publicKeyOf(text: string): PublicKey {
   return key;
 }
 
-const keysByBytes = new Map<string, PublicKey>();
-
-/**
- * The PublicKey of 32 bytes, one object per key (bounded): the reference programs decode the same
- * config, market and mint keys from account data in every settle, and each `new PublicKey`
- * runs bn.js (issue 31, thirteenth pass). PublicKey objects are never changed in place.
- */
-export function publicKeyOfBytes(bytes: Uint8Array): PublicKey {
-  const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return keysByBytes.get(id) ?? remember(keysByBytes, id, new PublicKey(bytes));
-}
-
 /**
  * A key's base58 text, once per PublicKey object: derived and cached addresses are the same
  * objects request after request, and toBase58 re-encodes every time (2.5 % of a buy build).
