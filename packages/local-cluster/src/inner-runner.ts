@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
-import { compileLegacyMessage, shortvec } from '@pmx/programs';
+import { addressOf, compileLegacyMessage, shortvec } from '@pmx/programs';
 import { readAccount, writeAccount } from './svm-accounts.js';
 import { nativeSend } from './svm-raw.js';
 import { isFailed, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
@@ -38,7 +38,7 @@ export function nestLogs(logs: string[], extraDepth: number): string[] {
 }
 
 export function runInner(svm: LiteSVM, payer: Keypair, instructions: TransactionInstruction[]): InnerRunResult {
-  const payerAddr = payer.publicKey.toBase58();
+  const payerAddr = addressOf(payer.publicKey); // base58 once per key object, not per run
   const payerBefore = readAccount(svm, payerAddr);
   // Compiled straight to bytes (legacy-message.ts): web3.js's compiler base58-encodes every key.
   const { message, numRequiredSignatures } = compileLegacyMessage(payer.publicKey, instructions, svm.latestBlockhash());

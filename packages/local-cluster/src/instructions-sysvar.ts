@@ -10,6 +10,7 @@
  * `load_instruction_at_checked`), so the reference programs introspect the real bytes.
  */
 import { PublicKey, SYSVAR_INSTRUCTIONS_PUBKEY, type AccountMeta } from '@solana/web3.js';
+import { bytesOf } from '@pmx/programs';
 
 export const SYSVAR_INSTRUCTIONS_ID = SYSVAR_INSTRUCTIONS_PUBKEY;
 /** Owner of every sysvar account. */
@@ -37,10 +38,10 @@ export function serializeInstructionsSysvar(instructions: readonly SysvarInstruc
     at += 2;
     for (const k of ix.keys) {
       out[at] = (k.isSigner ? IS_SIGNER : 0) | (k.isWritable ? IS_WRITABLE : 0);
-      k.pubkey.toBuffer().copy(out, at + 1);
+      out.set(bytesOf(k.pubkey), at + 1); // bytes kept per key object: toBuffer runs bn.js
       at += 33;
     }
-    ix.programId.toBuffer().copy(out, at);
+    out.set(bytesOf(ix.programId), at);
     out.writeUInt16LE(ix.data.length, at + 32);
     out.set(ix.data, at + 34);
     at += 34 + ix.data.length;

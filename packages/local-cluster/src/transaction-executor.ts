@@ -6,12 +6,12 @@
  * touched account is snapshotted first; any failure restores them all and charges only the fee.
  */
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
-import { MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
+import { addressOf, MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
 import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
-import { HandlerContext } from './handler-context.js';
+import { ExecutionContext } from './execution-context.js';
 import { failureText, InstructionFailure, InvokeError } from './instruction-failure.js';
-import { runInner } from './inner-runner.js';
+import { runBuiltins } from './compute-budget-run.js';
 import { serializeInstructionsSysvar, SYSVAR_INSTRUCTIONS_ID, withCurrentIndex } from './instructions-sysvar.js';
 import type { ParsedTransaction } from './parsed-transaction.js';
 import { ProgramError, type ProgramHandler } from './program-runtime.js';
@@ -154,7 +154,7 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
       let end = i;
       while (end < p.instructions.length && !deps.handlers.has(programOf(end)) && programOf(end) !== ED25519_PROGRAM) end++;
       const ixs = Array.from({ length: end - i }, (_, k) => toIx(i + k));
-      const result = runInner(deps.svm, deps.payer, ixs);
+      const result = runBuiltins(deps.svm, deps.payer, ixs);
       logs.push(...result.logs);
       units += result.unitsConsumed;
       if (result.failure) throw new InstructionFailure(i + result.failure.index, result.failure.inner);
@@ -177,11 +177,11 @@ interface HandlerRunState {
 }
 
 function runHandler(deps: ExecutorDeps, handler: ProgramHandler, ix: TransactionInstruction, index: number, s: HandlerRunState): number {
-  const id = handler.programId.toBase58();
+  const id = addressOf(handler.programId);
   let units = 0;
   s.logs.push(`Program ${id} invoke [1]`);
   const clock = deps.clock();
-  const ctx = new HandlerContext({
+  const ctx = new ExecutionContext({
     svm: deps.svm,
     payer: deps.payer,
     touched: s.touched,

@@ -5,7 +5,7 @@
 import { AccountLayout, AccountState } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from '../src/index.js';
+import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE, tokenAccountBalance } from '../src/index.js';
 
 const mint = Keypair.generate().publicKey;
 const owner = Keypair.generate().publicKey;
@@ -53,5 +53,30 @@ describe('decodeTokenAccount', () => {
     expect(decodeTokenAccount(encoded(AccountState.Uninitialized))).toBeNull();
     expect(decodeTokenAccount(Buffer.concat([data, Buffer.from([1, 0, 0])]))).toBeNull(); // a mint with extensions
     expect(decodeTokenAccount(Buffer.concat([data, Buffer.from([2, 0, 0])]))?.amount).toBe(123_456_789n);
+  });
+});
+
+describe('tokenAccountBalance', () => {
+  it('answers null exactly when decodeTokenAccount does, else its mint, owner and amount as bytes', () => {
+    const data = encoded(AccountState.Initialized);
+    for (const bytes of [
+      data,
+      encoded(AccountState.Frozen),
+      encoded(AccountState.Uninitialized),
+      data.subarray(0, TOKEN_ACCOUNT_SIZE - 1),
+      Buffer.concat([data, Buffer.from([1, 0, 0])]),
+      Buffer.concat([data, Buffer.from([2, 0, 0])]),
+    ]) {
+      const full = decodeTokenAccount(bytes);
+      const view = tokenAccountBalance(bytes);
+      expect(view === null).toBe(full === null);
+      if (full && view) {
+        expect([new PublicKey(view.mint).toBase58(), new PublicKey(view.owner).toBase58(), view.amount]).toEqual([
+          full.mint,
+          full.owner,
+          full.amount,
+        ]);
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@ import { getI64Codec, getLiteralUnionCodec, getU16Codec, getU64Codec, getU8Codec
 import type { PublicKey } from '@solana/web3.js';
 import { fixedBytesCodec, publicKeyCodec } from '../shared/field-codecs.js';
 import { accountLayout } from '../shared/layout.js';
+import { readClobMarket, readExchangeConfig, writeClobMarket } from './accounts-direct.js';
 import { EXCHANGE_ACCOUNT } from './discriminators.js';
 
 export type ClobMarketStatus = 'active' | 'paused' | 'resolved';
@@ -96,16 +97,18 @@ export function encodeExchangeConfig(a: ExchangeConfigAccount): Buffer {
   return EXCHANGE_CONFIG_LAYOUT.encode(a);
 }
 
+// A settle reads the config and the market and writes the market in every transaction: at their
+// offsets when well-formed (accounts-direct.ts), else through the layout with its exact errors.
 export function decodeExchangeConfig(data: Uint8Array): ExchangeConfigAccount {
-  return EXCHANGE_CONFIG_LAYOUT.decode(data);
+  return readExchangeConfig(data, EXCHANGE_CONFIG_LAYOUT) ?? EXCHANGE_CONFIG_LAYOUT.decode(data);
 }
 
 export function encodeClobMarket(a: ClobMarketAccount): Buffer {
-  return CLOB_MARKET_LAYOUT.encode(a);
+  return writeClobMarket(a, CLOB_MARKET_LAYOUT) ?? CLOB_MARKET_LAYOUT.encode(a);
 }
 
 export function decodeClobMarket(data: Uint8Array): ClobMarketAccount {
-  return CLOB_MARKET_LAYOUT.decode(data);
+  return readClobMarket(data, CLOB_MARKET_LAYOUT) ?? CLOB_MARKET_LAYOUT.decode(data);
 }
 
 export function encodeUserEscrow(a: UserEscrowAccount): Buffer {

@@ -2,11 +2,12 @@
  * The exchange program's addresses (docs/programs.md, "Exchange program"). Markets are keyed by
  * the 16 raw bytes of their UUID; smart wallets by the owner's public key.
  */
-import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import type { PublicKey } from '@solana/web3.js';
 import { EXCHANGE_PROGRAM_ID } from './program-id.js';
-import { findProgramAddressCached } from '../solana/pda-cache.js';
+import { bytesOf } from '../solana/legacy-message.js';
+import { associatedTokenAddress, findProgramAddressCached } from '../solana/pda-cache.js';
 
+const USER_ESCROW = Buffer.from('user_escrow');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The UUID as its 16 bytes in RFC 4122 (textual) order; throws RangeError on anything else. */
@@ -24,15 +25,35 @@ export function uuidFromSeed(bytes: Uint8Array): string {
 
 /** ATA(owner, mint) of the classic Token program, derived once per pair (a search costs ~1 ms of curve checks). */
 export function findTokenAccountAddress(owner: PublicKey, mint: PublicKey): PublicKey {
-  return findProgramAddressCached([owner.toBuffer(), TOKEN_PROGRAM_ID.toBuffer(), mint.toBuffer()], ASSOCIATED_TOKEN_PROGRAM_ID)[0];
+  // The same derivation, keyed by the keys' bytes kept per object (toBuffer runs bn.js each time).
+  return associatedTokenAddress(mint, owner);
 }
 
 export function findExchangeConfigPda(programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
   return findProgramAddressCached([Buffer.from('config')], programId);
 }
 
+const byUuid = new WeakMap<PublicKey, Map<string, [PublicKey, number]>>();
+
+/**
+ * A market's PDA by seed name and UUID text, without parsing the UUID again: every settle batch
+ * compiled asks for the same market's accounts several times (issue 31, thirteenth pass).
+ */
+function marketScopedPda(seed: string, uuid: string, programId: PublicKey): [PublicKey, number] {
+  let known = byUuid.get(programId);
+  if (!known) byUuid.set(programId, (known = new Map()));
+  const key = `${seed}:${uuid}`;
+  let found = known.get(key);
+  if (!found) {
+    found = findProgramAddressCached([Buffer.from(seed), marketUuidSeed(uuid)], programId);
+    if (known.size >= 50_000) known.clear();
+    known.set(key, found);
+  }
+  return found;
+}
+
 export function findClobMarketPda(uuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from('market'), marketUuidSeed(uuid)], programId);
+  return marketScopedPda('market', uuid, programId);
 }
 
 export function findClobOutcomeMintPda(
@@ -40,7 +61,7 @@ export function findClobOutcomeMintPda(
   outcome: 'yes' | 'no',
   programId: PublicKey = EXCHANGE_PROGRAM_ID,
 ): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from(`${outcome}_mint`), marketUuidSeed(uuid)], programId);
+  return marketScopedPda(`${outcome}_mint`, uuid, programId);
 }
 
 /** The market's USDC vault: ATA(owner = market PDA, mint = USDC). */
@@ -50,7 +71,7 @@ export function findClobVaultAddress(uuid: string, usdcMint: PublicKey, programI
 
 /** The smart wallet: PDA ["user_escrow", owner]. */
 export function findUserEscrowPda(owner: PublicKey, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from('user_escrow'), owner.toBuffer()], programId);
+  return findProgramAddressCached([USER_ESCROW, bytesOf(owner)], programId);
 }
 
 /** A token account of the smart wallet: ATA(owner = escrow PDA, mint). */

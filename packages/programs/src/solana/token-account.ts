@@ -27,6 +27,17 @@ function optionKey(data: Buffer, offset: number): string | null {
   return data.readUInt32LE(offset) === 1 ? bs58.encode(data.subarray(offset + 4, offset + 36)) : null;
 }
 
+/** An initialised token account's mint, owner (views of its bytes) and amount; null exactly when `decodeTokenAccount` is. */
+export function tokenAccountBalance(bytes: Uint8Array): { mint: Uint8Array; owner: Uint8Array; amount: bigint } | null {
+  if (bytes.length < TOKEN_ACCOUNT_SIZE) return null;
+  if (bytes.length > TOKEN_ACCOUNT_SIZE && bytes[TOKEN_ACCOUNT_SIZE] !== ACCOUNT_TYPE_ACCOUNT) return null;
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const state = data[108];
+  if (state !== 1 && state !== 2) return null;
+  // Without base58: a settle checks the mint and owner of every escrow account it pays from.
+  return { mint: data.subarray(0, 32), owner: data.subarray(32, 64), amount: data.readBigUInt64LE(64) };
+}
+
 /**
  * An initialised token account's fields, or null: shorter than 165 bytes, longer without
  * Token-2022's account marker (a mint with extensions), or uninitialised (state 0).

@@ -6,6 +6,7 @@
  */
 import { SystemProgram, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { InvocationContext } from '../../program-runtime.js';
+import { createAccountInstruction } from './cpi-instructions.js';
 import { fail } from './guard.js';
 
 const SYSTEM = SystemProgram.programId;
@@ -22,7 +23,7 @@ export function programAccountInstructions(
   const existing = ctx.getAccount(address);
   if (!existing)
     return [
-      SystemProgram.createAccount({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner }),
+      createAccountInstruction({ fromPubkey: payer, newAccountPubkey: address, lamports: Number(rent), space: size, programId: owner }),
     ];
   if (!existing.owner.equals(SYSTEM) || existing.data.length > 0) fail('AlreadyInitialized', address.toBase58());
   const ixs =

@@ -9,6 +9,7 @@ import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-t
 import type { AccountMeta, PublicKey } from '@solana/web3.js';
 import { PublicKey as Key } from '@solana/web3.js';
 import {
+  addressOf,
   decodeOrderMessage,
   decodeOrderState,
   EMPTY_TOTALS,
@@ -82,8 +83,8 @@ export function loadOrders(
       AccountMeta,
     ];
     const key = stateMeta.pubkey;
-    if (seen.has(key.toBase58())) refuseOrder(env, 'DuplicateOrder', index, key, null, 'listed twice');
-    seen.add(key.toBase58());
+    if (seen.has(addressOf(key))) refuseOrder(env, 'DuplicateOrder', index, key, null, 'listed twice');
+    seen.add(addressOf(key));
     if (!stateMeta.isWritable || !usdcMeta.isWritable || !outcomeMeta.isWritable) fail('AccountNotWritable', `order ${index} accounts`);
     const { state, created } = orderState(env, index, ref, key, sysvar);
     const message = decodeOrderMessage(state.message);

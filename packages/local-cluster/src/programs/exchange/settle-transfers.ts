@@ -17,9 +17,9 @@
  * fee and the rounding dust. Zero amounts are skipped (SPL would accept them; they cost compute).
  * The receipt's creation leads the same invoke.
  */
-import { createBurnInstruction, createMintToInstruction, createTransferInstruction } from '@solana/spl-token';
 import type { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import type { SettlementMoney } from '@pmx/programs';
+import { burnInstruction, mintToInstruction, transferInstruction } from './cpi-instructions.js';
 import type { LoadedOrder, SettleEnv } from './settle-env.js';
 
 export function moveFillFunds(
@@ -32,7 +32,7 @@ export function moveFillFunds(
 ): void {
   const ixs: TransactionInstruction[] = [...receipt.instructions];
   const pay = (from: PublicKey, to: PublicKey, authority: PublicKey, amount: bigint) => {
-    if (amount > 0n) ixs.push(createTransferInstruction(from, to, authority, amount));
+    if (amount > 0n) ixs.push(transferInstruction(from, to, authority, amount));
   };
   const toFees = m.roundingDust + m.protocolFee;
   const { vault, marketKey, feeUsdc } = env;
@@ -53,12 +53,12 @@ export function moveFillFunds(
       pay(maker.escrowUsdc, vault, maker.escrow, m.makerUsdc);
       pay(taker.escrowUsdc, vault, taker.escrow, q - m.makerUsdc);
       pay(taker.escrowUsdc, feeUsdc, taker.escrow, toFees);
-      ixs.push(createMintToInstruction(taker.outcomeMint, taker.escrowOutcome, marketKey, q));
-      ixs.push(createMintToInstruction(maker.outcomeMint, maker.escrowOutcome, marketKey, q));
+      ixs.push(mintToInstruction(taker.outcomeMint, taker.escrowOutcome, marketKey, q));
+      ixs.push(mintToInstruction(maker.outcomeMint, maker.escrowOutcome, marketKey, q));
       break;
     case 'sell_complementary':
-      ixs.push(createBurnInstruction(taker.escrowOutcome, taker.outcomeMint, taker.escrow, q));
-      ixs.push(createBurnInstruction(maker.escrowOutcome, maker.outcomeMint, maker.escrow, q));
+      ixs.push(burnInstruction(taker.escrowOutcome, taker.outcomeMint, taker.escrow, q));
+      ixs.push(burnInstruction(maker.escrowOutcome, maker.outcomeMint, maker.escrow, q));
       pay(vault, taker.escrowUsdc, marketKey, m.takerUsdc - m.takerFee);
       pay(vault, maker.escrowUsdc, marketKey, m.makerUsdc + m.makerRebate);
       pay(vault, feeUsdc, marketKey, toFees);

@@ -5,12 +5,13 @@ import type { InvocationContext } from '../../program-runtime.js';
 import {
   type ClobMarketAccount,
   decodeClobMarket,
-  decodeTokenAccount,
   decodeExchangeConfig,
   decodeUserEscrow,
   type ExchangeConfigAccount,
   findClobMarketPda,
   findExchangeConfigPda,
+  tokenAccountBalance,
+  bytesOf,
   type UserEscrowAccount,
   uuidFromSeed,
 } from '@pmx/programs';
@@ -66,9 +67,9 @@ export function save(ctx: InvocationContext, address: PublicKey, data: Buffer): 
 /** An initialised SPL token account of `mint` (and `owner` when given); returns its balance. */
 export function tokenBalance(ctx: InvocationContext, address: PublicKey, mint: PublicKey, owner?: PublicKey): bigint {
   const acc = ctx.getAccount(address);
-  const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? decodeTokenAccount(acc.data) : null;
+  const raw = acc && acc.owner.equals(TOKEN_PROGRAM_ID) ? tokenAccountBalance(acc.data) : null;
   if (!raw) fail('InvalidAccount', `${address.toBase58()} is not a token account`);
-  if (raw.mint !== mint.toBase58()) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
-  if (owner && raw.owner !== owner.toBase58()) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
+  if (!bytesOf(mint).equals(raw.mint)) fail('InvalidAccount', `${address.toBase58()} holds another mint`);
+  if (owner && !bytesOf(owner).equals(raw.owner)) fail('InvalidAccount', `${address.toBase58()} belongs to another wallet`);
   return raw.amount;
 }

@@ -2,6 +2,9 @@
 import type { PublicKey } from '@solana/web3.js';
 import { findProgramAddressCached } from '../../solana/pda-cache.js';
 import { EXCHANGE_PROGRAM_ID } from '../program-id.js';
+import { bytesOf } from '../../solana/legacy-message.js';
+
+const ORDER = Buffer.from('order');
 
 export function orderNonceSeed(nonce: bigint): Buffer {
   const b = Buffer.alloc(8);
@@ -11,5 +14,5 @@ export function orderNonceSeed(nonce: bigint): Buffer {
 
 /** The order's state account: PDA `["order", owner, nonce u64 LE]` (a nonce is unique per owner). */
 export function findOrderStatePda(owner: PublicKey, nonce: bigint, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from('order'), owner.toBuffer(), orderNonceSeed(nonce)], programId);
+  return findProgramAddressCached([ORDER, bytesOf(owner), orderNonceSeed(nonce)], programId);
 }
