@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
+import type { FillAmounts } from './clob-fills.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -15,24 +16,72 @@ export interface LandedFills {
   fillIds: readonly string[];
 }
 
-/** Settles the landed fills of a group's batches (each still in its batch, settling or retrying); returns the ids that moved. */
-export async function settleGroupFills(db: Db, batches: readonly LandedFills[], now: string): Promise<string[]> {
-  const all = batches.filter((b) => b.fillIds.length > 0);
-  if (all.length === 0) return [];
-  const byFill = <T>(pick: (b: LandedFills) => T) =>
+/** Fills a statement carries: up to 18 parameters each (SQLite allows 32,766, PostgreSQL 65,535). */
+const CHUNK = 1000;
+
+/**
+ * Settles the landed fills of a group's batches (each still in its batch, settling or retrying);
+ * returns the ids that moved. `amounts`: each fill's receipt, written by the same UPDATE (was a
+ * second UPDATE of the same rows: a round trip and a row version a fill more on PostgreSQL); only
+ * the fills that move take them, as only those did before.
+ */
+export async function settleGroupFills(
+  db: Db,
+  batches: readonly LandedFills[],
+  now: string,
+  amounts?: ReadonlyMap<string, FillAmounts>,
+): Promise<string[]> {
+  const pairs = batches.flatMap((b) => b.fillIds.map((id) => ({ id, b })));
+  const moved: string[] = [];
+  for (let i = 0; i < pairs.length; i += CHUNK) moved.push(...(await settleChunk(db, pairs.slice(i, i + CHUNK), now, amounts)));
+  return moved;
+}
+
+async function settleChunk(
+  db: Db,
+  pairs: ReadonlyArray<{ id: string; b: LandedFills }>,
+  now: string,
+  amounts: ReadonlyMap<string, FillAmounts> | undefined,
+): Promise<string[]> {
+  const byFill = <T>(pick: (id: string, b: LandedFills) => T) =>
     sql<T>`case id ${sql.join(
-      all.flatMap((b) => b.fillIds.map((id) => sql`when ${id} then ${pick(b)}`)),
+      pairs.map(({ id, b }) => sql`when ${id} then ${pick(id, b)}`),
       sql` `,
     )} end`;
+  // A fill without a receipt keeps its column as it is (`else` the column itself).
+  const amount = (column: string, pick: (a: FillAmounts) => bigint) =>
+    sql<bigint>`case id ${sql.join(
+      pairs.flatMap(({ id }) => {
+        const a = amounts?.get(id);
+        return a ? [sql`when ${id} then cast(${pick(a)} as bigint)`] : [];
+      }),
+      sql` `,
+    )} else ${sql.ref(column)} end`;
+  const receipts = amounts !== undefined && pairs.some(({ id }) => amounts.has(id));
   const moved = await db
     .updateTable('clob_fills')
-    .set({ status: 'settled', updated_at: now, settle_tx: byFill((b) => b.settleTx ?? null), settled_at: now })
+    .set({
+      status: 'settled',
+      updated_at: now,
+      settle_tx: byFill((_, b) => b.settleTx ?? null),
+      settled_at: now,
+      ...(receipts
+        ? {
+            usdc_amount: amount('usdc_amount', (a) => a.usdcAmount),
+            maker_usdc: amount('maker_usdc', (a) => a.makerUsdc),
+            taker_fee: amount('taker_fee', (a) => a.takerFee),
+            maker_rebate: amount('maker_rebate', (a) => a.makerRebate),
+            protocol_fee: amount('protocol_fee', (a) => a.protocolFee),
+            rounding_dust: amount('rounding_dust', (a) => a.roundingDust),
+          }
+        : {}),
+    })
     .where(
       'id',
       'in',
-      all.flatMap((b) => b.fillIds),
+      pairs.map(({ id }) => id),
     )
-    .where(sql<boolean>`batch_id = ${byFill((b) => b.batchId)}`)
+    .where(sql<boolean>`batch_id = ${byFill((_, b) => b.batchId)}`)
     .where('status', 'in', ['settling', 'retrying'])
     .returning('id')
     .execute();
