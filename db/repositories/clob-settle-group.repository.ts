@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
-import type { FillAmounts } from './clob-fills.repository.js';
+import type { FillAmounts, FillRow } from './clob-fills.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +21,8 @@ const CHUNK = 1000;
 
 /**
  * Settles the landed fills of a group's batches (each still in its batch, settling or retrying);
- * returns the ids that moved. `amounts`: each fill's receipt, written by the same UPDATE (was a
+ * returns the rows that moved, as they are now (the `settled` announcement's, which read them
+ * again in a statement of its own). `amounts`: each fill's receipt, written by the same UPDATE (was a
  * second UPDATE of the same rows: a round trip and a row version a fill more on PostgreSQL); only
  * the fills that move take them, as only those did before.
  */
@@ -30,9 +31,9 @@ export async function settleGroupFills(
   batches: readonly LandedFills[],
   now: string,
   amounts?: ReadonlyMap<string, FillAmounts>,
-): Promise<string[]> {
+): Promise<FillRow[]> {
   const pairs = batches.flatMap((b) => b.fillIds.map((id) => ({ id, b })));
-  const moved: string[] = [];
+  const moved: FillRow[] = [];
   for (let i = 0; i < pairs.length; i += CHUNK) moved.push(...(await settleChunk(db, pairs.slice(i, i + CHUNK), now, amounts)));
   return moved;
 }
@@ -42,7 +43,7 @@ async function settleChunk(
   pairs: ReadonlyArray<{ id: string; b: LandedFills }>,
   now: string,
   amounts: ReadonlyMap<string, FillAmounts> | undefined,
-): Promise<string[]> {
+): Promise<FillRow[]> {
   const byFill = <T>(pick: (id: string, b: LandedFills) => T) =>
     sql<T>`case id ${sql.join(
       pairs.map(({ id, b }) => sql`when ${id} then ${pick(id, b)}`),
@@ -58,7 +59,7 @@ async function settleChunk(
       sql` `,
     )} else ${sql.ref(column)} end`;
   const receipts = amounts !== undefined && pairs.some(({ id }) => amounts.has(id));
-  const moved = await db
+  return db
     .updateTable('clob_fills')
     .set({
       status: 'settled',
@@ -83,7 +84,6 @@ async function settleChunk(
     )
     .where(sql<boolean>`batch_id = ${byFill((_, b) => b.batchId)}`)
     .where('status', 'in', ['settling', 'retrying'])
-    .returning('id')
+    .returningAll()
     .execute();
-  return moved.map((r) => r.id);
 }

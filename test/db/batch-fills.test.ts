@@ -12,7 +12,9 @@ import {
   endFills,
   fillsOfBatch,
   fillsOfBatches,
+  findBatch,
   insertBatch,
+  insertBatches,
   moveFillsToBatch,
   releaseFills,
 } from '../../db/repositories/clob-settlement.repository.js';
@@ -132,8 +134,10 @@ for (const dialect of DIALECTS) {
         later,
         amounts,
       );
-      expect(new Set(moved)).toEqual(new Set(ids.slice(0, 4)));
+      expect(new Set(moved.map((r) => r.id))).toEqual(new Set(ids.slice(0, 4)));
       const rows = new Map((await fillsByIds(db, ids)).map((r) => [r.id, r]));
+      // The rows it returns are the rows as they are now.
+      for (const r of moved) expect(r).toEqual(rows.get(r.id));
       const read = (id: string) => {
         const r = rows.get(id)!;
         return [r.usdc_amount, r.maker_usdc, r.taker_fee, r.maker_rebate, r.protocol_fee, r.rounding_dust].map((v) => BigInt(v));
@@ -152,9 +156,40 @@ for (const dialect of DIALECTS) {
       await insertFills(db, [fill(other, 300)]);
       await insertBatch(db, { id: batch, marketId: 'm1', outboundId: randomUUID(), fillIds: [other], now: NOW });
       await moveFillsToBatch(db, [other], batch, NOW);
-      expect(await settleGroupFills(db, [{ batchId: batch, settleTx: undefined, fillIds: [other] }], later)).toEqual([other]);
+      expect((await settleGroupFills(db, [{ batchId: batch, settleTx: undefined, fillIds: [other] }], later)).map((r) => r.id)).toEqual([
+        other,
+      ]);
       const [row] = await fillsByIds(db, [other]);
       expect([row!.status, row!.settle_tx, BigInt(row!.usdc_amount)]).toEqual(['settled', null, 1n]);
+    });
+
+    it('inserts a group’s batches and their fills’ places together; a refused batch leaves no place behind', async () => {
+      const { db } = handle;
+      const ids = Array.from({ length: 3 }, () => randomUUID());
+      await insertFills(
+        db,
+        ids.map((id, i) => fill(id, 400 + i)),
+      );
+      const [first, second] = [randomUUID(), randomUUID()];
+      const outbound = randomUUID();
+      await insertBatches(db, [
+        { id: first, marketId: 'm1', outboundId: outbound, fillIds: [ids[1]!, ids[0]!], now: NOW },
+        { id: second, marketId: 'm1', outboundId: randomUUID(), fillIds: [ids[2]!], now: NOW },
+      ]);
+      await moveFillsToBatch(db, [ids[1]!, ids[0]!], first, NOW);
+      await moveFillsToBatch(db, [ids[2]!], second, NOW);
+      expect([Number((await findBatch(db, first))?.fill_count), (await findBatch(db, second))?.status]).toEqual([2, 'pending']);
+      const group = await fillsOfBatches(db, [first, second]);
+      expect(group.get(first)?.map((r) => r.id)).toEqual([ids[1], ids[0]]);
+      expect(group.get(second)?.map((r) => r.id)).toEqual([ids[2]]);
+      // Its outbound row already carries a batch: the insert fails whole.
+      const refused = randomUUID();
+      await expect(
+        insertBatches(db, [{ id: refused, marketId: 'm1', outboundId: outbound, fillIds: [ids[2]!], now: NOW }]),
+      ).rejects.toThrow();
+      expect(await findBatch(db, refused)).toBeUndefined();
+      const places = await db.selectFrom('clob_batch_fills').select('fill_id').where('batch_id', '=', refused).execute();
+      expect(places).toEqual([]);
     });
   });
 }

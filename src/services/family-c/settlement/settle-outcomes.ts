@@ -175,14 +175,13 @@ export async function confirmBatches(
     );
     // The landed fills of every batch in one statement (was one per batch, each with its signature),
     // with their receipts' amounts (was a second UPDATE of the same rows, after the holds).
-    const settledIds = new Set(
-      await settleGroupFills(
-        trx,
-        batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
-        now,
-        receiptAmounts(receipts),
-      ),
+    const settledRows = await settleGroupFills(
+      trx,
+      batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
+      now,
+      receiptAmounts(receipts),
     );
+    const settledIds = new Set(settledRows.map((r) => r.id));
     const ended = landedOf.flat().filter((r) => settledIds.has(r.id));
     const released: string[] = [];
     for (const [i, { batchId }] of batches.entries()) {
@@ -198,7 +197,7 @@ export async function confirmBatches(
     );
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
-    return { settled: ended.map((r) => r.id), released, ended, recorded };
+    return { settled: settledRows, released, ended, recorded };
   });
   countSettled(k.c.metrics, ended);
   countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
@@ -206,8 +205,10 @@ export async function confirmBatches(
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
-  // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
-  await announce(k, [...settled, ...released]);
+  // The settled rows as their UPDATE returned them (was a read of them again); fills back in the
+  // queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
+  await announceRows(k, settled);
+  await announce(k, released);
   await k.afterSettlement(rowsOf.flat()[0]?.market_id, { fillsFailed: false });
 }
 
