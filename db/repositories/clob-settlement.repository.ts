@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClobFillStatus, Database } from '../schema.js';
-import { isPostgresDb } from '../row-locks.js';
+import { insertBatches } from './clob-settle-group.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -59,41 +59,6 @@ export interface NewBatch {
 
 export async function insertBatch(db: Db, b: NewBatch): Promise<void> {
   await insertBatches(db, [b]);
-}
-
-/**
- * A group's batches and their fills' places, one statement each (was two per batch); on
- * PostgreSQL one statement for both (the batches' insert a CTE of the places' insert: a round trip
- * to the server a group fewer; new rows only, so no row of another writer is locked by it).
- */
-export async function insertBatches(db: Db, batches: readonly NewBatch[]): Promise<void> {
-  if (batches.length === 0) return;
-  const rows = batches.map((b) => ({
-    id: b.id,
-    market_id: b.marketId,
-    outbound_id: b.outboundId,
-    status: 'pending' as const,
-    fill_count: b.fillIds.length,
-    created_at: b.now,
-    updated_at: b.now,
-  }));
-  const places = batches.flatMap((b) => b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })));
-  // 3 parameters a row: chunks stay far below SQLite's and PostgreSQL's limits.
-  const CHUNK = 1000;
-  if (isPostgresDb(db) && places.length > 0 && places.length <= CHUNK) {
-    await db
-      .with('batches', (q) => q.insertInto('clob_settlement_batches').values(rows))
-      .insertInto('clob_batch_fills')
-      .values(places)
-      .execute();
-    return;
-  }
-  await db.insertInto('clob_settlement_batches').values(rows).execute();
-  for (let i = 0; i < places.length; i += CHUNK)
-    await db
-      .insertInto('clob_batch_fills')
-      .values(places.slice(i, i + CHUNK))
-      .execute();
 }
 
 /** Puts matched fills into a batch; returns how many moved (fewer: some were taken meanwhile). */

@@ -14,11 +14,10 @@ import {
   fillsOfBatches,
   findBatch,
   insertBatch,
-  insertBatches,
   moveFillsToBatch,
   releaseFills,
 } from '../../db/repositories/clob-settlement.repository.js';
-import { settleGroupFills } from '../../db/repositories/clob-settle-group.repository.js';
+import { insertBatches, settleGroupFills } from '../../db/repositories/clob-settle-group.repository.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { FILL_ROW_TIME, fillRow } from '../helpers/fill-rows.js';
 
