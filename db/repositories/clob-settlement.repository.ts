@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClobFillStatus, Database } from '../schema.js';
+import { insertBatches } from './clob-settle-group.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -58,32 +59,6 @@ export interface NewBatch {
 
 export async function insertBatch(db: Db, b: NewBatch): Promise<void> {
   await insertBatches(db, [b]);
-}
-
-/** A group's batches and their fills' places, one statement each (was two per batch). */
-export async function insertBatches(db: Db, batches: readonly NewBatch[]): Promise<void> {
-  if (batches.length === 0) return;
-  await db
-    .insertInto('clob_settlement_batches')
-    .values(
-      batches.map((b) => ({
-        id: b.id,
-        market_id: b.marketId,
-        outbound_id: b.outboundId,
-        status: 'pending',
-        fill_count: b.fillIds.length,
-        created_at: b.now,
-        updated_at: b.now,
-      })),
-    )
-    .execute();
-  const places = batches.flatMap((b) => b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })));
-  // 3 parameters a row: chunks stay far below SQLite's and PostgreSQL's limits.
-  for (let i = 0; i < places.length; i += 1000)
-    await db
-      .insertInto('clob_batch_fills')
-      .values(places.slice(i, i + 1000))
-      .execute();
 }
 
 /** Puts matched fills into a batch; returns how many moved (fewer: some were taken meanwhile). */

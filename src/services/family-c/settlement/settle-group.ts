@@ -19,7 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
-import { insertBatches, moveGroupFills } from '../../../../db/repositories/clob-settlement.repository.js';
+import { moveGroupFills } from '../../../../db/repositories/clob-settlement.repository.js';
+import { insertBatches } from '../../../../db/repositories/clob-settle-group.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signTransaction } from '@pmx/programs';

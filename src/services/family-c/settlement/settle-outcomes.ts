@@ -20,7 +20,7 @@ import {
   failMatchedFill,
   fillsByIds,
   normalizeFill,
-  setFillsAmounts,
+  type FillAmounts,
   type FillRow,
 } from '../../../../db/repositories/clob-fills.repository.js';
 import { findClobMarketById, type ClobMarketRow } from '../../../../db/repositories/clob-markets.repository.js';
@@ -50,6 +50,21 @@ export async function releaseHolds(trx: Transaction<Database>, rows: FillRow[]):
     rows.flatMap((r) => fillHolds(normalizeFill(r))),
     -1n,
   );
+}
+
+/** Each receipt's amounts, by fill id, as the fill row stores them. */
+function receiptAmounts(receipts: Awaited<ReturnType<typeof readReceipts>>): Map<string, FillAmounts> {
+  const amounts = new Map<string, FillAmounts>();
+  for (const [id, r] of receipts)
+    amounts.set(id, {
+      usdcAmount: r.takerUsdc,
+      makerUsdc: r.makerUsdc,
+      takerFee: r.takerFee,
+      makerRebate: r.makerRebate,
+      protocolFee: r.protocolFee,
+      roundingDust: r.roundingDust,
+    });
+  return amounts;
 }
 
 /** Announces fills whose status changed (user channel) and settled trades (market channel). */
@@ -158,14 +173,15 @@ export async function confirmBatches(
       trx,
       rowsOf.flat().map((r) => r.id),
     );
-    // The landed fills of every batch in one statement (was one per batch, each with its signature).
-    const settledIds = new Set(
-      await settleGroupFills(
-        trx,
-        batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
-        now,
-      ),
+    // The landed fills of every batch in one statement (was one per batch, each with its signature),
+    // with their receipts' amounts (was a second UPDATE of the same rows, after the holds).
+    const settledRows = await settleGroupFills(
+      trx,
+      batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
+      now,
+      receiptAmounts(receipts),
     );
+    const settledIds = new Set(settledRows.map((r) => r.id));
     const ended = landedOf.flat().filter((r) => settledIds.has(r.id));
     const released: string[] = [];
     for (const [i, { batchId }] of batches.entries()) {
@@ -181,25 +197,7 @@ export async function confirmBatches(
     );
     // One release for all: its rows are locked in key order, as the matcher locks them (no deadlock).
     await releaseHolds(trx, ended);
-    // The receipts' amounts, one statement for the group (was one per fill).
-    await setFillsAmounts(
-      trx,
-      ended.map((r) => {
-        const receipt = receipts.get(r.id)!;
-        return {
-          id: r.id,
-          amounts: {
-            usdcAmount: receipt.takerUsdc,
-            makerUsdc: receipt.makerUsdc,
-            takerFee: receipt.takerFee,
-            makerRebate: receipt.makerRebate,
-            protocolFee: receipt.protocolFee,
-            roundingDust: receipt.roundingDust,
-          },
-        };
-      }),
-    );
-    return { settled: ended.map((r) => r.id), released, ended, recorded };
+    return { settled: settledRows, released, ended, recorded };
   });
   countSettled(k.c.metrics, ended);
   countMoves(k.c.metrics, movedRows(rowsOf.flat(), released), 'matched');
@@ -207,8 +205,10 @@ export async function confirmBatches(
   for (const b of batches) k.proofsInFlight.end(b.batchId);
   if (settled.length > 0)
     k.log.info({ batches: batches.length, fills: settled.length, signatures: batches.map((b) => b.signature) }, 'fills settled');
-  // Fills back in the queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
-  await announce(k, [...settled, ...released]);
+  // The settled rows as their UPDATE returned them (was a read of them again); fills back in the
+  // queue (no receipt: a stopped batch's, or left out of what landed) are announced `fill:matched` again.
+  await announceRows(k, settled);
+  await announce(k, released);
   await k.afterSettlement(rowsOf.flat()[0]?.market_id, { fillsFailed: false });
 }
 
