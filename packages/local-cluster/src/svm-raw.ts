@@ -15,7 +15,7 @@ import type {
 import { Account } from 'litesvm/dist/internal.js';
 import { base58Encode } from './base58-encode.js';
 import { noteWrite } from './kept-states.js';
-import { isStaticWritable, readWireTransaction } from './wire-transaction.js';
+import { isStaticWritable, readLegacyStaticKeys, readWireTransaction, type StaticKeys } from './wire-transaction.js';
 
 const CACHE_LIMIT = 50_000;
 const toBytes = new Map<string, Uint8Array>();
@@ -61,8 +61,12 @@ export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: b
  * when the bytes are not in the canonical form or load addresses from lookup tables.
  */
 export function writableAccountsOf(raw: Uint8Array): string[] | null {
-  const w = readWireTransaction(raw);
-  if (!w || w.lookups.length > 0) return null;
+  let w: StaticKeys | null = readLegacyStaticKeys(raw);
+  if (!w) {
+    const full = readWireTransaction(raw);
+    if (!full || full.lookups.length > 0) return null;
+    w = full;
+  }
   const out: string[] = [];
   for (let i = 0; i < w.staticKeys.length; i++) if (isStaticWritable(w, i)) out.push(addressText(w.staticKeys[i]!));
   return out;

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransferInstruction, getAssociatedTokenAddressSync, TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
+import { AddressLookupTableAccount, Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { LiteSVM } from 'litesvm';
 import { keptStates } from '../src/kept-states.js';
 import { EmbeddedLedger } from '../src/ledger.js';
@@ -37,7 +37,19 @@ describe('account states kept per address', () => {
     const legacy = signedTx(blockhash, payer, [ix], [], 'legacy');
     expect(writableAccountsOf(legacy)).toEqual([payer.publicKey.toBase58(), to.toBase58()]);
     expect(writableAccountsOf(signedTx(blockhash, payer, [ix], [], 0))).toEqual([payer.publicKey.toBase58(), to.toBase58()]);
-    expect(writableAccountsOf(Uint8Array.from([...legacy, 0]))).toBeNull(); // not canonical: any account
+    // The runtime reads a legacy message's keys the same way whatever follows them.
+    expect(writableAccountsOf(Uint8Array.from([...legacy, 0]))).toEqual([payer.publicKey.toBase58(), to.toBase58()]);
+    expect(writableAccountsOf(Uint8Array.from([0x80, 0x00, ...legacy.subarray(1)]))).toBeNull(); // non-minimal count
+    const table = new AddressLookupTableAccount({
+      key: Keypair.generate().publicKey,
+      state: { deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0, addresses: [to] },
+    });
+    const v0 = new VersionedTransaction(
+      new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [ix] }).compileToV0Message([table]),
+    );
+    v0.sign([payer]);
+    expect(v0.message.addressTableLookups).toHaveLength(1);
+    expect(writableAccountsOf(v0.serialize())).toBeNull(); // loads an account from a table: any account
   });
 
   it('drops only what a transaction can write, and everything at a write it cannot scope', () => {
