@@ -120,13 +120,15 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
   const logs: string[] = [];
   let units = 0;
   const signers = new Set(p.accountKeys.slice(0, p.numSigners));
+  // Each built once: the instructions sysvar reads them all, then each runs (its reader only reads).
+  const built: TransactionInstruction[] = [];
   const toIx = (i: number): TransactionInstruction => {
     const ix = p.instructions[i]!;
-    return new TransactionInstruction({
+    return (built[i] ??= new TransactionInstruction({
       programId: publicKeyOf(p.accountKeys[ix.programIndex]!),
       keys: ix.accounts.map((a) => ({ pubkey: publicKeyOf(p.accountKeys[a]!), isSigner: a < p.numSigners, isWritable: p.writable[a]! })),
       data: Buffer.from(ix.data),
-    });
+    }));
   };
   const programOf = (i: number) => p.accountKeys[p.instructions[i]!.programIndex]!;
   let sysvar: Buffer | undefined;
