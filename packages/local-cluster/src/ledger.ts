@@ -23,7 +23,8 @@ import { LedgerQueries } from './ledger-queries.js';
 import { assertSigned, parseTransaction, signaturesValid, type ParsedTransaction } from './parsed-transaction.js';
 import type { ProgramHandler } from './program-runtime.js';
 import { buildRecord } from './record-builder.js';
-import { syncSysvars, usableTableAddresses } from './runtime-sysvars.js';
+import { usableLookupTable } from './lookup-tables.js';
+import { syncSysvars } from './runtime-sysvars.js';
 import { writeAccount } from './svm-accounts.js';
 import { executeTransaction, usesHandlers, type ExecutionMode } from './transaction-executor.js';
 import type { TransactionRecordStore } from './transaction-record.store.js';
@@ -291,8 +292,8 @@ export class EmbeddedLedger extends LedgerQueries {
     this.snapshotter.maybeSnapshot();
   }
 
-  /** A lookup table's usable addresses now (runtime-sysvars.ts). */
-  private readonly resolveTable = (table: PublicKey): PublicKey[] | null => usableTableAddresses(this.getAccount(table), this.clock.slot);
+  /** A lookup table's usable addresses now (lookup-tables.ts). */
+  private readonly resolveTable = (table: string): readonly string[] | null => usableLookupTable(this.svm, table, this.clock.slot);
 
   private assertOpen(): void {
     if (this.closed) throw new LedgerError('unavailable', 'the embedded ledger is closed');

@@ -6,7 +6,7 @@
  * then read-only addresses after the static keys, exactly as the runtime orders them.
  */
 import { PACKET_DATA_SIZE } from '@pmx/programs';
-import { PublicKey, VersionedTransaction } from '@solana/web3.js';
+import { VersionedTransaction } from '@solana/web3.js';
 import { base58Encode } from './base58-encode.js';
 import { LedgerError } from './ledger-error.js';
 import { verifyEd25519 } from './signature-verifier.js';
@@ -39,8 +39,8 @@ export interface ParsedTransaction {
   canonical: boolean;
 }
 
-/** The addresses a lookup table can serve now, or null when it does not exist or is deactivated. */
-export type LookupTableResolver = (table: PublicKey) => PublicKey[] | null;
+/** The addresses a lookup table (base58) can serve now, or null when it does not exist or is deactivated. */
+export type LookupTableResolver = (table: string) => readonly string[] | null;
 
 export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTransaction {
   if (raw.length > PACKET_DATA_SIZE)
@@ -53,7 +53,7 @@ export function parseTransaction(raw: Uint8Array, resolveTable?: LookupTableReso
 function fromWire(raw: Uint8Array, w: WireTransaction, resolveTable?: LookupTableResolver): ParsedTransaction {
   const staticKeys = w.staticKeys.map((k) => addressText(k));
   const lookups = w.lookups.map((l) => ({
-    accountKey: new PublicKey(l.accountKey),
+    accountKey: addressText(l.accountKey),
     writableIndexes: l.writableIndexes,
     readonlyIndexes: l.readonlyIndexes,
   }));
@@ -91,7 +91,8 @@ function fromWeb3(raw: Uint8Array, resolveTable?: LookupTableResolver): ParsedTr
   }
   // Through the runtime's base58 cache: the same payers, mints and programs come back all the time.
   const staticKeys = msg.staticAccountKeys.map((k) => addressText(k.toBytes()));
-  const loaded = loadLookups(msg.version === 0 ? msg.addressTableLookups : [], resolveTable);
+  const lookups = msg.version === 0 ? msg.addressTableLookups.map((l) => ({ ...l, accountKey: l.accountKey.toBase58() })) : [];
+  const loaded = loadLookups(lookups, resolveTable);
   const accountKeys = [...staticKeys, ...loaded.writable, ...loaded.readonly];
   return {
     raw,
@@ -131,7 +132,7 @@ export function signaturesValid(p: ParsedTransaction): boolean {
 }
 
 interface Lookup {
-  accountKey: PublicKey;
+  accountKey: string;
   writableIndexes: number[];
   readonlyIndexes: number[];
 }
@@ -140,11 +141,11 @@ function loadLookups(lookups: readonly Lookup[], resolveTable?: LookupTableResol
   const out = { writable: [] as string[], readonly: [] as string[] };
   for (const lookup of lookups) {
     const addresses = resolveTable?.(lookup.accountKey) ?? null;
-    if (!addresses) throw new LedgerError('invalid', `address lookup table ${lookup.accountKey.toBase58()} not found`);
+    if (!addresses) throw new LedgerError('invalid', `address lookup table ${lookup.accountKey} not found`);
     const pick = (i: number) => {
       const a = addresses[i];
       if (!a) throw new LedgerError('invalid', `invalid address lookup table index ${i}`);
-      return addressText(a.toBytes());
+      return a;
     };
     out.writable.push(...lookup.writableIndexes.map(pick));
     out.readonly.push(...lookup.readonlyIndexes.map(pick));

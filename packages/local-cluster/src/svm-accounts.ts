@@ -6,6 +6,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import type { RuntimeAccount } from './program-runtime.js';
 import type { Account as NativeAccount } from 'litesvm/dist/internal.js';
+import { keepWritten } from './kept-states.js';
 import { addressText, nativeGet, nativeSet } from './svm-raw.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
@@ -35,6 +36,16 @@ export function storedAccount(acc: NativeAccount): StoredAccount | null {
 export function writeAccount(svm: LiteSVM, addr: string, acc: StoredAccount | null): void {
   const state = acc ?? { owner: SYSTEM_PROGRAM, lamports: 0n, data: new Uint8Array(0), executable: false };
   nativeSet(svm, addr, state.owner, state.lamports, state.data, state.executable);
+  // What a read answers now, the data copied (the caller's may change). LiteSVM removes an account
+  // set to zero lamports: that one is read again when asked for.
+  if (state.lamports > 0n) {
+    keepWritten(svm, addr, {
+      owner: state.owner,
+      lamports: state.lamports,
+      data: new Uint8Array(state.data),
+      executable: state.executable,
+    });
+  }
 }
 
 export function sameAccount(a: StoredAccount | null, b: StoredAccount | null): boolean {

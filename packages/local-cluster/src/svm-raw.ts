@@ -14,7 +14,8 @@ import type {
 } from 'litesvm/dist/internal.js';
 import { Account } from 'litesvm/dist/internal.js';
 import { base58Encode } from './base58-encode.js';
-import { noteAccountWrite } from './write-version.js';
+import { noteWrite } from './kept-states.js';
+import { isStaticWritable, readLegacyStaticKeys, readWireTransaction, type StaticKeys } from './wire-transaction.js';
 
 const CACHE_LIMIT = 50_000;
 const toBytes = new Map<string, Uint8Array>();
@@ -52,20 +53,38 @@ export function nativeGet(svm: LiteSVM, addr: string): NativeAccount | null {
 
 export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: bigint, data: Uint8Array, executable: boolean): void {
   native(svm).setAccount(addressBytes(addr), new Account(lamports, data, addressBytes(owner), executable, 0n));
-  noteAccountWrite(svm);
+  noteWrite(svm, [addr]);
+}
+
+/**
+ * The accounts a message can have LiteSVM write: its writable static keys; null (any account)
+ * when the bytes are not in the canonical form or load addresses from lookup tables.
+ */
+export function writableAccountsOf(raw: Uint8Array): string[] | null {
+  let w: StaticKeys | null = readLegacyStaticKeys(raw);
+  if (!w) {
+    const full = readWireTransaction(raw);
+    if (!full || full.lookups.length > 0) return null;
+    w = full;
+  }
+  const out: string[] = [];
+  for (let i = 0; i < w.staticKeys.length; i++) if (isStaticWritable(w, i)) out.push(addressText(w.staticKeys[i]!));
+  return out;
 }
 
 /**
  * Executes signed wire bytes as they are (legacy or versioned), without re-encoding; with
  * `sigverify`, LiteSVM checks the signatures first (the ledger keeps it off otherwise).
+ * `writable`: the accounts the message marks writable, when the caller has them (else read here).
  */
 export function nativeSend(
   svm: LiteSVM,
   raw: Uint8Array,
   version: 'legacy' | 0,
   sigverify = false,
+  writable: readonly string[] | null = writableAccountsOf(raw),
 ): TransactionMetadata | FailedTransactionMetadata {
-  noteAccountWrite(svm); // synchronous: no reader runs between this and the writes
+  noteWrite(svm, writable); // synchronous: no reader runs between this and the writes
   const n = native(svm);
   if (!sigverify) return version === 'legacy' ? n.sendLegacyTransaction(raw) : n.sendVersionedTransaction(raw);
   n.setSigverify(true);

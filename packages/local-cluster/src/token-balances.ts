@@ -80,13 +80,29 @@ export function uiTokenAmount(
   return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
 }
 
+type BalanceFields = { mint: string; owner: string; amount: bigint } | null;
+
+/**
+ * Per state object: the record reads the kept states (touched-accounts.ts), shared and never
+ * changed in place, and a transaction's post state is the next one's pre state, so each token
+ * account's fields are decoded once rather than twice or four times.
+ */
+const decoded = new WeakMap<StoredAccount, BalanceFields>();
+
+function balanceFields(acc: StoredAccount | null): BalanceFields {
+  if (!acc) return null;
+  let out = decoded.get(acc);
+  if (out === undefined) decoded.set(acc, (out = decodeBalanceFields(acc)));
+  return out;
+}
+
 /**
  * What a balance needs of a token account (mint, owner, amount), under decodeTokenAccount's
  * checks, with the two keys through the runtime's base58 cache: a record reads every token
  * account twice (pre and post), and encoding four keys each time was a tenth of landing a transfer.
  */
-function balanceFields(acc: StoredAccount | null): { mint: string; owner: string; amount: bigint } | null {
-  if (!acc || !isTokenProgram(acc.owner)) return null;
+function decodeBalanceFields(acc: StoredAccount): BalanceFields {
+  if (!isTokenProgram(acc.owner)) return null;
   const d = acc.data;
   if (d.length < TOKEN_ACCOUNT_SIZE || (d.length > TOKEN_ACCOUNT_SIZE && d[TOKEN_ACCOUNT_SIZE] !== ACCOUNT_TYPE_ACCOUNT)) return null;
   if (d[108] !== 1 && d[108] !== 2) return null;
@@ -94,7 +110,7 @@ function balanceFields(acc: StoredAccount | null): { mint: string; owner: string
   return { mint: addressText(d.subarray(0, 32)), owner: addressText(d.subarray(32, 64)), amount: view.readBigUInt64LE(64) };
 }
 
-/** Token balances of the transaction's token accounts, given a reader for current state. */
+/** Token balances of the transaction's token accounts, given a reader of kept (never changed) states. */
 export function collectTokenBalances(accountKeys: string[], read: (address: string) => StoredAccount | null): TokenBalance[] {
   const out: TokenBalance[] = [];
   const decimals = new Map<string, number>();

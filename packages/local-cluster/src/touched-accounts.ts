@@ -6,7 +6,7 @@
 import type { LiteSVM } from 'litesvm';
 import { sameAccount, storedAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
 import { nativeGet } from './svm-raw.js';
-import { accountWriteVersion } from './write-version.js';
+import { keptStates } from './kept-states.js';
 
 /**
  * Executable accounts (programs) per ledger, as last read. Every transaction lists its programs,
@@ -18,24 +18,12 @@ import { accountWriteVersion } from './write-version.js';
 const programs = new WeakMap<LiteSVM, Map<string, StoredAccount>>();
 
 /**
- * The states read since the ledger's last account write (write-version.ts: every write to LiteSVM
- * changes the version first). A transaction reads its writable accounts after it executes, and
- * the next one reads them again before it executes: with no write in between (a stream of sends
- * from one payer) they are the same states, so the second read is this map's (issue 31: each read
- * copies owner and data out of LiteSVM, about 6 µs). The states are shared, never changed in
- * place (the program cache above already shares them).
+ * An account's current state, as the executor, handlers and the record builder read it: the state
+ * kept since the account was last written (kept-states.ts), else read and kept. A transaction
+ * reads its writable accounts after it executes, the next one reads them before it executes, and
+ * its read-only ones (programs, mints) stay kept across transactions. States are shared, never
+ * changed in place (the program cache below already shares them).
  */
-const sinceLastWrite = new WeakMap<LiteSVM, { version: number; states: Map<string, StoredAccount | null> }>();
-
-/** The states kept for `svm`'s current write version. */
-function keptStates(svm: LiteSVM): Map<string, StoredAccount | null> {
-  const version = accountWriteVersion(svm);
-  let kept = sinceLastWrite.get(svm);
-  if (kept?.version !== version) sinceLastWrite.set(svm, (kept = { version, states: new Map() }));
-  return kept.states;
-}
-
-/** An account's current state, as the executor and the record builder read it. */
 export function readTouchedAccount(svm: LiteSVM, address: string): StoredAccount | null {
   const states = keptStates(svm);
   const known = states.get(address);

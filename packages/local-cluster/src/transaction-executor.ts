@@ -15,9 +15,9 @@ import { runBuiltins } from './compute-budget-run.js';
 import { serializeInstructionsSysvar, SYSVAR_INSTRUCTIONS_ID, withCurrentIndex } from './instructions-sysvar.js';
 import type { ParsedTransaction } from './parsed-transaction.js';
 import { ProgramError, type ProgramHandler } from './program-runtime.js';
-import { readAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
+import { writeAccount, type StoredAccount } from './svm-accounts.js';
 import { nativeSend } from './svm-raw.js';
-import { TouchedAccounts } from './touched-accounts.js';
+import { readTouchedAccount, TouchedAccounts } from './touched-accounts.js';
 import { instructionErr, isFailed, isRecordedError, mapLiteSvmError, type TransactionErr } from './tx-errors.js';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
@@ -63,7 +63,9 @@ export function executeTransaction(
   const fee = LAMPORTS_PER_SIGNATURE * BigInt(p.numSigners + precompileSignatureCount(p));
   const usesHandler = usesHandlers(deps.handlers, p);
   if (usesHandler && runtimeVerifies) throw new Error('the runtime verifies only the transactions it runs alone');
-  const run = usesHandler ? runWithHandlers(deps, p, touched, fee) : runInSvm(deps, p, runtimeVerifies);
+  // LiteSVM alone never changes a read-only account; a handler's writes are checked in full.
+  const writable = usesHandler ? undefined : writableKeys(p);
+  const run = writable ? runInSvm(deps, p, runtimeVerifies, writable) : runWithHandlers(deps, p, touched, fee);
   const landed = run.err === null || (mode === 'commit' && isRecordedError(run.err));
   if (mode === 'simulate' || !landed) {
     touched.restoreAll();
@@ -71,8 +73,6 @@ export function executeTransaction(
     if (run.err !== null) touched.restoreAll();
     chargeFee(deps.svm, p.accountKeys[0]!, fee);
   }
-  // LiteSVM alone never changes a read-only account; a handler's writes are checked in full.
-  const writable = usesHandler ? undefined : writableKeys(p);
   const changed =
     landed && mode !== 'simulate' ? touched.changed(writable && ((a) => writable.has(a))) : new Map<string, StoredAccount | null>();
   return { ...run, landed, fee, touched, changed };
@@ -87,7 +87,7 @@ function writableKeys(p: ParsedTransaction): Set<string> {
 }
 
 function chargeFee(svm: LiteSVM, feePayer: string, fee: bigint): void {
-  const acc = readAccount(svm, feePayer);
+  const acc = readTouchedAccount(svm, feePayer);
   if (acc) writeAccount(svm, feePayer, { ...acc, lamports: acc.lamports - fee });
 }
 
@@ -97,8 +97,8 @@ interface RunResult {
   unitsConsumed: number;
 }
 
-function runInSvm(deps: ExecutorDeps, p: ParsedTransaction, sigverify: boolean): RunResult {
-  const result = nativeSend(deps.svm, p.raw, p.version, sigverify);
+function runInSvm(deps: ExecutorDeps, p: ParsedTransaction, sigverify: boolean, writable: ReadonlySet<string>): RunResult {
+  const result = nativeSend(deps.svm, p.raw, p.version, sigverify, [...writable]);
   const meta = isFailed(result) ? result.meta() : result;
   return {
     err: isFailed(result) ? mapLiteSvmError(result) : null,
@@ -120,13 +120,15 @@ function runWithHandlers(deps: ExecutorDeps, p: ParsedTransaction, touched: Touc
   const logs: string[] = [];
   let units = 0;
   const signers = new Set(p.accountKeys.slice(0, p.numSigners));
+  // Each built once: the instructions sysvar reads them all, then each runs (its reader only reads).
+  const built: TransactionInstruction[] = [];
   const toIx = (i: number): TransactionInstruction => {
     const ix = p.instructions[i]!;
-    return new TransactionInstruction({
+    return (built[i] ??= new TransactionInstruction({
       programId: publicKeyOf(p.accountKeys[ix.programIndex]!),
       keys: ix.accounts.map((a) => ({ pubkey: publicKeyOf(p.accountKeys[a]!), isSigner: a < p.numSigners, isWritable: p.writable[a]! })),
       data: Buffer.from(ix.data),
-    });
+    }));
   };
   const programOf = (i: number) => p.accountKeys[p.instructions[i]!.programIndex]!;
   let sysvar: Buffer | undefined;

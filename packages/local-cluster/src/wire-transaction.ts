@@ -124,8 +124,32 @@ function read(raw: Uint8Array): WireTransaction {
   };
 }
 
+/** What says which static keys are writable: the header and the keys. */
+export type StaticKeys = Pick<WireTransaction, 'numRequiredSignatures' | 'numReadonlySigned' | 'numReadonlyUnsigned' | 'staticKeys'>;
+
+/**
+ * A legacy message's header and static keys, read up to the keys only (svm-raw.ts: the accounts
+ * an internal transaction can have LiteSVM write). The runtime reads the same keys or refuses the
+ * bytes. Null for a versioned message (it may load addresses from tables) or a non-minimal length.
+ */
+export function readLegacyStaticKeys(raw: Uint8Array): StaticKeys | null {
+  try {
+    const r = new Reader(raw);
+    r.bytes(64 * r.length());
+    const numRequiredSignatures = r.byte();
+    if (numRequiredSignatures & 0x80) return null;
+    const numReadonlySigned = r.byte();
+    const numReadonlyUnsigned = r.byte();
+    const staticKeys = Array.from({ length: r.length() }, () => r.bytes(32));
+    return { numRequiredSignatures, numReadonlySigned, numReadonlyUnsigned, staticKeys };
+  } catch (e) {
+    if (e instanceof NotCanonical) return null;
+    throw e;
+  }
+}
+
 /** web3.js's Message/MessageV0 isAccountWritable for a static key. */
-export function isStaticWritable(w: WireTransaction, index: number): boolean {
+export function isStaticWritable(w: StaticKeys, index: number): boolean {
   const signed = w.numRequiredSignatures;
   if (index < signed) return index < signed - w.numReadonlySigned;
   return index - signed < w.staticKeys.length - signed - w.numReadonlyUnsigned;

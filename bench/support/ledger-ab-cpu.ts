@@ -1,0 +1,80 @@
+/**
+ * The ledger alone, two trees in one process (issue 31, fourteenth pass): signed USDC transfers
+ * landed through `sendRawTransaction` with group commit, `group` per turn, on a persistent ledger
+ * (WAL, as the daemon's) of this tree and one of `other`'s, alternated in rounds of `round`
+ * transfers (ABBA), so both see the same machine whatever the other processes do. Prints CPU µs per
+ * transfer (signing excluded) per round, the medians and the median of the paired ratios.
+ *   npx tsx --conditions=pmx-source bench/support/ledger-ab-cpu.ts /work/wt-base [rounds] [round] [group]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { signedTransfers } from './send-confirm.js';
+
+interface Ledger {
+  airdrop(to: PublicKey, lamports: bigint): Promise<string>;
+  mintUsdc(owner: PublicKey, raw: bigint): Promise<string>;
+  sendRawTransaction(raw: Uint8Array, opts: { groupCommit: boolean }): Promise<{ err: unknown }>;
+  getLatestBlockhash(): { blockhash: string };
+  bootstrapInfo: { usdcMint: string };
+  close(): Promise<void>;
+}
+
+const [otherRoot = '/work/wt-base', roundsArg = '8', roundArg = '500', groupArg = '4'] = process.argv.slice(2);
+const [rounds, round, group] = [Number(roundsArg), Number(roundArg), Number(groupArg)];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function open(root: string) {
+  const { EmbeddedLedger } = (await import(pathToFileURL(join(root, 'packages/local-cluster/src/index.ts')).href)) as {
+    EmbeddedLedger: { open(o: { dataDir: string }): Promise<Ledger> };
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-ab-'));
+  const ledger = await EmbeddedLedger.open({ dataDir: dir });
+  const payer = Keypair.generate();
+  const to = Keypair.generate().publicKey;
+  await ledger.airdrop(payer.publicKey, 10_000_000_000n);
+  await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
+  await ledger.mintUsdc(to, 1n);
+  let sent = 0;
+  const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
+  /** CPU µs per transfer over `n` transfers (signed first, untimed). */
+  async function land(n: number): Promise<number> {
+    const txs = signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n, 1 + sent);
+    sent += n;
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < n; i += group) {
+      const out = await Promise.all(txs.slice(i, i + group).map((raw) => ledger.sendRawTransaction(raw, { groupCommit: true })));
+      if (out.some((r) => r.err !== null)) throw new Error(`failed: ${JSON.stringify(out.find((r) => r.err !== null))}`);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / n;
+  }
+  return { root, land, close: async () => (await ledger.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+const trees = [await open(resolve(otherRoot)), await open(resolve(import.meta.dirname, '../..'))];
+for (const t of trees) await t.land(round); // warm-up: JIT, caches
+const us: number[][] = [[], []];
+for (let r = 0; r < rounds; r++) {
+  const order = r % 2 === 0 ? [0, 1, 1, 0] : [1, 0, 0, 1];
+  const got: number[][] = [[], []];
+  for (const i of order) got[i]!.push(await trees[i]!.land(round / 2));
+  us[0]!.push((got[0]![0]! + got[0]![1]!) / 2);
+  us[1]!.push((got[1]![0]! + got[1]![1]!) / 2);
+  console.log(
+    `round ${r + 1}: ${us[0]![r]!.toFixed(1)} (other) ${us[1]![r]!.toFixed(1)} (this) µs a transfer, load ${loadavg()[0]!.toFixed(1)}`,
+  );
+}
+const ratios = us[1]!.map((x, i) => x / us[0]![i]!);
+console.log(
+  JSON.stringify({
+    other: trees[0]!.root,
+    otherMedian: +median(us[0]!).toFixed(1),
+    thisMedian: +median(us[1]!).toFixed(1),
+    ratioMedian: +median(ratios).toFixed(3),
+    ratios: ratios.map((x) => +x.toFixed(3)),
+  }),
+);
+for (const t of trees) await t.close();
