@@ -6,6 +6,7 @@
  */
 import { Queue, type JobsOptions, type Job, type KeepJobs } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { Compile, type Validator } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { jobCatalog, QUEUE_NAMES, type JobDefinition, type JobName, type JobPayload, type QueueName } from './catalog.js';
 
@@ -29,7 +30,7 @@ export class JobQueues {
     const definition = checked(name, payload);
     const jobIdRule = (definition as { jobId?: (p: JobPayload<N>) => string }).jobId;
     const options: JobsOptions = {
-      ...policy(definition),
+      ...policyOf(name),
       ...(jobIdRule ? { jobId: jobIdRule(payload) } : {}),
       ...overrides,
     };
@@ -67,10 +68,23 @@ export class JobQueues {
   }
 }
 
+/**
+ * Each job's payload schema compiled once, on its first enqueue: `Value.Check` interprets the
+ * schema (its patterns too) on every call, and the placement path asks for its planning and candle
+ * jobs many times a second (issue 31). The same schema checks the same payloads.
+ */
+const validators = new Map<JobName, Validator>();
+
+function validatorOf(name: JobName, definition: JobDefinition): Validator {
+  let validator = validators.get(name);
+  if (!validator) validators.set(name, (validator = Compile(definition.payload)));
+  return validator;
+}
+
 /** The job's definition, once its payload matches the catalog's schema. */
 function checked<N extends JobName>(name: N, payload: JobPayload<N>): JobDefinition {
   const definition = jobCatalog[name];
-  if (!Value.Check(definition.payload, payload)) {
+  if (!validatorOf(name, definition).Check(payload)) {
     const first = [...Value.Errors(definition.payload, payload)][0];
     throw new Error(`invalid payload for job ${name}: ${first ? `${first.instancePath} ${first.message}` : 'schema mismatch'}`);
   }
@@ -93,6 +107,18 @@ function largestKeep(queue: QueueName, field: 'keepCompleted' | 'keepFailed', fa
 function retention(definition: JobDefinition, field: 'keepCompleted' | 'keepFailed', fallback: number): true | KeepJobs {
   if ((definition[field] ?? fallback) === 0) return true;
   return { count: largestKeep(definition.queue, field, fallback) };
+}
+
+/**
+ * Each job's policy, made once: the catalog does not change while the daemon runs, and the
+ * retention walks the whole catalog (`largestKeep`). Each enqueue spreads it into its own options.
+ */
+const policies = new Map<JobName, JobsOptions>();
+
+function policyOf(name: JobName): JobsOptions {
+  let options = policies.get(name);
+  if (!options) policies.set(name, (options = policy(jobCatalog[name])));
+  return options;
 }
 
 /** Retries and retention as the catalog declares them. */

@@ -16,7 +16,7 @@
  */
 import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { ClobOrdersTable, Database } from '../schema.js';
-import { ownerHoldsUpsert, type HoldRow } from './clob-commitments.repository.js';
+import { ownerHoldsStatement, type HoldRow } from './clob-commitments.repository.js';
 import { matchedFillsStatement, type MatchedFillInsert } from './clob-fill-inserts.js';
 import { insertOrdersStatement, orderStatesUpdate, type OrderStateChange } from './clob-orders.repository.js';
 
@@ -81,7 +81,7 @@ export async function writeBatchRows(db: Db, now: string, rows: BatchWriteRows):
   if (rows.orders.length > 0) parts.push(['o', insertOrdersStatement(db, rows.orders)]);
   if (rows.states.length > 0) parts.push(['u', orderStatesUpdate(rows.states, now).compile(db)]);
   if (rows.fills.length > 0) parts.push(['f', matchedFillsStatement(db, rows.fills)]);
-  if (rows.holds.length > 0) parts.push(['h', ownerHoldsUpsert(db, rows.holds).compile()]);
+  if (rows.holds.length > 0) parts.push(['h', ownerHoldsStatement(db, rows.holds)]);
   if (parts.length === 0) return;
   const parameters: unknown[] = [];
   for (const [, query] of parts) for (const p of query.parameters) parameters.push(p);
