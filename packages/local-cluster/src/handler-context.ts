@@ -48,8 +48,13 @@ export class HandlerContext implements InvocationContext {
     return toRuntimeAccount(readAccount(this.d.svm, addressOf(address)));
   }
 
+  /** Per size, for this instruction: no instruction can change the Rent sysvar (a settle asks once an account it creates). */
+  private readonly rents = new Map<number, bigint>();
+
   rentExemptMinimum(dataLength: number): bigint {
-    return this.d.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+    let rent = this.rents.get(dataLength);
+    if (rent === undefined) this.rents.set(dataLength, (rent = this.d.svm.minimumBalanceForRentExemption(BigInt(dataLength))));
+    return rent;
   }
 
   /** The account's state as LiteSVM holds it now (a subclass may answer from states it keeps). */
