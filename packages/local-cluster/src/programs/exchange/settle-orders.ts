@@ -10,6 +10,7 @@ import type { AccountMeta, PublicKey, TransactionInstruction } from '@solana/web
 import { PublicKey as Key } from '@solana/web3.js';
 import {
   addressOf,
+  bytesOf,
   decodeOrderMessage,
   decodeOrderState,
   EMPTY_TOTALS,
@@ -141,7 +142,7 @@ function loadOrder(
   const owner = new Key(message.owner);
   if (!key.equals(findOrderStatePda(owner, message.nonce, env.programId)[0]))
     refuseOrder(env, 'OrderMismatch', index, key, owner, "not the order's address");
-  if (!Buffer.from(message.market).equals(env.marketKey.toBuffer()))
+  if (!bytesOf(env.marketKey).equals(message.market))
     refuseOrder(env, 'WrongMarket', index, key, owner, `the order is for market ${new Key(message.market).toBase58()}`);
   if (now >= message.expiry) refuseOrder(env, 'OrderExpired', index, key, owner, `expired at ${message.expiry}, cluster time ${now}`);
   const escrow = findUserEscrowPda(owner, env.programId)[0];
