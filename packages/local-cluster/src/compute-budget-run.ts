@@ -13,7 +13,7 @@ import type { Keypair, TransactionInstruction } from '@solana/web3.js';
 import { ComputeBudgetProgram } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import { addressOf } from '@pmx/programs';
-import { runInner, type InnerRunResult } from './inner-runner.js';
+import { payerKeyOf, runInner, type InnerRunResult } from './inner-runner.js';
 import { readAccount } from './svm-accounts.js';
 
 const COMPUTE_BUDGET = ComputeBudgetProgram.programId.toBase58();
@@ -39,7 +39,7 @@ function keyOf(instructions: readonly TransactionInstruction[]): string | null {
 export function runBuiltins(svm: LiteSVM, payer: Keypair, instructions: TransactionInstruction[]): InnerRunResult {
   const key = keyOf(instructions);
   if (key === null) return runInner(svm, payer, instructions);
-  const payerLamports = readAccount(svm, addressOf(payer.publicKey))?.lamports ?? 0n;
+  const payerLamports = readAccount(svm, addressOf(payerKeyOf(payer)))?.lamports ?? 0n;
   let byData = kept.get(svm);
   const known = byData?.get(key);
   if (known && payerLamports >= known.payerLamports) return { logs: [...known.logs], unitsConsumed: known.unitsConsumed, failure: null };

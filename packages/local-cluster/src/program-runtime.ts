@@ -35,6 +35,12 @@ export interface InvocationContext {
    * Throws `ProgramError` when an inner instruction fails.
    */
   invoke(instructions: TransactionInstruction[], pdaSigners?: PublicKey[]): void;
+  /**
+   * `invoke` of each group in turn, with the same logs, units, effects and errors; the runtime may
+   * run them as one internal transaction. Only for instructions that never log their compute
+   * budget (System instructions).
+   */
+  invokeEach(groups: readonly { instructions: TransactionInstruction[]; pdaSigners: PublicKey[] }[]): void;
   /** The cluster clock: current slot and unix time (seconds). */
   readonly slot: bigint;
   readonly unixTimestamp: bigint;

@@ -8,6 +8,7 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import type { AccountLayout } from '../shared/layout.js';
+import { bytesOf } from '../solana/legacy-message.js';
 import type { ClobMarketAccount, ClobMarketStatus, ClobOutcome, ExchangeConfigAccount } from './accounts.js';
 
 type Layout = Pick<AccountLayout<never>, 'size' | 'discriminator'> & { offsets: Readonly<Record<string, number>> };
@@ -70,9 +71,9 @@ export function writeClobMarket(a: ClobMarketAccount, l: Layout): Buffer | null 
   const b = Buffer.alloc(l.size);
   l.discriminator.copy(b, 0);
   b.set(a.marketUuid, o.marketUuid);
-  b.set(a.yesMint.toBytes(), o.yesMint);
-  b.set(a.noMint.toBytes(), o.noMint);
-  b.set(a.vault.toBytes(), o.vault);
+  b.set(bytesOf(a.yesMint), o.yesMint); // bytes kept per key object: toBytes runs bn.js
+  b.set(bytesOf(a.noMint), o.noMint);
+  b.set(bytesOf(a.vault), o.vault);
   b.writeBigUInt64LE(a.completeSets, o.completeSets);
   b.writeBigInt64LE(a.createdAt, o.createdAt);
   b.writeBigInt64LE(a.resolvedAt, o.resolvedAt);

@@ -79,7 +79,19 @@ export function findEscrowTokenAddress(owner: PublicKey, mint: PublicKey, progra
   return findTokenAccountAddress(findUserEscrowPda(owner, programId)[0], mint);
 }
 
+const FILL_RECEIPT = Buffer.from('fill_receipt');
+
 /** One receipt per settled fill: ["fill_receipt", fill uuid bytes] (settlement/fill-receipt.ts). */
 export function findFillReceiptPda(fillUuid: string, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
-  return findProgramAddressCached([Buffer.from('fill_receipt'), marketUuidSeed(fillUuid)], programId);
+  return findProgramAddressCached([FILL_RECEIPT, marketUuidSeed(fillUuid)], programId);
+}
+
+/**
+ * `findFillReceiptPda` from the fill UUID's 16 bytes, as a settle instruction carries them: the
+ * same address and cache entry, without making the text and parsing it back (the embedded
+ * program's settle did that for every fill).
+ */
+export function findFillReceiptPdaOfSeed(seed: Uint8Array, programId: PublicKey = EXCHANGE_PROGRAM_ID): [PublicKey, number] {
+  if (seed.length !== 16) throw new RangeError('a UUID seed is 16 bytes');
+  return findProgramAddressCached([FILL_RECEIPT, seed], programId);
 }

@@ -18,6 +18,8 @@ interface KeyMeta {
   bytes: Buffer;
   signer: boolean;
   writable: boolean;
+  /** Its place among the message's keys, once ordered. */
+  index: number;
 }
 
 const keyBytes = new WeakMap<PublicKey, Buffer>();
@@ -62,59 +64,93 @@ export interface CompiledLegacyMessage {
   numRequiredSignatures: number;
 }
 
+/** A key's 32 bytes as a latin1 string (a Map key), once per PublicKey object. */
+const keyIds = new WeakMap<PublicKey, string>();
+
+function idOf(key: PublicKey): string {
+  let id = keyIds.get(key);
+  if (id === undefined) keyIds.set(key, (id = bytesOf(key).toString('latin1')));
+  return id;
+}
+
+function shortvecLength(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : 3;
+}
+
+function writeShortvec(out: Buffer, at: number, n: number): number {
+  for (const byte of shortvec(n)) out[at++] = byte;
+  return at;
+}
+
+/**
+ * One pass over the instructions collects each key once (its id made once per key object) and
+ * each instruction's keys in order; the bytes are then written into one buffer of the exact size.
+ * Every internal transaction of the embedded ledger is compiled here (about four a settle).
+ */
 export function compileLegacyMessage(
   payer: PublicKey,
   instructions: readonly TransactionInstruction[],
   blockhash: string,
 ): CompiledLegacyMessage {
   const metas = new Map<string, KeyMeta>();
+  const seen: KeyMeta[] = [];
   const meta = (key: PublicKey): KeyMeta => {
-    const bytes = bytesOf(key);
-    const id = bytes.toString('latin1');
+    const id = idOf(key);
     let m = metas.get(id);
-    if (!m) metas.set(id, (m = { bytes, signer: false, writable: false }));
+    if (!m) {
+      metas.set(id, (m = { bytes: bytesOf(key), signer: false, writable: false, index: 0 }));
+      seen.push(m);
+    }
     return m;
   };
   const payerMeta = meta(payer);
   payerMeta.signer = true;
   payerMeta.writable = true;
+  let size = 3 + 32 + shortvecLength(instructions.length);
+  const programs: KeyMeta[] = [];
+  const accounts: KeyMeta[][] = [];
   for (const ix of instructions) {
-    meta(ix.programId);
+    programs.push(meta(ix.programId));
+    const keys: KeyMeta[] = [];
     for (const k of ix.keys) {
       const m = meta(k.pubkey);
       m.signer ||= k.isSigner;
       m.writable ||= k.isWritable;
+      keys.push(m);
+    }
+    accounts.push(keys);
+    size += 1 + shortvecLength(ix.keys.length) + ix.keys.length + shortvecLength(ix.data.length) + ix.data.length;
+  }
+  // The runtime's order: writable signers, read-only signers, writable, read-only; first seen within each.
+  const ordered: KeyMeta[] = [];
+  const counts = [0, 0, 0, 0];
+  for (let group = 0; group < 4; group++) {
+    const signer = group < 2;
+    const writable = group % 2 === 0;
+    for (const m of seen) {
+      if (m.signer !== signer || m.writable !== writable) continue;
+      m.index = ordered.length;
+      ordered.push(m);
+      counts[group]!++;
     }
   }
-  const all = [...metas.values()];
-  const groups = [
-    all.filter((m) => m.signer && m.writable),
-    all.filter((m) => m.signer && !m.writable),
-    all.filter((m) => !m.signer && m.writable),
-    all.filter((m) => !m.signer && !m.writable),
-  ];
-  const ordered = groups.flat();
-  const index = new Map(ordered.map((m, i) => [m.bytes.toString('latin1'), i]));
-  const indexOf = (key: PublicKey) => index.get(bytesOf(key).toString('latin1'))!;
-  const numRequiredSignatures = groups[0]!.length + groups[1]!.length;
-  const parts: Buffer[] = [
-    Buffer.from([numRequiredSignatures, groups[1]!.length, groups[3]!.length, ...shortvec(ordered.length)]),
-    ...ordered.map((m) => m.bytes),
-    blockhashBytes(blockhash),
-    Buffer.from(shortvec(instructions.length)),
-  ];
-  for (const ix of instructions) {
-    parts.push(
-      Buffer.from([
-        indexOf(ix.programId),
-        ...shortvec(ix.keys.length),
-        ...ix.keys.map((k) => indexOf(k.pubkey)),
-        ...shortvec(ix.data.length),
-      ]),
-      ix.data,
-    );
-  }
-  return { message: Buffer.concat(parts), numRequiredSignatures };
+  size += shortvecLength(ordered.length) + 32 * ordered.length;
+  const out = Buffer.allocUnsafe(size);
+  out[0] = counts[0]! + counts[1]!;
+  out[1] = counts[1]!;
+  out[2] = counts[3]!;
+  let at = writeShortvec(out, 3, ordered.length);
+  for (const m of ordered) at += m.bytes.copy(out, at);
+  at += blockhashBytes(blockhash).copy(out, at);
+  at = writeShortvec(out, at, instructions.length);
+  instructions.forEach((ix, i) => {
+    out[at++] = programs[i]!.index;
+    at = writeShortvec(out, at, ix.keys.length);
+    for (const m of accounts[i]!) out[at++] = m.index;
+    at = writeShortvec(out, at, ix.data.length);
+    at += Buffer.from(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength).copy(out, at);
+  });
+  return { message: out, numRequiredSignatures: counts[0]! + counts[1]! };
 }
 
 /** The wire bytes of an unsigned transaction: its signature slots zeroed, then the message. */

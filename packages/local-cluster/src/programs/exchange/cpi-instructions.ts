@@ -7,6 +7,7 @@
  */
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, TransactionInstruction, type PublicKey } from '@solana/web3.js';
+import { bytesOf } from '@pmx/programs';
 
 const TRANSFER = 3;
 const MINT_TO = 7;
@@ -56,7 +57,7 @@ export function createAccountInstruction(p: {
   data.writeUInt32LE(CREATE_ACCOUNT, 0);
   data.writeBigInt64LE(BigInt(p.lamports), 4);
   data.writeBigUInt64LE(BigInt(p.space), 12);
-  p.programId.toBuffer().copy(data, 20);
+  bytesOf(p.programId).copy(data, 20); // the key's bytes kept per object (toBuffer runs bn.js)
   return new TransactionInstruction({
     programId: SystemProgram.programId,
     keys: [

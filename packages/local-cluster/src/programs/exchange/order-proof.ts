@@ -14,7 +14,6 @@ import {
   ORDER_MESSAGE_LENGTH,
   ORDER_TEXT_PREFIX,
   type OrderMessage,
-  orderSigningBytes,
   readEd25519Offsets,
 } from '@pmx/programs';
 import { InstructionsSysvarError, loadInstructionAt, type SysvarInstruction } from '../../instructions-sysvar.js';
@@ -27,13 +26,31 @@ export type ProofResult =
 
 const missing = (detail: string): ProofResult => ({ ok: false, error: 'OrderSignatureMissing', detail });
 
-/** The 92 bytes the text encodes, or null unless it is exactly prefix + lowercase hex. */
-function parseOrderText(text: Uint8Array): Uint8Array | null {
+const PREFIX = Buffer.from(ORDER_TEXT_PREFIX, 'latin1'); // ASCII: its UTF-8 bytes
+
+/** A lowercase hex digit's value, or -1. */
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/**
+ * The 92 bytes the text encodes, or null unless it is exactly prefix + lowercase hex (the only
+ * text `orderSigningBytes` makes of them). Read in one pass: it was a copy, a string, a regex,
+ * a hex decode and the whole text made again to compare (test/exchange/order-proof-text.test.ts).
+ */
+export function parseOrderText(text: Uint8Array): Uint8Array | null {
   if (text.length !== ORDER_TEXT_LENGTH) return null;
-  const hex = Buffer.from(text.subarray(ORDER_TEXT_PREFIX.length)).toString('latin1');
-  if (!/^[0-9a-f]*$/.test(hex)) return null;
-  const bytes = Uint8Array.from(Buffer.from(hex, 'hex'));
-  return Buffer.from(orderSigningBytes(bytes)).equals(text) ? bytes : null;
+  for (let i = 0; i < PREFIX.length; i++) if (text[i] !== PREFIX[i]) return null;
+  const bytes = new Uint8Array(ORDER_MESSAGE_LENGTH);
+  for (let i = 0, at = PREFIX.length; i < ORDER_MESSAGE_LENGTH; i++, at += 2) {
+    const hi = nibble(text[at]!);
+    const lo = nibble(text[at + 1]!);
+    if (hi < 0 || lo < 0) return null;
+    bytes[i] = (hi << 4) | lo;
+  }
+  return bytes;
 }
 
 export function readOrderProof(sysvar: Uint8Array, proofIx: number, entry: number): ProofResult {

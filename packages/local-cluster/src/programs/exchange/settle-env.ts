@@ -26,6 +26,8 @@ export interface SettleEnv {
   fees: FeeConfig;
   /** Fill ids (text) per order index, for refusals that name an order. */
   fillIdsByOrder: string[][];
+  /** Runs what must precede a refusal's log line (the new orders' creations kept for one run, settle-orders.ts). */
+  beforeRefusal?: (() => void) | undefined;
 }
 
 export interface LoadedOrder {
@@ -49,6 +51,7 @@ export function refuseFill(
   who: { party: SettleParty; order: LoadedOrder } | null,
   detail: string,
 ): never {
+  env.beforeRefusal?.();
   env.ctx.log(formatFillRefusal(error, fillId, who?.party ?? null, who?.order.owner.toBase58() ?? null, detail));
   fail(error, detail);
 }
@@ -61,6 +64,7 @@ export function refuseOrder(
   owner: PublicKey | null,
   detail: string,
 ): never {
+  env.beforeRefusal?.();
   env.ctx.log(formatOrderRefusal(error, key.toBase58(), owner?.toBase58() ?? null, env.fillIdsByOrder[index] ?? [], detail));
   fail(error, detail);
 }

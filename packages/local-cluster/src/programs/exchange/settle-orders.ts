@@ -6,10 +6,11 @@
  * smart-wallet accounts (outcome and USDC accounts are created when missing; the operator pays).
  */
 import { createAssociatedTokenAccountIdempotentInstruction } from '@solana/spl-token';
-import type { AccountMeta, PublicKey } from '@solana/web3.js';
+import type { AccountMeta, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { PublicKey as Key } from '@solana/web3.js';
 import {
   addressOf,
+  bytesOf,
   decodeOrderMessage,
   decodeOrderState,
   EMPTY_TOTALS,
@@ -24,7 +25,7 @@ import {
 } from '@pmx/programs';
 import { fail } from './guard.js';
 import { orderTermsValid, readOrderProof } from './order-proof.js';
-import { createProgramAccount } from './pda-account.js';
+import { programAccountInstructions } from './pda-account.js';
 import { refuseOrder, type LoadedOrder, type SettleEnv } from './settle-env.js';
 
 function storedOrder(env: SettleEnv, index: number, key: PublicKey): OrderStateAccount | null {
@@ -67,6 +68,33 @@ function orderState(
   return { state: { message: proof.bytes, ...EMPTY_TOTALS, bump }, created: true };
 }
 
+/**
+ * New orders' accounts, created where they always were in the instruction's sequence, but in one
+ * internal transaction for all of a settle's new orders (issue 31, fourteenth pass: two runs of
+ * the System program became one in most settle transactions). Nothing between two creations reads
+ * what a creation changes (the order's own account, the operator's lamports), and nothing logs
+ * or invokes before `flush` runs: a refusal (settle-env.ts), an ATA's creation, any error leaving
+ * `loadOrders`, and its end. The creations' instructions are made at the order's turn, so an
+ * order that cannot be created fails there, after the earlier ones ran, as before.
+ */
+class PendingCreations {
+  private groups: { instructions: TransactionInstruction[]; pdaSigners: PublicKey[] }[] = [];
+
+  constructor(private readonly env: SettleEnv) {}
+
+  add(key: PublicKey): void {
+    const { ctx, operator, programId } = this.env;
+    this.groups.push({ instructions: programAccountInstructions(ctx, operator, key, ORDER_STATE_SIZE, programId), pdaSigners: [key] });
+  }
+
+  flush(): void {
+    if (this.groups.length === 0) return;
+    const groups = this.groups;
+    this.groups = [];
+    this.env.ctx.invokeEach(groups);
+  }
+}
+
 export function loadOrders(
   env: SettleEnv,
   refs: readonly SettleOrderRef[],
@@ -74,42 +102,67 @@ export function loadOrders(
   sysvar: Uint8Array,
   now: bigint,
 ): LoadedOrder[] {
-  const seen = new Set<string>();
-  return refs.map((ref, index) => {
-    const [stateMeta, escrowMeta, usdcMeta, outcomeMeta] = keys.slice(4 * index, 4 * index + 4) as [
-      AccountMeta,
-      AccountMeta,
-      AccountMeta,
-      AccountMeta,
-    ];
-    const key = stateMeta.pubkey;
-    if (seen.has(addressOf(key))) refuseOrder(env, 'DuplicateOrder', index, key, null, 'listed twice');
-    seen.add(addressOf(key));
-    if (!stateMeta.isWritable || !usdcMeta.isWritable || !outcomeMeta.isWritable) fail('AccountNotWritable', `order ${index} accounts`);
-    const { state, created } = orderState(env, index, ref, key, sysvar);
-    const message = decodeOrderMessage(state.message);
-    const owner = new Key(message.owner);
-    if (!key.equals(findOrderStatePda(owner, message.nonce, env.programId)[0]))
-      refuseOrder(env, 'OrderMismatch', index, key, owner, "not the order's address");
-    if (!Buffer.from(message.market).equals(env.marketKey.toBuffer()))
-      refuseOrder(env, 'WrongMarket', index, key, owner, `the order is for market ${new Key(message.market).toBase58()}`);
-    if (now >= message.expiry) refuseOrder(env, 'OrderExpired', index, key, owner, `expired at ${message.expiry}, cluster time ${now}`);
-    const escrow = findUserEscrowPda(owner, env.programId)[0];
-    if (!escrowMeta.pubkey.equals(escrow)) fail('EscrowMismatch', `order ${index}: the escrow must be ${escrow.toBase58()}`);
-    const outcomeMint = message.outcome === 'yes' ? env.market.yesMint : env.market.noMint;
-    const escrowUsdc = findTokenAccountAddress(escrow, env.usdcMint);
-    const escrowOutcome = findTokenAccountAddress(escrow, outcomeMint);
-    if (!usdcMeta.pubkey.equals(escrowUsdc) || !outcomeMeta.pubkey.equals(escrowOutcome))
-      fail('InvalidAccount', `order ${index}: smart-wallet token accounts`);
-    if (created) createProgramAccount(env.ctx, env.operator, key, ORDER_STATE_SIZE, env.programId);
-    for (const [ata, mint] of [
-      [escrowUsdc, env.usdcMint],
-      [escrowOutcome, outcomeMint],
-    ] as const) {
-      if (!env.ctx.getAccount(ata)) env.ctx.invoke([createAssociatedTokenAccountIdempotentInstruction(env.operator, ata, escrow, mint)]);
+  const pending = new PendingCreations(env);
+  env.beforeRefusal = () => pending.flush();
+  try {
+    const seen = new Set<string>();
+    const orders = refs.map((ref, index) => loadOrder(env, pending, seen, ref, index, keys, sysvar, now));
+    pending.flush();
+    return orders;
+  } catch (e) {
+    pending.flush();
+    throw e;
+  } finally {
+    env.beforeRefusal = undefined;
+  }
+}
+
+function loadOrder(
+  env: SettleEnv,
+  pending: PendingCreations,
+  seen: Set<string>,
+  ref: SettleOrderRef,
+  index: number,
+  keys: readonly AccountMeta[],
+  sysvar: Uint8Array,
+  now: bigint,
+): LoadedOrder {
+  const [stateMeta, escrowMeta, usdcMeta, outcomeMeta] = keys.slice(4 * index, 4 * index + 4) as [
+    AccountMeta,
+    AccountMeta,
+    AccountMeta,
+    AccountMeta,
+  ];
+  const key = stateMeta.pubkey;
+  if (seen.has(addressOf(key))) refuseOrder(env, 'DuplicateOrder', index, key, null, 'listed twice');
+  seen.add(addressOf(key));
+  if (!stateMeta.isWritable || !usdcMeta.isWritable || !outcomeMeta.isWritable) fail('AccountNotWritable', `order ${index} accounts`);
+  const { state, created } = orderState(env, index, ref, key, sysvar);
+  const message = decodeOrderMessage(state.message);
+  const owner = new Key(message.owner);
+  if (!key.equals(findOrderStatePda(owner, message.nonce, env.programId)[0]))
+    refuseOrder(env, 'OrderMismatch', index, key, owner, "not the order's address");
+  if (!bytesOf(env.marketKey).equals(message.market))
+    refuseOrder(env, 'WrongMarket', index, key, owner, `the order is for market ${new Key(message.market).toBase58()}`);
+  if (now >= message.expiry) refuseOrder(env, 'OrderExpired', index, key, owner, `expired at ${message.expiry}, cluster time ${now}`);
+  const escrow = findUserEscrowPda(owner, env.programId)[0];
+  if (!escrowMeta.pubkey.equals(escrow)) fail('EscrowMismatch', `order ${index}: the escrow must be ${escrow.toBase58()}`);
+  const outcomeMint = message.outcome === 'yes' ? env.market.yesMint : env.market.noMint;
+  const escrowUsdc = findTokenAccountAddress(escrow, env.usdcMint);
+  const escrowOutcome = findTokenAccountAddress(escrow, outcomeMint);
+  if (!usdcMeta.pubkey.equals(escrowUsdc) || !outcomeMeta.pubkey.equals(escrowOutcome))
+    fail('InvalidAccount', `order ${index}: smart-wallet token accounts`);
+  if (created) pending.add(key);
+  for (const [ata, mint] of [
+    [escrowUsdc, env.usdcMint],
+    [escrowOutcome, outcomeMint],
+  ] as const) {
+    if (!env.ctx.getAccount(ata)) {
+      pending.flush();
+      env.ctx.invoke([createAssociatedTokenAccountIdempotentInstruction(env.operator, ata, escrow, mint)]);
     }
-    return { index, key, bump: state.bump, owner, message, state, escrow, escrowUsdc, escrowOutcome, outcomeMint };
-  });
+  }
+  return { index, key, bump: state.bump, owner, message, state, escrow, escrowUsdc, escrowOutcome, outcomeMint };
 }
 
 /** Writes every order's running totals back (the accounts exist by now). */

@@ -11,7 +11,7 @@ import {
   decodeSettleData,
   encodeClobMarket,
   FILL_RECEIPT_SIZE,
-  findFillReceiptPda,
+  findFillReceiptPdaOfSeed,
   findTokenAccountAddress,
   SETTLE_ACCOUNTS_PER_ORDER,
   SETTLE_FIXED_ACCOUNTS,
@@ -84,7 +84,7 @@ export const processSettle: Processor = (ix, ctx, programId) => {
   };
   const receiptKeys = ix.keys.slice(SETTLE_FIXED_ACCOUNTS + SETTLE_ACCOUNTS_PER_ORDER * data.orders.length);
   const receipts = data.fills.map((f, k) => {
-    const [key, bump] = findFillReceiptPda(fillIds[k]!, programId);
+    const [key, bump] = findFillReceiptPdaOfSeed(data.fills[k]!.fillUuid, programId);
     if (!receiptKeys[k]!.pubkey.equals(key)) fail('InvalidAccount', `receipt of fill ${fillIds[k]} must be ${key.toBase58()}`);
     if (!receiptKeys[k]!.isWritable) fail('AccountNotWritable', `receipt of fill ${fillIds[k]}`);
     const existing = ctx.getAccount(key);

@@ -6,6 +6,7 @@
 import { PublicKey } from '@solana/web3.js';
 import type { FillType } from '../../orderbook/order-types.js';
 import { EXCHANGE_ACCOUNT } from '../discriminators.js';
+import { bytesOf } from '../../solana/legacy-message.js';
 
 export const FILL_RECEIPT_SIZE = 208;
 export const FILL_TYPES = ['direct', 'complementary', 'sell_complementary'] as const satisfies readonly FillType[];
@@ -37,9 +38,10 @@ export function encodeFillReceipt(a: FillReceiptAccount): Buffer {
   const b = Buffer.alloc(FILL_RECEIPT_SIZE);
   EXCHANGE_ACCOUNT.fillReceipt.copy(b, 0);
   b.set(a.fillUuid, 8);
-  a.market.toBuffer().copy(b, 24);
-  a.takerOrder.toBuffer().copy(b, 56);
-  a.makerOrder.toBuffer().copy(b, 88);
+  // The keys' bytes kept per object (toBuffer runs bn.js at every call).
+  bytesOf(a.market).copy(b, 24);
+  bytesOf(a.takerOrder).copy(b, 56);
+  bytesOf(a.makerOrder).copy(b, 88);
   b.writeUInt8(FILL_TYPES.indexOf(a.fillType), 120);
   b.writeUInt8(a.bump, 121);
   b.writeUInt16LE(a.priceBps, 122);
