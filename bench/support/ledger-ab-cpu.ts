@@ -10,35 +10,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Keypair, PublicKey } from '@solana/web3.js';
-import { signedTransfers } from './send-confirm.js';
-
-interface Ledger {
-  airdrop(to: PublicKey, lamports: bigint): Promise<string>;
-  mintUsdc(owner: PublicKey, raw: bigint): Promise<string>;
-  sendRawTransaction(raw: Uint8Array, opts: { groupCommit: boolean }): Promise<{ err: unknown }>;
-  getLatestBlockhash(): { blockhash: string };
-  bootstrapInfo: { usdcMint: string };
-  close(): Promise<void>;
-}
+import type { EmbeddedLedger } from '@pmx/local-cluster';
+import { fundedLedger, signedTransfers } from './send-confirm.js';
 
 const [otherRoot = '/work/wt-base', roundsArg = '8', roundArg = '500', groupArg = '4'] = process.argv.slice(2);
 const [rounds, round, group] = [Number(roundsArg), Number(roundArg), Number(groupArg)];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function open(root: string) {
-  const { EmbeddedLedger } = (await import(pathToFileURL(join(root, 'packages/local-cluster/src/index.ts')).href)) as {
-    EmbeddedLedger: { open(o: { dataDir: string }): Promise<Ledger> };
+  // The tree's own ledger class; the type is this tree's, as both keep its interface.
+  const tree = (await import(pathToFileURL(join(root, 'packages/local-cluster/src/index.ts')).href)) as {
+    EmbeddedLedger: typeof EmbeddedLedger;
   };
   const dir = mkdtempSync(join(tmpdir(), 'ledger-ab-'));
-  const ledger = await EmbeddedLedger.open({ dataDir: dir });
-  const payer = Keypair.generate();
-  const to = Keypair.generate().publicKey;
-  await ledger.airdrop(payer.publicKey, 10_000_000_000n);
-  await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
-  await ledger.mintUsdc(to, 1n);
+  const { ledger, payer, to, mint } = await fundedLedger(dir, 0, (options) => tree.EmbeddedLedger.open(options));
   let sent = 0;
-  const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
   /** CPU µs per transfer over `n` transfers (signed first, untimed). */
   async function land(n: number): Promise<number> {
     const txs = signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n, 1 + sent);

@@ -42,16 +42,23 @@ export function signedTransfers(
   );
 }
 
-/** An embedded ledger in `dir` and `n` signed USDC transfers from a funded payer to a holder (the ledger-side CPU benches). */
-export async function fundedLedger(dir: string, n: number): Promise<{ ledger: EmbeddedLedger; txs: Uint8Array[] }> {
-  const ledger = await EmbeddedLedger.open({ dataDir: dir });
+/**
+ * An embedded ledger in `dir` and `n` signed USDC transfers from a funded payer to a holder (the
+ * ledger-side CPU benches); `open` opens the ledger of another tree (two trees in one process).
+ */
+export async function fundedLedger(
+  dir: string,
+  n: number,
+  open: (options: { dataDir: string }) => Promise<EmbeddedLedger> = (options) => EmbeddedLedger.open(options),
+): Promise<{ ledger: EmbeddedLedger; txs: Uint8Array[]; payer: Keypair; to: PublicKey; mint: PublicKey }> {
+  const ledger = await open({ dataDir: dir });
   const payer = Keypair.generate();
   const to = Keypair.generate().publicKey;
   await ledger.airdrop(payer.publicKey, 10_000_000_000n);
   await ledger.mintUsdc(payer.publicKey, 10n ** 12n);
   await ledger.mintUsdc(to, 1n);
   const mint = new PublicKey(ledger.bootstrapInfo.usdcMint);
-  return { ledger, txs: signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n) };
+  return { ledger, payer, to, mint, txs: signedTransfers(ledger.getLatestBlockhash().blockhash, mint, payer, to, n) };
 }
 
 /** A LiteSVM holding a mint whose tokens `payer` holds and `to` can receive (the direct side and the floor's). */
