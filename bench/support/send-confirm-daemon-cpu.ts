@@ -7,7 +7,8 @@
  * loops), so what the sends cost is the difference. `rounds` sends of `n` each, one daemon.
  *
  *   npx tsx bench/support/send-confirm-daemon-cpu.ts [n=3000] [rounds=3]
- *   (BENCH_DAEMON=tsx runs the sources; by default the compiled dist/, as the row)
+ *   (BENCH_DAEMON=tsx runs the sources; by default the compiled dist/, as the row;
+ *   DAEMON_MAIN=/other/tree/dist/src/main.js runs another tree's build, for A/B)
  */
 import { readFileSync } from 'node:fs';
 import { Connection, Keypair } from '@solana/web3.js';
@@ -28,7 +29,7 @@ const daemon = await spawnDaemon(
   tempDir('pmx-bench-send-cpu-'),
   { RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000', LOG_LEVEL: 'warn', HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' },
   [],
-  daemonEntry(),
+  process.env.DAEMON_MAIN ? [process.env.DAEMON_MAIN] : daemonEntry(),
 );
 try {
   await waitForStatus(daemon, '/health', 200, 60_000);
