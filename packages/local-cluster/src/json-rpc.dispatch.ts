@@ -6,6 +6,7 @@
  * instead of building a string V8 cannot hold).
  */
 import type { Logger } from 'pino';
+import type { KeptResults } from './rpc-kept-results.js';
 import {
   RpcError,
   RPC_INTERNAL_ERROR,
@@ -46,6 +47,8 @@ export class JsonRpcDispatcher {
     private readonly methods: Record<string, RpcMethod>,
     private readonly limits: DispatchLimits = DEFAULT_DISPATCH_LIMITS,
     private readonly logger?: Logger,
+    /** Kept result JSON of account reads (rpc-kept-results.ts); none: every call runs. */
+    private readonly kept?: KeptResults,
   ) {}
 
   /** One call object; never throws. Synchronous methods answer without a promise hop. */
@@ -61,16 +64,19 @@ export class JsonRpcDispatcher {
     if (params !== undefined && params !== null && !Array.isArray(params))
       return rpcErrorReply(RPC_INVALID_PARAMS, 'Invalid params: expected an array', replyId);
     try {
-      const result = method(params ?? []);
-      if (result instanceof Promise)
-        return result.then(
-          (r: unknown) => ({ jsonrpc: '2.0', result: r, id: replyId }),
-          (e: unknown) => this.failure(e, name, replyId),
-        );
-      return { jsonrpc: '2.0', result, id: replyId };
+      return this.settle(method(params ?? []), name, replyId);
     } catch (e) {
       return this.failure(e, name, replyId);
     }
+  }
+
+  private settle(result: unknown, name: string, replyId: unknown): Reply | Promise<Reply> {
+    if (result instanceof Promise)
+      return result.then(
+        (r: unknown) => ({ jsonrpc: '2.0', result: r, id: replyId }),
+        (e: unknown) => this.failure(e, name, replyId),
+      );
+    return { jsonrpc: '2.0', result, id: replyId };
   }
 
   private failure(e: unknown, method: string, id: unknown): Reply {
@@ -82,12 +88,59 @@ export class JsonRpcDispatcher {
   /** A parsed request body (single call or batch) → the serialized answer; never throws. */
   handle(body: unknown): string | Promise<string> {
     if (!Array.isArray(body)) {
+      const kept = this.kept === undefined ? undefined : this.keptAnswer(body, this.kept);
+      if (kept !== undefined) return kept;
       const reply = this.call(body);
       return reply instanceof Promise
         ? reply.then((r) => this.serialize(r, this.limits.maxResponseBytes))
         : this.serialize(reply, this.limits.maxResponseBytes);
     }
     return this.batch(body);
+  }
+
+  /**
+   * A well-formed call of a kept method: its result JSON from the cache, or made and kept, in
+   * the bytes JSON.stringify gives the whole reply. undefined (nothing run) for anything else,
+   * which the ordinary path answers, its errors included.
+   */
+  private keptAnswer(req: unknown, kept: KeptResults): string | Promise<string> | undefined {
+    if (typeof req !== 'object' || req === null) return undefined;
+    const { id, method: name, params, jsonrpc } = req as Record<string, unknown>;
+    if (typeof name !== 'string' || !kept.methods.has(name) || !Object.hasOwn(this.methods, name)) return undefined;
+    if (!validId(id) || (jsonrpc !== undefined && jsonrpc !== '2.0')) return undefined;
+    if (params !== undefined && params !== null && !Array.isArray(params)) return undefined;
+    const replyId = id ?? null;
+    const args = (params ?? []) as unknown[];
+    let key: string;
+    try {
+      key = `${name} ${JSON.stringify(args)}`;
+    } catch {
+      return undefined; // not a parsed JSON body (handle's callers pass one)
+    }
+    const budget = this.limits.maxResponseBytes;
+    let text = kept.get(key);
+    if (text === undefined) {
+      let settled: Reply | Promise<Reply>;
+      try {
+        settled = this.settle(this.methods[name]!(args), name, replyId);
+      } catch (e) {
+        return this.serialize(this.failure(e, name, replyId), budget);
+      }
+      if (settled instanceof Promise) return settled.then((r) => this.serialize(r, budget));
+      let made: string | undefined;
+      try {
+        made = JSON.stringify(settled.result);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+      }
+      if (made === undefined) return this.serialize(settled, budget);
+      kept.set(key, made);
+      text = made;
+    }
+    // JSON.stringify of { jsonrpc, result, id }, byte for byte (the ids validId admits are
+    // null, strings and finite numbers).
+    const reply = `{"jsonrpc":"2.0","result":${text},"id":${JSON.stringify(replyId)}}`;
+    return reply.length <= budget || reply.length <= ALWAYS_DELIVERED_BYTES ? reply : this.tooLarge({ id: replyId });
   }
 
   private async batch(body: unknown[]): Promise<string> {

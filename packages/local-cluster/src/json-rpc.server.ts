@@ -15,6 +15,7 @@ import { transactionMethods } from './json-rpc.transaction-methods.js';
 import type { EmbeddedLedger } from './ledger.js';
 import { RPC_METHOD_NOT_FOUND, RPC_PARSE_ERROR, RpcError } from './rpc-error.js';
 import { MintDecimals } from './rpc-mint-decimals.js';
+import { KeptResults } from './rpc-kept-results.js';
 import { isAllowedOrigin } from './rpc-origin.js';
 
 /** Agave's MAX_REQUEST_BODY_SIZE (`--rpc-max-request-body-size` default). */
@@ -56,7 +57,7 @@ export class JsonRpcServer {
     this.decimals = new MintDecimals(ledger);
     const methods = { ...accountMethods(ledger, this.decimals.of), ...transactionMethods(ledger) };
     if (opts.airdrop === false) methods.requestAirdrop = airdropDisabled;
-    this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger);
+    this.dispatcher = new JsonRpcDispatcher(methods, { ...DEFAULT_DISPATCH_LIMITS, ...opts.limits }, logger, new KeptResults(ledger));
     const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
     // Node checks the timeouts every connectionsCheckingInterval (30 s by default): tighten it so
     // a slow-body client is cut off close to the limit, not up to 30 s later.
