@@ -35,9 +35,15 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
 
 type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
 
-/** A journal row's values: the account's post-state, or nulls for an account that is gone. */
+/** A journal row's values: the account's post-state, or nulls for an account that is gone (the data is bound as a view: SQLite copies it). */
 function journalRow(address: string, acc: StoredAccount | null): unknown[] {
-  return [address, acc?.owner ?? null, acc ? acc.lamports.toString() : null, acc?.executable ? 1 : 0, acc ? Buffer.from(acc.data) : null];
+  return [
+    address,
+    acc?.owner ?? null,
+    acc ? acc.lamports.toString() : null,
+    acc?.executable ? 1 : 0,
+    acc ? Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength) : null,
+  ];
 }
 
 export class TransactionRecordStore {
@@ -73,21 +79,25 @@ export class TransactionRecordStore {
     // Made once: better-sqlite3 builds a wrapper per db.transaction() call.
     this.recordGroup = this.db.transaction((entries: readonly RecordEntry[]) => {
       const landed: PendingEntry[] = [];
-      const journal: unknown[] = [];
+      // Each account's last post-state in the group only: the group commits or not as a whole, so
+      // no reopen can see a state between two of its transactions, and replay (one account at a
+      // time, in jseq order) ends at the last one either way. A sender's fee payer and token
+      // accounts repeat within a turn: four transfers between the same accounts wrote 12 rows, now 3.
+      const last = new Map<string, StoredAccount | null>();
       for (const e of entries) {
         const errText = e.record.err === null ? null : JSON.stringify(e.record.err);
         const seq = this.insert(e.record, errText);
         const { signature, slot, blockTime, accountKeys } = e.record;
         landed.push({ seq, keys: accountKeys, signature, slot, blockTime, errText });
-        if (this.journaling) for (const [address, acc] of e.changed) journal.push(...journalRow(address, acc));
+        if (this.journaling) for (const [address, acc] of e.changed) last.set(address, acc);
       }
-      this.journalRows.run(journal);
+      this.journalAccounts(last);
       return landed;
     });
   }
 
   /**
-   * Records landed transactions and journals the accounts each changed, all in one SQLite
+   * Records landed transactions and journals the accounts they changed, all in one SQLite
    * transaction (group commit: one commit for every transaction landed in a turn), in order.
    */
   readonly recordAll = (entries: readonly RecordEntry[]): void => {
