@@ -1,6 +1,6 @@
 // The account journal of a group commit (issue 31, fourteenth pass): an account changed by several
 // transactions of one group is journaled once, with its last post-state, and a reopen replays
-// the journal to the same accounts as one row per change would.
+// the journal to the same accounts as one row per change would. The group's records are one INSERT.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,10 @@ describe('account journal of a group commit', () => {
       [w, null],
       [z, 4n],
     ]);
+    // The group's records went in with one statement: each index row names its own record's seq.
+    store.flushAddressIndex();
+    const sigs = (address: string) => store.signaturesForAddress(address, { limit: 10 }).map((s) => s.signature);
+    expect([sigs(w), sigs(x), sigs(z)]).toEqual([['d', 'b', 'a'], ['c', 'b'], ['d']]);
     store.close();
 
     const { svm, store: reopened } = openState(dir.path);
