@@ -20,13 +20,19 @@ export class MultiRowInsert {
     private readonly columns: number,
   ) {}
 
-  /** Inserts the rows whose values are laid end to end in `values`. */
-  run(values: unknown[]): void {
+  /**
+   * Inserts the rows whose values are laid end to end in `values`; returns the rowid of the last
+   * (0 if none). SQLite gives the rows of one INSERT … VALUES consecutive rowids in order (each
+   * the largest so far plus one, in a table without AUTOINCREMENT that nothing else writes meanwhile).
+   */
+  run(values: unknown[]): number {
     const rows = values.length / this.columns;
+    let last = 0;
     for (let first = 0; first < rows; first += ROWS_PER_STATEMENT) {
       const count = Math.min(ROWS_PER_STATEMENT, rows - first);
-      this.statement(count).run(values.slice(first * this.columns, (first + count) * this.columns));
+      last = Number(this.statement(count).run(values.slice(first * this.columns, (first + count) * this.columns)).lastInsertRowid);
     }
+    return last;
   }
 
   private statement(rows: number): Database.Statement {

@@ -35,9 +35,15 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
 
 type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
 
-/** A journal row's values: the account's post-state, or nulls for an account that is gone. */
+/** A journal row's values: the account's post-state, or nulls for an account that is gone (the data is bound as a view: SQLite copies it). */
 function journalRow(address: string, acc: StoredAccount | null): unknown[] {
-  return [address, acc?.owner ?? null, acc ? acc.lamports.toString() : null, acc?.executable ? 1 : 0, acc ? Buffer.from(acc.data) : null];
+  return [
+    address,
+    acc?.owner ?? null,
+    acc ? acc.lamports.toString() : null,
+    acc?.executable ? 1 : 0,
+    acc ? Buffer.from(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength) : null,
+  ];
 }
 
 export class TransactionRecordStore {
@@ -47,6 +53,7 @@ export class TransactionRecordStore {
   /** Index rows of committed transactions, written after their answers (address-index.pending.ts). */
   private readonly unindexed: PendingAddressRows;
   private readonly journalRows: MultiRowInsert;
+  private readonly recordRows: MultiRowInsert;
   private readonly recordGroup: (entries: readonly RecordEntry[]) => PendingEntry[];
 
   constructor(
@@ -58,7 +65,6 @@ export class TransactionRecordStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     this.stmts = {
-      insertTx: this.db.prepare('INSERT INTO transactions (signature, slot, block_time, raw, err, meta) VALUES (?, ?, ?, ?, ?, ?)'),
       has: this.db.prepare('SELECT 1 FROM transactions WHERE signature = ?').pluck(),
       get: this.db.prepare('SELECT * FROM transactions WHERE signature = ?'),
       status: this.db.prepare('SELECT slot, err FROM transactions WHERE signature = ?'),
@@ -70,24 +76,34 @@ export class TransactionRecordStore {
     this.addresses = new AddressIndex(this.db);
     this.unindexed = new PendingAddressRows(this.db, this.addresses);
     this.journalRows = new MultiRowInsert(this.db, 'INSERT INTO account_journal (address, owner, lamports, executable, data) VALUES', 5);
+    this.recordRows = new MultiRowInsert(this.db, 'INSERT INTO transactions (signature, slot, block_time, raw, err, meta) VALUES', 6);
     // Made once: better-sqlite3 builds a wrapper per db.transaction() call.
     this.recordGroup = this.db.transaction((entries: readonly RecordEntry[]) => {
       const landed: PendingEntry[] = [];
-      const journal: unknown[] = [];
+      // Each account's last post-state in the group only: the group commits or not as a whole, so
+      // no reopen can see a state between two of its transactions, and replay (one account at a
+      // time, in jseq order) ends at the last one either way. A sender's fee payer and token
+      // accounts repeat within a turn: four transfers between the same accounts wrote 12 rows, now 3.
+      const last = new Map<string, StoredAccount | null>();
+      const rows: unknown[] = [];
       for (const e of entries) {
-        const errText = e.record.err === null ? null : JSON.stringify(e.record.err);
-        const seq = this.insert(e.record, errText);
-        const { signature, slot, blockTime, accountKeys } = e.record;
-        landed.push({ seq, keys: accountKeys, signature, slot, blockTime, errText });
-        if (this.journaling) for (const [address, acc] of e.changed) journal.push(...journalRow(address, acc));
+        const rec = e.record;
+        const errText = rec.err === null ? null : JSON.stringify(rec.err);
+        const raw = Buffer.from(rec.raw.buffer, rec.raw.byteOffset, rec.raw.byteLength);
+        rows.push(rec.signature, rec.slot, rec.blockTime, raw, errText, metaJson(rec));
+        landed.push({ seq: 0, keys: rec.accountKeys, signature: rec.signature, slot: rec.slot, blockTime: rec.blockTime, errText });
+        if (this.journaling) for (const [address, acc] of e.changed) last.set(address, acc);
       }
-      this.journalRows.run(journal);
+      // One statement for the group's records (as for its journal rows): the seqs are consecutive, ending at the last.
+      const first = this.recordRows.run(rows) - entries.length + 1;
+      landed.forEach((l, i) => (l.seq = first + i));
+      this.journalAccounts(last);
       return landed;
     });
   }
 
   /**
-   * Records landed transactions and journals the accounts each changed, all in one SQLite
+   * Records landed transactions and journals the accounts they changed, all in one SQLite
    * transaction (group commit: one commit for every transaction landed in a turn), in order.
    */
   readonly recordAll = (entries: readonly RecordEntry[]): void => {
@@ -97,19 +113,6 @@ export class TransactionRecordStore {
   /** Writes the address index's waiting rows now (tests; close does it too). */
   flushAddressIndex(): void {
     this.unindexed.flush();
-  }
-
-  /** The transaction's row; returns its seq. Its journal rows are written by the caller, its index rows later. */
-  private insert(rec: TransactionRecord, errText: string | null): number {
-    const info = this.stmts.insertTx.run(
-      rec.signature,
-      rec.slot,
-      rec.blockTime,
-      Buffer.from(rec.raw.buffer, rec.raw.byteOffset, rec.raw.byteLength),
-      errText,
-      metaJson(rec),
-    );
-    return Number(info.lastInsertRowid);
   }
 
   /** Journals account states written outside a transaction (bootstrap funding, the internal payer). */
