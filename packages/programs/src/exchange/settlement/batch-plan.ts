@@ -4,10 +4,10 @@
  * the fill type they make, a nonce that names one order only). A bad fill ends the plan; the
  * caller reports it when it is the first. No transaction is built here (batch-compile.ts).
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { decodeOrderMessage, type OrderMessage } from '../../orderbook/order-message.js';
 import { findClobMarketPda } from '../pda.js';
-import { addressOf } from '../../solana/pda-cache.js';
+import { addressOf, publicKeyOfBytes } from '../../solana/pda-cache.js';
 import { fillTypeOf } from './fill-amounts.js';
 import type { SettleFillInput } from './settle-instruction.js';
 import { findOrderStatePda } from './settle-pda.js';
@@ -45,7 +45,7 @@ export class BatchPlan {
   ) {}
 
   private slot(fill: SettlementFill, o: SignedOrder, m: OrderMessage): number {
-    const owner = new PublicKey(m.owner);
+    const owner = publicKeyOfBytes(m.owner);
     const address = addressOf(findOrderStatePda(owner, m.nonce, this.programId)[0]);
     const known = this.index.get(address);
     if (known !== undefined) {
