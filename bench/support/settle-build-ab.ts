@@ -67,6 +67,13 @@ async function openTree(root: string) {
     // The assembly checks a signature's length only (the Ed25519 program verifies it on chain).
     return { message, signature: createHash('sha512').update(message).digest() };
   };
+  // As the tree's keeper signs and serializes (settle-group.ts): in one step where the tree has it.
+  const signed = (tx: { serialize(): Uint8Array }): Uint8Array => {
+    if (p.signAndSerialize) return p.signAndSerialize(tx, [operator]);
+    p.signTransaction(tx, [operator]);
+    return tx.serialize();
+  };
+  const blockhashes = Array.from({ length: 7 }, (_, i) => seeded(400 + i).publicKey.toBase58());
   let round = 0;
   /** One drain round; returns the CPU µs of its assembly and the hash of its transactions' bytes. */
   function drainRound() {
@@ -90,14 +97,14 @@ async function openTree(root: string) {
           p.findOrderStatePda(new PublicKey(o.message.subarray(32, 64)), Buffer.from(o.message).readBigUInt64LE(76))[0].toBase58(),
           o.message,
         );
-    const ctx = { ...ref, recentBlockhash: seeded(400 + (r % 7)).publicKey.toBase58(), lookupTables: [table] };
+    const ctx = { ...ref, recentBlockhash: blockhashes[r % blockhashes.length]!, lookupTables: [table] };
+    const tags = Array.from({ length: fills.length }, (_, n) => createHash('md5').update(`${r} ${n}`).digest());
     const hash = createHash('sha256');
     const t0 = cpuUs();
     let n = 0;
     for (let rest: typeof fills = fills; rest.length > 0; n++) {
-      const b = p.buildSettlementBatch(rest, { ...ctx, tag: createHash('md5').update(`${r} ${n}`).digest(), orderStates });
-      p.signTransaction(b.transaction, [operator]);
-      hash.update(b.transaction.serialize());
+      const b = p.buildSettlementBatch(rest, { ...ctx, tag: tags[n]!, orderStates });
+      hash.update(signed(b.transaction));
       for (const address of b.newOrders) orderStates.set(address, { message: messageOf.get(address)! });
       rest = rest.slice(b.fills.length);
     }
