@@ -56,6 +56,40 @@ export interface SettleInstructionParams {
 const ro = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
 
+interface OwnerAccounts {
+  marketUuid: string;
+  usdcMint: PublicKey;
+  programId: PublicKey;
+  escrow: PublicKey;
+  usdc: PublicKey;
+  /** Each outcome's token account, once asked (an owner trading one outcome never derives the other's). */
+  yes?: PublicKey;
+  no?: PublicKey;
+}
+
+const same = (a: PublicKey, b: PublicKey) => a === b || a.equals(b);
+
+/**
+ * An owner's smart wallet and its three token accounts in the last market asked, by owner key
+ * object (the assembly keeps one per owner: pda-cache.ts `publicKeyOfBytes`): each compile asked
+ * the PDA cache four times per order, each a key built from the seeds.
+ */
+const ownerAccounts = new WeakMap<PublicKey, OwnerAccounts>();
+
+function accountsOfOwner(owner: PublicKey, marketUuid: string, usdcMint: PublicKey, programId: PublicKey): OwnerAccounts {
+  const known = ownerAccounts.get(owner);
+  if (known && known.marketUuid === marketUuid && same(known.usdcMint, usdcMint) && same(known.programId, programId)) return known;
+  const entry: OwnerAccounts = {
+    marketUuid,
+    usdcMint,
+    programId,
+    escrow: findUserEscrowPda(owner, programId)[0],
+    usdc: findEscrowTokenAddress(owner, usdcMint, programId),
+  };
+  ownerAccounts.set(owner, entry);
+  return entry;
+}
+
 /** The order's four accounts: its state, the owner's smart wallet and its USDC and outcome-token accounts. */
 export function settleOrderAccounts(
   o: SettleOrderInput,
@@ -63,13 +97,13 @@ export function settleOrderAccounts(
   usdcMint: PublicKey,
   programId: PublicKey = EXCHANGE_PROGRAM_ID,
 ): AccountMeta[] {
-  const outcomeMint = findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0];
-  return [
-    w(findOrderStatePda(o.owner, o.nonce, programId)[0]),
-    ro(findUserEscrowPda(o.owner, programId)[0]),
-    w(findEscrowTokenAddress(o.owner, usdcMint, programId)),
-    w(findEscrowTokenAddress(o.owner, outcomeMint, programId)),
-  ];
+  const a = accountsOfOwner(o.owner, marketUuid, usdcMint, programId);
+  const outcome = (a[o.outcome] ??= findEscrowTokenAddress(
+    o.owner,
+    findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0],
+    programId,
+  ));
+  return [w(findOrderStatePda(o.owner, o.nonce, programId)[0]), ro(a.escrow), w(a.usdc), w(outcome)];
 }
 
 /** The accounts every settle instruction of a market lists first (operator excluded from lookup tables). */
