@@ -68,6 +68,11 @@ export class BatchPlan {
   readonly orders: OrderSlot[] = [];
   readonly fills: SettleFillInput[] = [];
   private readonly index = new Map<string, number>();
+  /** After each fill, how many orders the fills so far use (first-use order: a running maximum). */
+  private readonly used: number[] = [0];
+  /** The accounts the orders lock (batch-bounds.ts `lockedAccounts`), and their count after each order. */
+  private readonly locks = new Set<string>();
+  private readonly distinctLocks: number[] = [0];
 
   constructor(
     private readonly ctx: SettlementContext,
@@ -100,14 +105,24 @@ export class BatchPlan {
       needsProof: !stored,
     });
     this.index.set(address, this.orders.length - 1);
+    const ownerText = addressOf(owner);
+    this.locks.add(address).add(ownerText).add(`${ownerText}:usdc`).add(`${ownerText}:${m.outcome}`);
+    this.distinctLocks.push(this.locks.size);
     return this.orders.length - 1;
   }
 
   /** How many of `orders` (in first-use order) the first `n` fills use. */
   ordersUsedBy(n: number): number {
-    let max = -1;
-    for (const f of this.fills.slice(0, n)) max = Math.max(max, f.taker, f.maker);
-    return max + 1;
+    return this.used[Math.max(0, Math.min(n, this.fills.length))]!;
+  }
+
+  /**
+   * Distinct accounts the first `k` orders lock: per order its state account, per owner the smart
+   * wallet and its USDC account, per owner and outcome its token account (kept as orders come,
+   * where batch-bounds.ts counted them again for every candidate length).
+   */
+  orderLocks(k: number): number {
+    return this.distinctLocks[k]!;
   }
 
   add(fill: SettlementFill): void {
@@ -126,6 +141,8 @@ export class BatchPlan {
       maker: this.slot(fill, fill.makerOrder, makerOrder),
       quantity: fill.quantity,
     });
+    const last = this.fills.at(-1)!;
+    this.used.push(Math.max(this.used.at(-1)!, last.taker + 1, last.maker + 1));
   }
 }
 
