@@ -62,6 +62,8 @@ interface OwnerAccounts {
   programId: PublicKey;
   escrow: PublicKey;
   usdc: PublicKey;
+  /** The owner's order state accounts by nonce, the last few hundred asked (the PDA cache keyed them by seed bytes). */
+  states: Map<bigint, PublicKey>;
   /** Each outcome's token account, once asked (an owner trading one outcome never derives the other's). */
   yes?: PublicKey;
   no?: PublicKey;
@@ -85,6 +87,7 @@ function accountsOfOwner(owner: PublicKey, marketUuid: string, usdcMint: PublicK
     programId,
     escrow: findUserEscrowPda(owner, programId)[0],
     usdc: findEscrowTokenAddress(owner, usdcMint, programId),
+    states: new Map(),
   };
   ownerAccounts.set(owner, entry);
   return entry;
@@ -103,7 +106,12 @@ export function settleOrderAccounts(
     findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0],
     programId,
   ));
-  return [w(findOrderStatePda(o.owner, o.nonce, programId)[0]), ro(a.escrow), w(a.usdc), w(outcome)];
+  let state = a.states.get(o.nonce);
+  if (state === undefined) {
+    if (a.states.size >= 256) a.states.clear();
+    a.states.set(o.nonce, (state = findOrderStatePda(o.owner, o.nonce, programId)[0]));
+  }
+  return [w(state), ro(a.escrow), w(a.usdc), w(outcome)];
 }
 
 /** The accounts every settle instruction of a market lists first (operator excluded from lookup tables). */
@@ -127,12 +135,26 @@ export function settleFixedAccounts(
   ];
 }
 
+/** Fill receipts by fill id (bounded): a fill's receipt was found again, seed parsed and keyed, at each compile that carries it. */
+const receipts = new WeakMap<PublicKey, Map<string, PublicKey>>();
+
+function receiptOf(fillId: string, programId: PublicKey): PublicKey {
+  let byId = receipts.get(programId);
+  if (!byId) receipts.set(programId, (byId = new Map()));
+  let receipt = byId.get(fillId);
+  if (receipt === undefined) {
+    if (byId.size >= 50_000) byId.delete(byId.keys().next().value!);
+    byId.set(fillId, (receipt = findFillReceiptPda(fillId, programId)[0]));
+  }
+  return receipt;
+}
+
 export function getSettleInstruction(p: SettleInstructionParams): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   const keys = [
     ...settleFixedAccounts(p),
     ...p.orders.flatMap((o) => settleOrderAccounts(o, p.marketUuid, p.usdcMint, programId)),
-    ...p.fills.map((f) => w(findFillReceiptPda(f.fillId, programId)[0])),
+    ...p.fills.map((f) => w(receiptOf(f.fillId, programId))),
   ];
   const data = encodeSettleData({
     tag: p.tag,
