@@ -57,6 +57,17 @@ describe('the settle assembly and an order message changed in place', () => {
     expect(after.equals(bytesOf(fill(6n)))).toBe(true);
   });
 
+  it('proves the text of the bytes the message holds now (the signed text is remembered too)', () => {
+    const f = fill(7n);
+    const before = bytesOf(f);
+    new DataView(f.takerOrder.message.buffer).setUint16(66, 6000, true); // the price, in place: same accounts
+    const after = bytesOf(f);
+    expect(after.equals(before)).toBe(false);
+    const fresh = fill(7n);
+    new DataView(fresh.takerOrder.message.buffer).setUint16(66, 6000, true);
+    expect(after.equals(bytesOf(fresh))).toBe(true);
+  });
+
   it('refuses a message that no longer decodes', () => {
     const f = fill(9n);
     bytesOf(f);
