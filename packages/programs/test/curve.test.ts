@@ -4,7 +4,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOnCurve } from '../src/solana/curve.js';
-import { deriveProgramAddress } from '../src/solana/pda-cache.js';
+import { deriveProgramAddress, findProgramAddressCached } from '../src/solana/pda-cache.js';
 
 const P = 2n ** 255n - 19n;
 const le = (n: bigint, sign = false) => {
@@ -64,5 +64,28 @@ describe('deriveProgramAddress', () => {
       { numRuns: 500 },
     );
     expect(() => deriveProgramAddress([new Uint8Array(33)], Keypair.generate().publicKey)).toThrow(TypeError);
+  });
+});
+
+describe('findProgramAddressCached', () => {
+  it('answers as web3.js for seeds that split the same bytes differently (the cache key tells them apart)', () => {
+    const programId = Keypair.generate().publicKey;
+    const colon = 0x3a;
+    const splits: Uint8Array[][] = [
+      [Uint8Array.of(1, colon), Uint8Array.of(2)],
+      [Uint8Array.of(1), Uint8Array.of(colon, 2)],
+      [Uint8Array.of(1, colon, 2)],
+      [Uint8Array.of(1, colon, 2), new Uint8Array(0)],
+      [new Uint8Array(0), Uint8Array.of(1, colon, 2)],
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const seeds of splits) {
+        const [ours, bump] = findProgramAddressCached(seeds, programId);
+        const [theirs, theirBump] = PublicKey.findProgramAddressSync(
+          seeds.map((s) => Buffer.from(s)),
+          programId,
+        );
+        expect([ours.toBase58(), bump]).toEqual([theirs.toBase58(), theirBump]);
+      }
   });
 });

@@ -40,8 +40,10 @@ export function isOnCurveCached(bytes: Uint8Array): boolean {
 export function findProgramAddressCached(seeds: Array<Buffer | Uint8Array>, programId: PublicKey): [PublicKey, number] {
   let cache = byProgram.get(programId);
   if (!cache) byProgram.set(programId, (cache = new Map()));
+  // Each seed's length, then its bytes as latin1 (half hex's length, a plain copy): unambiguous,
+  // since seeds are at most 32 bytes; hex keys were 1–2 % of a settle batch's assembly.
   let key = '';
-  for (const s of seeds) key += `${Buffer.from(s.buffer, s.byteOffset, s.byteLength).toString('hex')}:`;
+  for (const s of seeds) key += String.fromCharCode(s.byteLength) + Buffer.from(s.buffer, s.byteOffset, s.byteLength).toString('latin1');
   const known = cache.get(key);
   if (known) return known;
   const found = deriveProgramAddress(seeds, programId);
@@ -111,6 +113,18 @@ export function publicKeyOf(text: string): PublicKey {
     texts.set(key, text);
   }
   return key;
+}
+
+const keysByBytes = new Map<string, PublicKey>();
+
+/**
+ * The PublicKey of 32 bytes, one object per key (bounded): an order's owner comes back in every
+ * batch planned from its fills, and one object keeps its bytes and base58 text (addressOf)
+ * remembered across them (a new PublicKey per plan re-encoded both: ~5 % of a batch's assembly).
+ */
+export function publicKeyOfBytes(bytes: Uint8Array): PublicKey {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return keysByBytes.get(key) ?? remember(keysByBytes, key, new PublicKey(bytes));
 }
 
 /**

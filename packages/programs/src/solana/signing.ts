@@ -15,6 +15,7 @@
  */
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { Keypair, VersionedTransaction } from '@solana/web3.js';
+import { shortvec } from './legacy-message.js';
 
 /** DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows. */
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -33,4 +34,35 @@ function privateKeyOf(signer: Keypair): KeyObject {
 export function signTransaction(transaction: VersionedTransaction, signers: readonly Keypair[]): void {
   const message = transaction.message.serialize();
   for (const signer of signers) transaction.addSignature(signer.publicKey, sign(null, message, privateKeyOf(signer)));
+}
+
+/**
+ * `signTransaction` then `transaction.serialize()`, with the message serialized once (web3.js
+ * serializes it again, then copies everything through buffer-layout) and the signer found without
+ * base58 (web3.js's addSignature encodes the key for its error message on every call): the keeper
+ * signs and stores every settle transaction this way. The same bytes (test/signing.test.ts).
+ */
+export function signAndSerialize(transaction: VersionedTransaction, signers: readonly Keypair[]): Uint8Array {
+  const message = transaction.message.serialize();
+  const required = transaction.message.header.numRequiredSignatures;
+  const keys = transaction.message.staticAccountKeys;
+  for (const signer of signers) {
+    let at = -1;
+    for (let i = 0; i < required && at < 0; i++) if (keys[i]!.equals(signer.publicKey)) at = i;
+    if (at < 0) throw new Error(`Can not add signature; \`${signer.publicKey.toBase58()}\` is not required to sign this transaction`);
+    transaction.signatures[at] = sign(null, message, privateKeyOf(signer));
+  }
+  const count = shortvec(transaction.signatures.length);
+  const out = new Uint8Array(count.length + 64 * transaction.signatures.length + message.length);
+  // web3.js writes into 2048 bytes and fails past them; so does this.
+  if (out.length > 2048) throw new RangeError(`a transaction of ${out.length} bytes does not serialize`);
+  out.set(count, 0);
+  let offset = count.length;
+  for (const signature of transaction.signatures) {
+    if (signature.length !== 64) throw new RangeError('Signature must be 64 bytes long');
+    out.set(signature, offset);
+    offset += 64;
+  }
+  out.set(message, offset);
+  return out;
 }

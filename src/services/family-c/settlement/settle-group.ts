@@ -23,7 +23,7 @@ import { moveGroupFills } from '../../../../db/repositories/clob-settlement.repo
 import { insertBatches } from '../../../../db/repositories/clob-settle-group.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
 import { statusFate } from '../../../chain/confirmation.js';
-import { signTransaction } from '@pmx/programs';
+import { signAndSerialize } from '@pmx/programs';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
 import { recordOutboundIntents } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
@@ -59,8 +59,7 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
   const signed = planned.map((p): SignedBatch => {
     p.choice.message.recentBlockhash = blockhash;
     const transaction = new VersionedTransaction(p.choice.message);
-    signTransaction(transaction, [k.c.operator]);
-    const raw = transaction.serialize();
+    const raw = signAndSerialize(transaction, [k.c.operator]);
     if (!namesOutbound(raw, p.outboundId)) throw new Error(`settle batch for ${p.outboundId} does not name its outbound row`);
     return { ...p, batchId: randomUUID(), raw, signature: bs58.encode(transaction.signatures[0]!) };
   });

@@ -12,7 +12,7 @@ import type { OutboundBuilder } from '../../outbound/outbound.types.js';
 import { TerminalOutboundError } from '../../outbound/outbound-errors.js';
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import { fillsOfBatch } from '../../../../db/repositories/clob-settlement.repository.js';
-import { buildSettlementBatch, parseSettleRefusal, signTransaction } from '@pmx/programs';
+import { buildSettlementBatch, parseSettleRefusal, signAndSerialize } from '@pmx/programs';
 import type { KeeperDeps } from './keeper.deps.js';
 import { marketLookupTables } from './lookup-tables.service.js';
 import { fillsOfOrderAccount, readOrderStates, readReceipts, settlementFills } from './settle-inputs.js';
@@ -50,8 +50,7 @@ export function settleBuilder(k: KeeperDeps): OutboundBuilder {
       };
       // A registration whose orders are on chain by now (it landed before a restart) settles its fill instead.
       const batch = buildSettlementBatch(inputs, context);
-      signTransaction(batch.transaction, [k.c.operator]);
-      return batch.transaction.serialize();
+      return signAndSerialize(batch.transaction, [k.c.operator]);
     },
     async onRejected(params, error) {
       const { batchId } = params as SettleParams;

@@ -1,7 +1,6 @@
 /** Bounds of a candidate batch computed without compiling it: they keep the search's compiles to about one a batch. */
 import { ED25519_OFFSETS_SIZE } from '../../solana/ed25519-instruction.js';
 import { orderSigningLength } from '../../orderbook/order-message.js';
-import { addressOf } from '../../solana/pda-cache.js';
 import type { BatchPlan, OrderSlot } from './batch-plan.js';
 import { SETTLE_FILL_BYTES, SETTLE_ORDER_BYTES, SETTLE_TAG_BYTES } from './settle-data.js';
 import { SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS } from './settle-instruction.js';
@@ -13,12 +12,7 @@ import { SETTLE_ACCOUNTS_PER_ORDER, SETTLE_FIXED_ACCOUNTS } from './settle-instr
  * fill its receipt. It bounds the binary search over prefix lengths.
  */
 export function lockedAccounts(plan: BatchPlan, n: number): number {
-  const keys = new Set<string>();
-  for (const o of plan.orders.slice(0, plan.ordersUsedBy(n))) {
-    const owner = addressOf(o.owner); // once per order of the plan, not per candidate length
-    keys.add(o.address).add(owner).add(`${owner}:usdc`).add(`${owner}:${o.outcome}`);
-  }
-  return SETTLE_FIXED_ACCOUNTS + 4 + keys.size + n;
+  return SETTLE_FIXED_ACCOUNTS + 4 + plan.orderLocks(plan.ordersUsedBy(n)) + n;
 }
 
 /**

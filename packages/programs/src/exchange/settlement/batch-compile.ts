@@ -39,6 +39,21 @@ export interface SettlementBatch {
 /** Where the Ed25519 instruction sits: right after the compute budget. */
 const PROOF_IX = 1;
 
+/**
+ * The signed `PMX Order:` text of each order message, by object (checked against a copy of its
+ * bytes): a new order's proof is compiled into each candidate batch and each plan of a group, and
+ * its hex text was made again each time.
+ */
+const signingTexts = new WeakMap<Uint8Array, { bytes: Uint8Array; text: Uint8Array }>();
+
+function signingBytesOf(message: Uint8Array): Uint8Array {
+  const known = signingTexts.get(message);
+  if (known && Buffer.compare(known.bytes, message) === 0) return known.text;
+  const text = orderSigningBytes(message);
+  signingTexts.set(message, { bytes: Uint8Array.from(message), text });
+  return text;
+}
+
 function computeUnits(orders: number, proven: number, fills: number): number {
   return SETTLE_COMPUTE.base + SETTLE_COMPUTE.perOrder * orders + SETTLE_COMPUTE.perNewOrder * proven + SETTLE_COMPUTE.perFill * fills;
 }
@@ -63,7 +78,7 @@ export function compile(
     const entries: Ed25519Entry[] = proven.map((o) => ({
       publicKey: o.owner.toBytes(),
       signature: o.signature,
-      message: orderSigningBytes(o.message),
+      message: signingBytesOf(o.message),
     }));
     ixs.push(createEd25519Instruction(entries));
   }

@@ -4,10 +4,10 @@
  * the fill type they make, a nonce that names one order only). A bad fill ends the plan; the
  * caller reports it when it is the first. No transaction is built here (batch-compile.ts).
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { decodeOrderMessage, type OrderMessage } from '../../orderbook/order-message.js';
 import { findClobMarketPda } from '../pda.js';
-import { addressOf } from '../../solana/pda-cache.js';
+import { addressOf, publicKeyOfBytes } from '../../solana/pda-cache.js';
 import { fillTypeOf } from './fill-amounts.js';
 import type { SettleFillInput } from './settle-instruction.js';
 import { findOrderStatePda } from './settle-pda.js';
@@ -24,19 +24,55 @@ export interface OrderSlot {
   needsProof: boolean;
 }
 
-function decodeSigned(fill: SettlementFill, o: SignedOrder): OrderMessage {
+/** An order message decoded, with its owner's key and its OrderState address (for `programId`). */
+interface DecodedOrder {
+  /** The bytes decoded (a copy): an entry serves only a message that still holds them. */
+  bytes: Uint8Array;
+  m: OrderMessage;
+  owner: PublicKey;
+  address: string;
+  programId: PublicKey;
+}
+
+/**
+ * By message object: the planner plans batch after batch from the same fills (settle-choice.ts),
+ * and each plan decoded both orders and looked their addresses up again (~8 % of an assembly).
+ * Only messages that decoded are kept, with a copy of their bytes compared on each use (92 bytes).
+ */
+const decoded = new WeakMap<Uint8Array, DecodedOrder>();
+
+function decodeSigned(fill: SettlementFill, o: SignedOrder, programId: PublicKey): DecodedOrder {
+  if (o.signature.length !== 64)
+    throw new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: signature must be 64 bytes`);
+  const known = decoded.get(o.message);
+  if (known?.programId.equals(programId) && Buffer.compare(known.bytes, o.message) === 0) return known;
+  let m: OrderMessage;
   try {
-    if (o.signature.length !== 64) throw new RangeError('signature must be 64 bytes');
-    return decodeOrderMessage(o.message);
+    m = decodeOrderMessage(o.message);
   } catch (e) {
     throw new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: ${(e as Error).message}`);
   }
+  const owner = publicKeyOfBytes(m.owner);
+  const entry = {
+    bytes: Uint8Array.from(o.message),
+    m,
+    owner,
+    address: addressOf(findOrderStatePda(owner, m.nonce, programId)[0]),
+    programId,
+  };
+  decoded.set(o.message, entry);
+  return entry;
 }
 
 export class BatchPlan {
   readonly orders: OrderSlot[] = [];
   readonly fills: SettleFillInput[] = [];
   private readonly index = new Map<string, number>();
+  /** After each fill, how many orders the fills so far use (first-use order: a running maximum). */
+  private readonly used: number[] = [0];
+  /** The accounts the orders lock (batch-bounds.ts `lockedAccounts`), and their count after each order. */
+  private readonly locks = new Set<string>();
+  private readonly distinctLocks: number[] = [0];
 
   constructor(
     private readonly ctx: SettlementContext,
@@ -44,9 +80,7 @@ export class BatchPlan {
     private readonly market: PublicKey,
   ) {}
 
-  private slot(fill: SettlementFill, o: SignedOrder, m: OrderMessage): number {
-    const owner = new PublicKey(m.owner);
-    const address = addressOf(findOrderStatePda(owner, m.nonce, this.programId)[0]);
+  private slot(fill: SettlementFill, o: SignedOrder, { m, owner, address }: DecodedOrder): number {
     const known = this.index.get(address);
     if (known !== undefined) {
       if (!Buffer.from(this.orders[known]!.message).equals(o.message))
@@ -71,19 +105,30 @@ export class BatchPlan {
       needsProof: !stored,
     });
     this.index.set(address, this.orders.length - 1);
+    const ownerText = addressOf(owner);
+    this.locks.add(address).add(ownerText).add(`${ownerText}:usdc`).add(`${ownerText}:${m.outcome}`);
+    this.distinctLocks.push(this.locks.size);
     return this.orders.length - 1;
   }
 
   /** How many of `orders` (in first-use order) the first `n` fills use. */
   ordersUsedBy(n: number): number {
-    let max = -1;
-    for (const f of this.fills.slice(0, n)) max = Math.max(max, f.taker, f.maker);
-    return max + 1;
+    return this.used[Math.max(0, Math.min(n, this.fills.length))]!;
+  }
+
+  /**
+   * Distinct accounts the first `k` orders lock: per order its state account, per owner the smart
+   * wallet and its USDC account, per owner and outcome its token account (kept as orders come,
+   * where batch-bounds.ts counted them again for every candidate length).
+   */
+  orderLocks(k: number): number {
+    return this.distinctLocks[k]!;
   }
 
   add(fill: SettlementFill): void {
-    const taker = decodeSigned(fill, fill.takerOrder);
-    const maker = decodeSigned(fill, fill.makerOrder);
+    const takerOrder = decodeSigned(fill, fill.takerOrder, this.programId);
+    const makerOrder = decodeSigned(fill, fill.makerOrder, this.programId);
+    const [taker, maker] = [takerOrder.m, makerOrder.m];
     const invalid = (why: string) => new SettlementAssemblyError('INVALID_FILL', fill.fillId, `fill ${fill.fillId}: ${why}`);
     if (!Buffer.from(taker.market).equals(this.market.toBuffer()) || !Buffer.from(maker.market).equals(this.market.toBuffer()))
       throw invalid('an order is for another market');
@@ -92,10 +137,12 @@ export class BatchPlan {
     if (fill.quantity <= 0n) throw invalid('quantity must be positive');
     this.fills.push({
       fillId: fill.fillId,
-      taker: this.slot(fill, fill.takerOrder, taker),
-      maker: this.slot(fill, fill.makerOrder, maker),
+      taker: this.slot(fill, fill.takerOrder, takerOrder),
+      maker: this.slot(fill, fill.makerOrder, makerOrder),
       quantity: fill.quantity,
     });
+    const last = this.fills.at(-1)!;
+    this.used.push(Math.max(this.used.at(-1)!, last.taker + 1, last.maker + 1));
   }
 }
 

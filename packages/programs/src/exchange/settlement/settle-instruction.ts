@@ -56,6 +56,43 @@ export interface SettleInstructionParams {
 const ro = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
 
+interface OwnerAccounts {
+  marketUuid: string;
+  usdcMint: PublicKey;
+  programId: PublicKey;
+  escrow: PublicKey;
+  usdc: PublicKey;
+  /** The owner's order state accounts by nonce, the last few hundred asked (the PDA cache keyed them by seed bytes). */
+  states: Map<bigint, PublicKey>;
+  /** Each outcome's token account, once asked (an owner trading one outcome never derives the other's). */
+  yes?: PublicKey;
+  no?: PublicKey;
+}
+
+const same = (a: PublicKey, b: PublicKey) => a === b || a.equals(b);
+
+/**
+ * An owner's smart wallet and its three token accounts in the last market asked, by owner key
+ * object (the assembly keeps one per owner: pda-cache.ts `publicKeyOfBytes`): each compile asked
+ * the PDA cache four times per order, each a key built from the seeds.
+ */
+const ownerAccounts = new WeakMap<PublicKey, OwnerAccounts>();
+
+function accountsOfOwner(owner: PublicKey, marketUuid: string, usdcMint: PublicKey, programId: PublicKey): OwnerAccounts {
+  const known = ownerAccounts.get(owner);
+  if (known && known.marketUuid === marketUuid && same(known.usdcMint, usdcMint) && same(known.programId, programId)) return known;
+  const entry: OwnerAccounts = {
+    marketUuid,
+    usdcMint,
+    programId,
+    escrow: findUserEscrowPda(owner, programId)[0],
+    usdc: findEscrowTokenAddress(owner, usdcMint, programId),
+    states: new Map(),
+  };
+  ownerAccounts.set(owner, entry);
+  return entry;
+}
+
 /** The order's four accounts: its state, the owner's smart wallet and its USDC and outcome-token accounts. */
 export function settleOrderAccounts(
   o: SettleOrderInput,
@@ -63,13 +100,18 @@ export function settleOrderAccounts(
   usdcMint: PublicKey,
   programId: PublicKey = EXCHANGE_PROGRAM_ID,
 ): AccountMeta[] {
-  const outcomeMint = findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0];
-  return [
-    w(findOrderStatePda(o.owner, o.nonce, programId)[0]),
-    ro(findUserEscrowPda(o.owner, programId)[0]),
-    w(findEscrowTokenAddress(o.owner, usdcMint, programId)),
-    w(findEscrowTokenAddress(o.owner, outcomeMint, programId)),
-  ];
+  const a = accountsOfOwner(o.owner, marketUuid, usdcMint, programId);
+  const outcome = (a[o.outcome] ??= findEscrowTokenAddress(
+    o.owner,
+    findClobOutcomeMintPda(marketUuid, o.outcome, programId)[0],
+    programId,
+  ));
+  let state = a.states.get(o.nonce);
+  if (state === undefined) {
+    if (a.states.size >= 256) a.states.clear();
+    a.states.set(o.nonce, (state = findOrderStatePda(o.owner, o.nonce, programId)[0]));
+  }
+  return [w(state), ro(a.escrow), w(a.usdc), w(outcome)];
 }
 
 /** The accounts every settle instruction of a market lists first (operator excluded from lookup tables). */
@@ -93,12 +135,26 @@ export function settleFixedAccounts(
   ];
 }
 
+/** Fill receipts by fill id (bounded): a fill's receipt was found again, seed parsed and keyed, at each compile that carries it. */
+const receipts = new WeakMap<PublicKey, Map<string, PublicKey>>();
+
+function receiptOf(fillId: string, programId: PublicKey): PublicKey {
+  let byId = receipts.get(programId);
+  if (!byId) receipts.set(programId, (byId = new Map()));
+  let receipt = byId.get(fillId);
+  if (receipt === undefined) {
+    if (byId.size >= 50_000) byId.delete(byId.keys().next().value!);
+    byId.set(fillId, (receipt = findFillReceiptPda(fillId, programId)[0]));
+  }
+  return receipt;
+}
+
 export function getSettleInstruction(p: SettleInstructionParams): TransactionInstruction {
   const programId = p.programId ?? EXCHANGE_PROGRAM_ID;
   const keys = [
     ...settleFixedAccounts(p),
     ...p.orders.flatMap((o) => settleOrderAccounts(o, p.marketUuid, p.usdcMint, programId)),
-    ...p.fills.map((f) => w(findFillReceiptPda(f.fillId, programId)[0])),
+    ...p.fills.map((f) => w(receiptOf(f.fillId, programId))),
   ];
   const data = encodeSettleData({
     tag: p.tag,
