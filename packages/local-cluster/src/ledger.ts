@@ -166,11 +166,8 @@ export class EmbeddedLedger extends LedgerQueries {
    * refuse as already processed.
    */
   async sendInstructions(instructions: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-    const nonce = new TransactionInstruction({
-      programId: MEMO_PROGRAM_ID,
-      keys: [],
-      data: Buffer.from(`pmx-ledger ${++this.sendSequence}`),
-    });
+    const memo = Buffer.from(`pmx-ledger ${++this.sendSequence}`);
+    const nonce = new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [], data: memo });
     const message = new TransactionMessage({
       payerKey: this.keys.ledgerFaucet.publicKey,
       recentBlockhash: this.clock.latest().blockhash,
