@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS account_journal (
   executable INTEGER, data BLOB);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
 
-type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
+export type RecordEntry = { record: TransactionRecord; changed: Map<string, StoredAccount | null> };
 
 /** A journal row's values: the account's post-state, or nulls for an account that is gone (the data is bound as a view: SQLite copies it). */
 function journalRow(address: string, acc: StoredAccount | null): unknown[] {

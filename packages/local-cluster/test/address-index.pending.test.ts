@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { tempDir } from '../src/testing/transactions.js';
 import { TransactionRecordStore } from '../src/transaction-record.store.js';
+import { recordEntry } from './fixtures/record-entry.js';
 
 const writer = fileURLToPath(new URL('./fixtures/unindexed-writer.ts', import.meta.url));
 
@@ -78,26 +79,7 @@ describe('address index rows written after the answer', () => {
     const dir = tempDir();
     dirs.push(dir);
     const file = join(dir.path, 'ledger.sqlite');
-    const record = (signature: string) => ({
-      record: {
-        signature,
-        slot: 1,
-        blockTime: 0,
-        raw: new Uint8Array([1]),
-        err: null,
-        logs: [],
-        fee: 5000n,
-        unitsConsumed: 0,
-        accountKeys: ['K1'],
-        signers: ['K1'],
-        writable: [true],
-        preBalances: [0n],
-        postBalances: [0n],
-        preTokenBalances: [],
-        postTokenBalances: [],
-      },
-      changed: new Map(),
-    });
+    const record = (signature: string) => recordEntry(signature, ['K1']);
     let store = new TransactionRecordStore(file, true);
     store.recordAll([record('a'), record('b')]);
     store.close();
@@ -117,26 +99,8 @@ describe('address index rows written after the answer', () => {
 describe('a failed write of the waiting rows', () => {
   it('keeps them waiting and answered, forgets the ids it gave, and writes them at the next try', () => {
     const store = new TransactionRecordStore(':memory:', false);
-    const record = (signature: string, keys: string[]) => ({
-      record: {
-        signature,
-        slot: 1,
-        blockTime: 0,
-        raw: new Uint8Array([1]),
-        err: signature === 'b' ? { InstructionError: [0, { Custom: 1 }] } : null,
-        logs: [],
-        fee: 5000n,
-        unitsConsumed: 0,
-        accountKeys: keys,
-        signers: keys.slice(0, 1),
-        writable: keys.map(() => true),
-        preBalances: keys.map(() => 0n),
-        postBalances: keys.map(() => 0n),
-        preTokenBalances: [],
-        postTokenBalances: [],
-      },
-      changed: new Map(),
-    });
+    const record = (signature: string, keys: string[]) =>
+      recordEntry(signature, keys, { err: signature === 'b' ? { InstructionError: [0, { Custom: 1 }] } : null });
     const answers = () => ['K1', 'K2', 'K3'].map((k) => store.signaturesForAddress(k, { limit: 10 }));
     const rows = () => store.db.prepare('SELECT COUNT(*) FROM address_seqs').pluck().get();
     try {

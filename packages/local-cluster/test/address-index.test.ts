@@ -9,6 +9,7 @@ import { ADDRESS_ID_SCHEMA } from '../src/address-index.store.js';
 import { EmbeddedLedger } from '../src/ledger.js';
 import { signedTx, tempDir, transferPair } from '../src/testing/transactions.js';
 import { TransactionRecordStore } from '../src/transaction-record.store.js';
+import { recordEntry } from './fixtures/record-entry.js';
 
 /** Rewrites a ledger file's index in the layout every ledger had before the id-keyed one. */
 function toTextIndex(file: string): void {
@@ -85,26 +86,7 @@ describe('address index keyed by id', () => {
 
   it('forgets ids assigned in a group that rolled back', () => {
     const store = new TransactionRecordStore(':memory:', false);
-    const record = (signature: string, keys: string[]) => ({
-      record: {
-        signature,
-        slot: 1,
-        blockTime: 0,
-        raw: new Uint8Array([1]),
-        err: null,
-        logs: [],
-        fee: 5000n,
-        unitsConsumed: 0,
-        accountKeys: keys,
-        signers: keys.slice(0, 1),
-        writable: keys.map(() => true),
-        preBalances: keys.map(() => 0n),
-        postBalances: keys.map(() => 0n),
-        preTokenBalances: [],
-        postTokenBalances: [],
-      },
-      changed: new Map(),
-    });
+    const record = (signature: string, keys: string[]) => recordEntry(signature, keys);
     const sigs = (address: string) => store.signaturesForAddress(address, { limit: 10 }).map((s) => s.signature);
     store.recordAll([record('a', ['K1'])]);
     // The second entry repeats a signature (UNIQUE) after the first gave K2 an id: the group rolls back.

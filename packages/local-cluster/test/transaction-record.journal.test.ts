@@ -10,6 +10,7 @@ import { readAccount } from '../src/svm-accounts.js';
 import type { StoredAccount } from '../src/svm-accounts.js';
 import { tempDir } from '../src/testing/transactions.js';
 import { TransactionRecordStore } from '../src/transaction-record.store.js';
+import { recordEntry } from './fixtures/record-entry.js';
 
 const SYSTEM = '11111111111111111111111111111111';
 const account = (lamports: bigint, data: number[] = []): StoredAccount => ({
@@ -20,27 +21,11 @@ const account = (lamports: bigint, data: number[] = []): StoredAccount => ({
 });
 
 function entry(signature: string, changed: [string, StoredAccount | null][]) {
-  const keys = changed.map(([a]) => a);
-  return {
-    record: {
-      signature,
-      slot: 1,
-      blockTime: 0,
-      raw: new Uint8Array([1]),
-      err: null,
-      logs: [],
-      fee: 5000n,
-      unitsConsumed: 0,
-      accountKeys: keys,
-      signers: keys.slice(0, 1),
-      writable: keys.map(() => true),
-      preBalances: keys.map(() => 0n),
-      postBalances: keys.map(() => 0n),
-      preTokenBalances: [],
-      postTokenBalances: [],
-    },
-    changed: new Map(changed),
-  };
+  return recordEntry(
+    signature,
+    changed.map(([a]) => a),
+    { changed: new Map(changed) },
+  );
 }
 
 describe('account journal of a group commit', () => {
