@@ -68,15 +68,7 @@ describe.each(DATABASES)('settlement keeper crash (kill -9 during settlement) on
     async () => {
       let client = new ClobClient(daemon.url, ADMIN);
       const config = (await client.ok('GET', '/v2/config')).data as Json;
-      const market = await client.createMarket({
-        title: 'Keeper crash market',
-        description: 'x',
-        resolutionRules: 'x',
-        category: 'test',
-        endDate: new Date(Date.now() + 86_400_000).toISOString(),
-        yesTicker: 'Y',
-        noTicker: 'N',
-      });
+      const market = await client.createMarket('Keeper crash market');
       const maker: Keypair = await client.fundedTrader(100n * USDC);
       const taker: Keypair = await client.fundedTrader(100n * USDC);
       await client.write(

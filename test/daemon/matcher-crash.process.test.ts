@@ -47,16 +47,8 @@ describe('matcher crash (kill -9 between acceptance and acknowledgement)', () =>
 
   it('loses and duplicates nothing acknowledged across five crashes', async () => {
     let client = new ClobClient(daemon.url, ADMIN);
-    const market = await client.createMarket({
-      title: 'Crash market',
-      description: 'x',
-      resolutionRules: 'x',
-      category: 'test',
-      endDate: new Date(Date.now() + 86_400_000).toISOString(),
-      yesTicker: 'Y',
-      noTicker: 'N',
-      minOrderSize: '100000', // orders of 0.1-0.3 token: many fills from the traders' funds
-    });
+    // Orders of 0.1-0.3 token: many fills from the traders' funds.
+    const market = await client.createMarket('Crash market', { minOrderSize: '100000' });
     const traders: Keypair[] = [await client.fundedTrader(500n * USDC), await client.fundedTrader(500n * USDC)];
     for (const t of traders) {
       await client.write(

@@ -59,15 +59,7 @@ describe('graceful shutdown while settle batches retry', () => {
 
   it('exits 0 within the budget, and a restart settles what was in flight', async () => {
     let client = await start();
-    const market = await client.createMarket({
-      title: 'Shutdown market',
-      description: 'x',
-      resolutionRules: 'x',
-      category: 'test',
-      endDate: new Date(Date.now() + 86_400_000).toISOString(),
-      yesTicker: 'Y',
-      noTicker: 'N',
-    });
+    const market = await client.createMarket('Shutdown market');
     const maker = await client.fundedTrader(50n * USDC);
     const taker = await client.fundedTrader(50n * USDC);
     await client.write(

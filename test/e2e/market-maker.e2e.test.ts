@@ -80,12 +80,10 @@ describe('a market maker with @pmx/client, killed, and its dead-man switch (real
   }
 
   it('quotes, requotes, trades, dies, and its orders are cancelled within the timeout', async () => {
-    const market = await client.createMarket({
-      title: 'Will the bot survive?',
+    const market = await client.createMarket('Will the bot survive?', {
       description: 'The market of the market-maker end-to-end test.',
       resolutionRules: 'YES if it does.',
       category: 'tests',
-      endDate: new Date(Date.now() + 86_400_000).toISOString(),
       yesTicker: 'LIVE',
       noTicker: 'DEAD',
     });
