@@ -92,6 +92,40 @@ export async function startReadyDaemon(
   }
 }
 
+/**
+ * Whether the child itself holds a listening socket on `port` (Linux: /proc/net/tcp's inode among
+ * its fds). Until then an answer on the port may come from another test's server that took the
+ * port first: CI once read a foreign daemon's 401 with this daemon's admin token.
+ */
+export function listensOn(pid: number | undefined, port: number): boolean {
+  if (pid === undefined) return false;
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const rows = fs.existsSync(table) ? fs.readFileSync(table, 'utf8').split('\n').slice(1) : [];
+    for (const row of rows) {
+      const cols = row.trim().split(/\s+/);
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === '0A') inodes.add(`socket:[${cols[9]}]`); // 0A: LISTEN
+    }
+  }
+  if (inodes.size === 0) return false;
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => inodes.has(safeReadlink(`/proc/${pid}/fd/${fd}`)));
+  } catch {
+    return false; // the child is gone
+  }
+}
+
+function safeReadlink(file: string): string {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return '';
+  }
+}
+
+const started = (daemon: DaemonProcess): boolean => listensOn(daemon.child.pid, Number(new URL(daemon.url).port));
+
 /** Polls `url` until it answers `status`, or throws with the daemon's log after `timeoutMs`. */
 export async function waitForStatus(daemon: DaemonProcess, pathname: string, status: number, timeoutMs: number): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
@@ -99,6 +133,7 @@ export async function waitForStatus(daemon: DaemonProcess, pathname: string, sta
   while (Date.now() < deadline) {
     if (daemon.child.exitCode !== null) throw new Error(`daemon exited with ${daemon.child.exitCode}:\n${daemon.output()}`);
     try {
+      if (!started(daemon)) throw new Error('not started yet');
       const response = await fetch(`${daemon.url}${pathname}`, { signal: AbortSignal.timeout(2_000) });
       const body: unknown = await response.json().catch(() => undefined);
       if (response.status === status) return body;
@@ -143,14 +178,16 @@ export async function waitForLedgerRpc(port: number, timeoutMs: number, daemon?:
   while (Date.now() < deadline) {
     if (daemon && daemon.child.exitCode !== null)
       throw new Error(`ledger process exited with ${daemon.child.exitCode}:\n${daemon.output().slice(-4000)}`);
-    const ok = await fetch(`http://127.0.0.1:${port}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
-    }).then(
-      (r) => r.ok,
-      () => false,
-    );
+    const ok =
+      (!daemon || listensOn(daemon.child.pid, port)) &&
+      (await fetch(`http://127.0.0.1:${port}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+      }).then(
+        (r) => r.ok,
+        () => false,
+      ));
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
