@@ -16,6 +16,7 @@ import { TEST_ADMIN_TOKEN } from '../../test/helpers/app.js';
 import { formatMs, percentile } from '../stats.js';
 import { countingLogger } from './counting-logger.js';
 import { waitSettled } from './wait-settled.js';
+import { recordGcs, recordLoopStalls } from './loop-stalls.js';
 import { describeLedgerShare, measureLedgerShare } from './ledger-share.js';
 
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -189,6 +190,9 @@ export async function settleLeg(
     const idleCpuUsPerMs = (idleCpu.user + idleCpu.system) / (performance.now() - idleFrom);
     const idle = await idleProbe.stop();
     const drainProbe = await startLatencyProbe(health);
+    const profiling = process.env.BENCH_SETTLE_WINDOW === '1' || process.execArgv.some((a) => a.startsWith('--cpu-prof'));
+    const stalls = profiling ? recordLoopStalls() : undefined;
+    const gcs = profiling ? recordGcs() : undefined;
     const ledgerShare = measureLedgerShare(h.ledger);
     const resumed = Date.now();
     const cpuBefore = process.cpuUsage();
@@ -199,8 +203,12 @@ export async function settleLeg(
     const cpu = process.cpuUsage(cpuBefore);
     // Under --cpu-prof (or BENCH_SETTLE_WINDOW=1), the drain's window for profile-summary.ts
     // (CLOCK_MONOTONIC µs, as the profile's and process.hrtime's).
-    if (process.env.BENCH_SETTLE_WINDOW === '1' || process.execArgv.some((a) => a.startsWith('--cpu-prof')))
+    if (profiling) {
       console.log(`    drain window (µs): ${drainFromUs} ${process.hrtime.bigint() / 1000n}`);
+      console.log(`    in the drain: ${gcs!.stop()}`);
+      for (const { fromUs, toUs } of stalls!.stop())
+        console.log(`    loop held (µs): ${fromUs} ${toUs} (${((toUs - fromUs) / 1000).toFixed(1)} ms)`);
+    }
     const drain = await drainProbe.stop();
     const fillsPerSec = queued.size / ((throughputDone - resumed) / 1000);
     const throughputTxs = (await settleTransactions()) - txsBefore;
