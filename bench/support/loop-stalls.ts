@@ -4,7 +4,7 @@ import { getHeapStatistics } from 'node:v8';
  * Records the windows in which this process's event loop was held: a 1 ms timer chain whose
  * callbacks should follow each other within a few ms; a gap over `thresholdMs` is a loop held
  * for that long (one long turn, or a phase that ran many callbacks back to back). The windows
- * are CLOCK_MONOTONIC µs, as a `--cpu-prof` profile's, so profile-long-turns.ts can say what ran
+ * are CLOCK_MONOTONIC µs, as a `--cpu-prof` profile's, so profile-window.ts can say what ran
  * in them. Issue 31: the drain's rare 120 ms stalls of `/health`.
  */
 export interface LoopStall {
