@@ -5,15 +5,13 @@
  */
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
-import { AddressLookupTableAccount, PublicKey, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
+import { AddressLookupTableAccount, PublicKey } from '@solana/web3.js';
 import type { SendResult } from '@pmx/local-cluster';
 import { ExchangeHarness, USDC } from '@pmx/local-cluster/testing';
 import {
   buildSettlementBatch,
-  createEd25519Instruction,
   decodeFillReceipt,
   decodeOrderState,
-  type Ed25519Entry,
   encodeOrderMessage,
   type FillReceiptAccount,
   findClobMarketPda,
@@ -22,7 +20,6 @@ import {
   getCreateLookupTableInstruction,
   getDepositInstruction,
   getExtendLookupTableInstructions,
-  getSettleInstruction,
   getSplitInstruction,
   missingLookupTableAddresses,
   type OrderMessage,
@@ -33,9 +30,11 @@ import {
   type SignedOrder,
 } from '@pmx/programs';
 import type { FillType, Outcome, Side } from '../../../src/domain/orderbook/types.js';
-import { outboundMemoInstruction, outboundTag } from '../../../src/services/outbound/outbound-memo.js';
+import { outboundTag } from '../../../src/services/outbound/outbound-memo.js';
+import { sendManualSettle, type ManualFill, type ManualOptions, type ManualSendResult } from './settle-manual.js';
 
 export { USDC };
+export type { ManualFill, ManualOptions };
 
 export interface TestOrder extends SignedOrder {
   terms: OrderMessage;
@@ -48,27 +47,6 @@ export function signText(kp: Keypair, text: Uint8Array): Uint8Array {
 }
 
 let nonceCounter = 1n;
-
-/** A fill as the tests hand-build it (no assembly checks in the way). */
-export interface ManualFill {
-  taker: TestOrder;
-  maker: TestOrder;
-  quantity: bigint;
-  fillId?: string;
-}
-
-export interface ManualOptions {
-  /** Fee payer and signer (default: the operator). */
-  signer?: Keypair;
-  /** The operator key named in the instruction (default: the signer's). */
-  operatorKey?: PublicKey;
-  /** The proof of each order new on chain: its Ed25519 entry, or null to send none. Default: the owner's real signature. */
-  proof?: (o: TestOrder) => Ed25519Entry | null;
-  /** Send a proof even for orders whose account exists (default: only for new ones, as the keeper does). */
-  alwaysProve?: boolean;
-  /** Called with the instruction's accounts (signer excluded) just before sending. */
-  beforeSend?: (accounts: PublicKey[]) => void;
-}
 
 export class SettleHarness {
   readonly feeWallet: PublicKey;
@@ -228,66 +206,9 @@ export class SettleHarness {
     return sent;
   }
 
-  /**
-   * Sends [Ed25519 (proofs), settle, memo] built by hand through the market's lookup table; a
-   * proof the caller withholds still names instruction 0 (where a proof would be).
-   */
-  async sendManual(
-    market: string,
-    fills: readonly ManualFill[],
-    opts: ManualOptions = {},
-  ): Promise<SendResult & { logs: string[]; touched: PublicKey[] }> {
-    const signer = opts.signer ?? this.h.operator;
-    const list: TestOrder[] = [];
-    const at = (o: TestOrder) => {
-      let i = list.findIndex((x) => x.owner.publicKey.equals(o.owner.publicKey) && x.terms.nonce === o.terms.nonce);
-      if (i < 0) i = list.push(o) - 1;
-      return i;
-    };
-    const settleFills = fills.map((f) => ({
-      fillId: f.fillId ?? randomUUID(),
-      taker: at(f.taker),
-      maker: at(f.maker),
-      quantity: f.quantity,
-    }));
-    const entries: Ed25519Entry[] = [];
-    const orders = list.map((o) => {
-      const base = { owner: o.owner.publicKey, nonce: o.terms.nonce, outcome: o.terms.outcome };
-      if (this.orderState(o) && !opts.alwaysProve) return base;
-      const entry = (
-        opts.proof ??
-        ((x: TestOrder) => ({ publicKey: x.owner.publicKey.toBytes(), signature: x.signature, message: orderSigningBytes(x.message) }))
-      )(o);
-      if (entry) entries.push(entry);
-      return { ...base, proof: { ix: 0, entry: entry ? entries.length - 1 : 0 } };
-    });
-    const settle = getSettleInstruction({
-      operator: opts.operatorKey ?? signer.publicKey,
-      marketUuid: market,
-      usdcMint: this.h.usdcMint,
-      feeWallet: this.feeWallet,
-      orders,
-      fills: settleFills,
-      tag: outboundTag(randomUUID()),
-    });
-    // An operator key other than the signer's is named without its signature.
-    if (!settle.keys[0]!.pubkey.equals(signer.publicKey)) settle.keys[0] = { ...settle.keys[0]!, isSigner: false };
-    const ixs = [...(entries.length ? [createEd25519Instruction(entries)] : []), settle, outboundMemoInstruction(randomUUID())];
-    const table = await this.ensureLookupTable(
-      market,
-      fills.map((f) => this.fill(f.taker, f.maker, f.quantity, 'direct')),
-    );
-    const msg = new TransactionMessage({
-      payerKey: signer.publicKey,
-      recentBlockhash: this.ledger.getLatestBlockhash().blockhash,
-      instructions: ixs,
-    }).compileToV0Message([table]);
-    const tx = new VersionedTransaction(msg);
-    tx.sign([signer]);
-    const touched = settle.keys.map((k) => k.pubkey).filter((k) => !k.equals(signer.publicKey));
-    opts.beforeSend?.(touched);
-    const res = await this.ledger.sendRawTransaction(tx.serialize());
-    return { ...res, logs: this.ledger.getTransaction(res.signature)?.logs ?? [], touched };
+  /** [Ed25519 (proofs), settle, memo] built by hand through the market's lookup table (settle-manual.ts). */
+  sendManual(market: string, fills: readonly ManualFill[], opts: ManualOptions = {}): Promise<ManualSendResult> {
+    return sendManualSettle(this, market, fills, opts);
   }
 
   /** Every byte and lamport of these accounts, to prove a refusal changed nothing. */
