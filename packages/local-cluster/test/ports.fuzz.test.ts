@@ -13,11 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMethods } from '../src/json-rpc.account-methods.js';
 import { transactionMethods } from '../src/json-rpc.transaction-methods.js';
 import { getHealth, ledgerFingerprint, openPorts, post, rpc, WsClient, type PortsHarness } from './ports-helpers.js';
+import { hostileFilter, params, scalar, SYSTEM, TOKEN, value } from './ports-arbitraries.js';
 
 const CLIENT_ERRORS = new Set([-32700, -32600, -32601, -32602, -32002, -32003]);
-const SYSTEM = '11111111111111111111111111111111';
-const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
-const SIG = '5'.repeat(88);
 
 let h: PortsHarness;
 let methods: string[];
@@ -35,84 +33,6 @@ afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
   await h?.close();
 });
-
-const scalar = fc.oneof(
-  fc.string({ maxLength: 50 }),
-  fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.integer(),
-  fc.double({ noNaN: true }),
-  fc.constantFrom(
-    SYSTEM,
-    TOKEN,
-    SIG,
-    'base64',
-    'base58',
-    'jsonParsed',
-    'json',
-    'base64+zstd',
-    '0',
-    '',
-    -1,
-    0,
-    1.5,
-    1e20,
-    2 ** 53,
-    2 ** 64,
-    null,
-    true,
-    false,
-  ),
-);
-const configKeys = fc.constantFrom(
-  'encoding',
-  'filters',
-  'dataSlice',
-  'limit',
-  'before',
-  'until',
-  'commitment',
-  'mint',
-  'programId',
-  'mentions',
-  'withContext',
-  'maxSupportedTransactionVersion',
-  'skipPreflight',
-  'sigVerify',
-  'replaceRecentBlockhash',
-  'offset',
-  'length',
-  'bytes',
-  'memcmp',
-  'dataSize',
-);
-const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    scalar,
-    fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(configKeys, tie('v'), { maxKeys: 4 }),
-  ),
-})).v;
-const hostileFilter = fc.oneof(
-  fc.record({ memcmp: fc.record({ offset: scalar, bytes: scalar }, { requiredKeys: [] }) }),
-  fc.record({
-    memcmp: fc.record({
-      offset: fc.integer({ min: -5, max: 300 }),
-      bytes: fc.string({ maxLength: 200 }),
-      encoding: fc.constantFrom('base58', 'base64', 'hex'),
-    }),
-  }),
-  fc.record({ dataSize: scalar }),
-  value,
-);
-const params = fc.oneof(
-  fc.array(value, { maxLength: 4 }),
-  fc.tuple(
-    fc.constantFrom(SYSTEM, TOKEN),
-    fc.record({ encoding: scalar, filters: fc.array(hostileFilter, { maxLength: 6 }), dataSlice: value }, { requiredKeys: [] }),
-  ),
-  value,
-);
 
 /** Only a valid airdrop could change the ledger; keep the fuzz's airdrops invalid. */
 function harmless(method: string, p: unknown): unknown {
