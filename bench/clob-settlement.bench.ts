@@ -17,7 +17,9 @@
  * baseline measured in its own leg. For PostgreSQL the bench prints the deadlocks the server
  * counted in each leg's database and the daemon's log lines that name one (summed).
  * `BENCH_SETTLE_FILLS` (default 480) sets how many fills; `BENCH_SETTLE_DB` (`sqlite`,
- * `postgres`) keeps only that database's legs of the order.
+ * `postgres`) keeps only that database's legs of the order. `BENCH_SETTLE_WINDOW=1` (or `--cpu-prof`)
+ * prints each drain's window, the drain's GCs and every window its event loop was held over 40 ms
+ * (support/loop-stalls.ts; support/profile-window.ts says what a profile shows in one).
  */
 import { formatMs, percentile } from './stats.js';
 import { freshPostgresDatabase } from './support/bench-postgres.js';
