@@ -20,6 +20,7 @@
  * `postgres`) keeps only that database's legs of the order. `BENCH_SETTLE_WINDOW=1` (or `--cpu-prof`)
  * prints each drain's window, the drain's GCs and every window its event loop was held over 40 ms
  * (support/loop-stalls.ts; support/profile-window.ts says what a profile shows in one).
+ * `BENCH_SETTLE_ALLOCATIONS=1` prints the bytes each drain allocated by site (support/allocation-profile.ts).
  */
 import { formatMs, percentile } from './stats.js';
 import { freshPostgresDatabase } from './support/bench-postgres.js';

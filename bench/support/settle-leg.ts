@@ -17,6 +17,7 @@ import { formatMs, percentile } from '../stats.js';
 import { countingLogger } from './counting-logger.js';
 import { waitSettled } from './wait-settled.js';
 import { recordGcs, recordLoopStalls } from './loop-stalls.js';
+import { startAllocationProfile } from './allocation-profile.js';
 import { describeLedgerShare, measureLedgerShare } from './ledger-share.js';
 
 const MEMO = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -193,6 +194,7 @@ export async function settleLeg(
     const profiling = process.env.BENCH_SETTLE_WINDOW === '1' || process.execArgv.some((a) => a.startsWith('--cpu-prof'));
     const stalls = profiling ? recordLoopStalls() : undefined;
     const gcs = profiling ? recordGcs() : undefined;
+    const allocations = process.env.BENCH_SETTLE_ALLOCATIONS === '1' ? await startAllocationProfile() : undefined;
     const ledgerShare = measureLedgerShare(h.ledger);
     const resumed = Date.now();
     const cpuBefore = process.cpuUsage();
@@ -203,6 +205,13 @@ export async function settleLeg(
     const cpu = process.cpuUsage(cpuBefore);
     // Under --cpu-prof (or BENCH_SETTLE_WINDOW=1), the drain's window for profile-summary.ts
     // (CLOCK_MONOTONIC µs, as the profile's and process.hrtime's).
+    if (allocations) {
+      const { totalBytes, top } = await allocations.stop();
+      console.log(
+        `    allocated in the drain: ${(totalBytes / 2 ** 20).toFixed(0)} MiB (${(totalBytes / queued.size / 1024).toFixed(0)} KiB a fill), by site:`,
+      );
+      for (const line of top) console.log(`      ${line}`);
+    }
     if (profiling) {
       console.log(`    drain window (µs): ${drainFromUs} ${process.hrtime.bigint() / 1000n}`);
       console.log(`    in the drain: ${gcs!.stop()}`);
