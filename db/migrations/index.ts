@@ -22,6 +22,7 @@ import * as m0022 from './0022_operators.js';
 import * as m0023 from './0023_clob_heartbeats.js';
 import * as m0024 from './0024_clob_fills_batch_idx.js';
 import * as m0025 from './0025_clob_resting_owner_idx.js';
+import * as m0026 from './0026_clob_placement_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0023_clob_heartbeats': m0023,
   '0024_clob_fills_batch_idx': m0024,
   '0025_clob_resting_owner_idx': m0025,
+  '0026_clob_placement_indexes': m0026,
 };

@@ -208,13 +208,9 @@ export async function nonceUsed(db: Db, owner: string, nonce: string): Promise<b
   );
 }
 
+/** A market's resting orders (the book's rebuild), through 0026's partial index of resting orders by market. */
 export async function restingOrdersOfMarket(db: Db, marketId: string): Promise<OrderRow[]> {
-  return db
-    .selectFrom('clob_orders')
-    .selectAll()
-    .where('market_id', '=', marketId)
-    .where('status', 'in', [...RESTING_STATUSES])
-    .execute();
+  return db.selectFrom('clob_orders').selectAll().where('market_id', '=', marketId).where(isRestingStatus).execute();
 }
 
 /** How many orders the owner has resting, overall and in `marketId`. */

@@ -1,6 +1,6 @@
 /** Orderbook positions (one query per function), written only by the positions job. */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { big } from '../codec.js';
 import type { Database } from '../schema.js';
 
@@ -132,17 +132,16 @@ export async function listPositions(db: Db, owner: string, marketId?: string) {
   }));
 }
 
+/**
+ * Settled fills not yet applied, written inline as the condition of 0026's partial index: SQLite
+ * uses a partial index only when the query's own terms imply its condition, and a bound parameter
+ * never does.
+ */
+const positionsTodo = sql<boolean>`status = 'settled' and positions_applied = 0`;
+
 /** Settled fills not yet applied to positions, oldest settlement first. */
 export async function settledFillsToApply(db: Db, limit: number) {
-  return db
-    .selectFrom('clob_fills')
-    .selectAll()
-    .where('status', '=', 'settled')
-    .where('positions_applied', '=', 0)
-    .orderBy('settled_at')
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('clob_fills').selectAll().where(positionsTodo).orderBy('settled_at').orderBy('seq').limit(limit).execute();
 }
 
 /** Claims fills for the positions job; returns how many it claimed (fewer: another run has them). */
@@ -157,13 +156,12 @@ export async function markFillsApplied(db: Db, ids: string[]): Promise<number> {
   return Number(res.numUpdatedRows);
 }
 
-/** Whether a settled fill of `owner` in `marketId` still waits for the job (0011's pending index). */
+/** Whether a settled fill of `owner` in `marketId` still waits for the job (0026's partial index). */
 export async function hasUnappliedSettledFill(db: Db, owner: string, marketId: string): Promise<boolean> {
   const row = await db
     .selectFrom('clob_fills')
     .select('id')
-    .where('status', '=', 'settled')
-    .where('positions_applied', '=', 0)
+    .where(positionsTodo)
     .where('market_id', '=', marketId)
     .where((eb) => eb.or([eb('maker_owner', '=', owner), eb('taker_owner', '=', owner)]))
     .limit(1)

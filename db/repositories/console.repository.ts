@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../schema.js';
+import { isRestingStatus } from './clob-orders.repository.js';
 
 export async function countMarketsByKindAndStatus(db: Kysely<Database>) {
   return db
@@ -61,7 +62,7 @@ export async function restingByMarket(db: Kysely<Database>, marketIds: string[])
       (eb) => eb.fn.min('price_bps').as('min_price'),
     ])
     .where('market_id', 'in', marketIds)
-    .where('status', 'in', ['open', 'partially_filled'])
+    .where(isRestingStatus) // inline, for 0026's partial index of resting orders by market
     .groupBy(['market_id', 'outcome', 'side'])
     .execute();
 }
@@ -115,7 +116,7 @@ export async function restingOrderIds(db: Kysely<Database>, marketId: string): P
     .selectFrom('clob_orders')
     .select('id')
     .where('market_id', '=', marketId)
-    .where('status', 'in', ['open', 'partially_filled'])
+    .where(isRestingStatus) // inline, for 0026's partial index of resting orders by market
     .execute();
   return rows.map((r) => r.id);
 }
