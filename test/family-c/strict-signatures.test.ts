@@ -20,6 +20,7 @@ import {
   post,
   signedOrder,
   USDC,
+  waitFor,
   type CHarness,
 } from './family-c.harness.js';
 
@@ -33,6 +34,16 @@ const IDENTITY = new PublicKey(IDENTITY_PUBKEY).toBase58();
 const ordersOf = async (owner: string) =>
   (await get(h, `/v2/clob/orders?pubkey=${owner}`)).json().orders as Array<{ id: string; status: string }>;
 const bookOf = async (marketId: string) => ({ ...(await get(h, `/v2/clob/markets/${marketId}/orderbook`)).json(), timestamp: 0 });
+/** The book once a matcher serves the market (its seq null before): a later read differs only if an order changed it. */
+const servedBookOf = (marketId: string) =>
+  waitFor(
+    'the market served by a matcher',
+    async () => {
+      const book = await bookOf(marketId);
+      return book.seq === null ? undefined : book;
+    },
+    20_000,
+  );
 const balances = async (owner: string) => (await get(h, `/v2/clob/account/balances?pubkey=${owner}`)).json();
 
 describe('strict signatures on the routes', () => {
@@ -40,7 +51,7 @@ describe('strict signatures on the routes', () => {
     const market = await createClobMarket(h);
     const attacker = await depositedTrader(h, 20n * USDC);
     const owner = attacker.publicKey.toBase58();
-    const before = { book: await bookOf(market.id), balances: await balances(owner) };
+    const before = { book: await servedBookOf(market.id), balances: await balances(owner) };
 
     const res = await post(
       h,
