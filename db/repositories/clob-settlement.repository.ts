@@ -4,9 +4,10 @@
  * moves only forward: matched → settling (in a batch) → settled | failed | back to matched (its
  * batch failed before landing: `retry_count` counts those).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ClobFillStatus, Database } from '../schema.js';
 import { insertBatches } from './clob-settle-group.repository.js';
+import { moveGroupFills } from './clob-settle-record.repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -64,26 +65,6 @@ export async function insertBatch(db: Db, b: NewBatch): Promise<void> {
 /** Puts matched fills into a batch; returns how many moved (fewer: some were taken meanwhile). */
 export async function moveFillsToBatch(db: Db, fillIds: string[], batchId: string, now: string): Promise<number> {
   return moveGroupFills(db, [{ batchId, fillIds }], now);
-}
-
-/** A group's fills to their batches in one UPDATE, not one a batch; the count equals their number only when each was still matched. */
-export async function moveGroupFills(db: Db, batches: ReadonlyArray<{ batchId: string; fillIds: readonly string[] }>, now: string) {
-  const fillIds = batches.flatMap((b) => b.fillIds);
-  if (fillIds.length === 0) return 0;
-  const batchOf =
-    batches.length === 1
-      ? batches[0]!.batchId
-      : sql<string>`case id ${sql.join(
-          batches.flatMap((b) => b.fillIds.map((id) => sql`when ${id} then ${b.batchId}`)),
-          sql` `,
-        )} end`;
-  const res = await db
-    .updateTable('clob_fills')
-    .set({ status: 'settling', batch_id: batchOf, updated_at: now })
-    .where('id', 'in', fillIds)
-    .where('status', '=', 'matched')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
 }
 
 export async function findBatch(db: Db, id: string) {
