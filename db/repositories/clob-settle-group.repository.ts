@@ -43,11 +43,13 @@ export async function settleGroupFills(
 
 /**
  * `settleGroupFills` in a transaction that first locks `lockIds` (every fill it may write, in id
- * order: db/row-locks.ts). On PostgreSQL, when they fit one statement, the UPDATE takes those locks
- * itself, from a materialized CTE sorted as lockFills sorts (`FOR NO KEY UPDATE`): it writes only
- * rows the CTE returned, and the CTE locks in id order as it returns them, so every wait is one
- * of lockFills's sorted waits. A round trip a group fewer on the keeper's path (issue 31, fifteenth
- * pass); otherwise lockFills, then the UPDATE.
+ * order: db/row-locks.ts). On PostgreSQL, when it writes no fill but these (`lockIds` all landed)
+ * and they fit one statement, the UPDATE takes the locks itself, from a materialized CTE sorted as
+ * lockFills sorts (`FOR NO KEY UPDATE`): it writes only rows the CTE returned, and the CTE locks in
+ * id order as it returns them, so every wait is one of lockFills's sorted waits. The plan may read
+ * the CTE only once a row passes the UPDATE's other conditions, so a fill the UPDATE leaves alone
+ * may stay unlocked: hence only when no later statement writes one. A round trip a group fewer on
+ * the keeper's path (issue 31, fifteenth pass); otherwise lockFills, then the UPDATE.
  */
 export async function settleLockedGroupFills(
   trx: Transaction<Database>,
@@ -57,11 +59,12 @@ export async function settleLockedGroupFills(
   lockIds: readonly string[],
 ): Promise<FillRow[]> {
   const pairs = batches.flatMap((b) => b.fillIds.map((id) => ({ id, b })));
-  if (!isPostgresDb(trx) || pairs.length === 0 || pairs.length > CHUNK || lockIds.length > CHUNK) {
+  const landed = new Set(pairs.map((p) => p.id));
+  if (!isPostgresDb(trx) || pairs.length === 0 || pairs.length > CHUNK || !lockIds.every((id) => landed.has(id))) {
     await lockFills(trx, lockIds);
     return settleGroupFills(trx, batches, now, amounts);
   }
-  return settleChunk(trx, pairs, now, amounts, lockOrder([...lockIds, ...pairs.map((p) => p.id)]));
+  return settleChunk(trx, pairs, now, amounts, lockOrder(landed));
 }
 
 async function settleChunk(

@@ -85,6 +85,8 @@ export async function recordGroup(
         .updateTable('clob_fills')
         .set({ status: 'settling', batch_id: batchOf(moves), updated_at: now })
         .where('id', 'in', (eb) => eb.selectFrom('locked').select('id'))
+        // The ids again, as values: the plan then reads the fills by their key, not the table whole.
+        .where('id', 'in', fillIds)
         .where('status', '=', 'matched')
         .returning('id'),
     )
