@@ -4,7 +4,8 @@
  * moves only forward: matched → settling (in a batch) → settled | failed | back to matched (its
  * batch failed before landing: `retry_count` counts those).
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { FillRow } from './clob-fills.repository.js';
 import type { ClobFillStatus, Database } from '../schema.js';
 import { insertBatches } from './clob-settle-group.repository.js';
 import { moveGroupFills } from './clob-settle-record.repository.js';
@@ -38,6 +39,42 @@ export async function ordersInFlight(db: Db, marketId: string): Promise<Set<stri
     .where('status', 'in', ['settling', 'retrying'])
     .execute();
   return new Set(rows.flatMap((r) => [r.maker_order_id, r.taker_order_id]));
+}
+
+/**
+ * A planning pass's two reads in one statement (issue 31, fifteenth pass: each round trip of the
+ * keeper's path waited for the daemon's event loop, 3–6 ms a statement in a loaded PostgreSQL drain):
+ * the market's batches in flight (`room`: `maxInFlight` less them) and, when there is room, the
+ * waiting fills `matchedFillsOfMarket` reads. No room: no fill is read (the count is a one-time
+ * filter); no fill read: `room` 0, as no batch can be planned.
+ */
+export async function waitingFillsWithRoom(
+  db: Db,
+  marketId: string,
+  limit: number,
+  maxInFlight: number,
+  exceptOrders: readonly string[] = [],
+): Promise<{ room: number; fills: FillRow[] }> {
+  const inFlight = (eb: ExpressionBuilder<Database, 'clob_fills'>) =>
+    eb
+      .selectFrom('clob_settlement_batches')
+      .select((b) => b.fn.countAll().as('n'))
+      .where('market_id', '=', marketId)
+      .where('status', '=', 'pending');
+  let query = db
+    .selectFrom('clob_fills')
+    .selectAll()
+    .select((eb) => inFlight(eb).as('batches_in_flight'))
+    .where('market_id', '=', marketId)
+    .where('status', '=', 'matched')
+    .where((eb) => eb(inFlight(eb), '<', maxInFlight));
+  if (exceptOrders.length > 0)
+    query = query.where('maker_order_id', 'not in', exceptOrders).where('taker_order_id', 'not in', exceptOrders);
+  const rows = await query.orderBy('seq').limit(limit).execute();
+  if (rows.length === 0) return { room: 0, fills: [] }; // no room, or nothing waits: no batch to plan either way
+  // The rows as `matchedFillsOfMarket` returns them: the count was their last column.
+  const fills = rows.map(({ batches_in_flight: _, ...fill }) => fill);
+  return { room: maxInFlight - Number(rows[0]!.batches_in_flight), fills };
 }
 
 export async function countBatchesInFlight(db: Db, marketId: string): Promise<number> {
