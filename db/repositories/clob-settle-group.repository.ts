@@ -9,7 +9,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import type { FillAmounts, FillRow } from './clob-fills.repository.js';
 import type { NewBatch } from './clob-settlement.repository.js';
-import { isPostgresDb } from '../row-locks.js';
+import { isPostgresDb, lockFills, lockOrder } from '../row-locks.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -41,11 +41,38 @@ export async function settleGroupFills(
   return moved;
 }
 
+/**
+ * `settleGroupFills` in a transaction that first locks `lockIds` (every fill it may write, in id
+ * order: db/row-locks.ts). On PostgreSQL, when it writes no fill but these (`lockIds` all landed)
+ * and they fit one statement, the UPDATE takes the locks itself, from a materialized CTE sorted as
+ * lockFills sorts (`FOR NO KEY UPDATE`): it writes only rows the CTE returned, and the CTE locks in
+ * id order as it returns them, so every wait is one of lockFills's sorted waits. The plan may read
+ * the CTE only once a row passes the UPDATE's other conditions, so a fill the UPDATE leaves alone
+ * may stay unlocked: hence only when no later statement writes one. A round trip a group fewer on
+ * the keeper's path (issue 31, fifteenth pass); otherwise lockFills, then the UPDATE.
+ */
+export async function settleLockedGroupFills(
+  trx: Transaction<Database>,
+  batches: readonly LandedFills[],
+  now: string,
+  amounts: ReadonlyMap<string, FillAmounts>,
+  lockIds: readonly string[],
+): Promise<FillRow[]> {
+  const pairs = batches.flatMap((b) => b.fillIds.map((id) => ({ id, b })));
+  const landed = new Set(pairs.map((p) => p.id));
+  if (!isPostgresDb(trx) || pairs.length === 0 || pairs.length > CHUNK || !lockIds.every((id) => landed.has(id))) {
+    await lockFills(trx, lockIds);
+    return settleGroupFills(trx, batches, now, amounts);
+  }
+  return settleChunk(trx, pairs, now, amounts, lockOrder(landed));
+}
+
 async function settleChunk(
   db: Db,
   pairs: ReadonlyArray<{ id: string; b: LandedFills }>,
   now: string,
   amounts: ReadonlyMap<string, FillAmounts> | undefined,
+  lockIds?: readonly string[],
 ): Promise<FillRow[]> {
   const byFill = <T>(pick: (id: string, b: LandedFills) => T) =>
     sql<T>`case id ${sql.join(
@@ -62,30 +89,49 @@ async function settleChunk(
       sql` `,
     )} else ${sql.ref(column)} end`;
   const receipts = amounts !== undefined && pairs.some(({ id }) => amounts.has(id));
+  const values = {
+    status: 'settled' as const,
+    updated_at: now,
+    settle_tx: byFill((_, b) => b.settleTx ?? null),
+    settled_at: now,
+    ...(receipts
+      ? {
+          usdc_amount: amount('usdc_amount', (a) => a.usdcAmount),
+          maker_usdc: amount('maker_usdc', (a) => a.makerUsdc),
+          taker_fee: amount('taker_fee', (a) => a.takerFee),
+          maker_rebate: amount('maker_rebate', (a) => a.makerRebate),
+          protocol_fee: amount('protocol_fee', (a) => a.protocolFee),
+          rounding_dust: amount('rounding_dust', (a) => a.roundingDust),
+        }
+      : {}),
+  };
+  const ids = pairs.map(({ id }) => id);
+  const inItsBatch = sql<boolean>`batch_id = ${byFill((_, b) => b.batchId)}`;
+  if (!lockIds)
+    return db
+      .updateTable('clob_fills')
+      .set(values)
+      .where('id', 'in', ids)
+      .where(inItsBatch)
+      .where('status', 'in', ['settling', 'retrying'])
+      .returningAll()
+      .execute();
   return db
-    .updateTable('clob_fills')
-    .set({
-      status: 'settled',
-      updated_at: now,
-      settle_tx: byFill((_, b) => b.settleTx ?? null),
-      settled_at: now,
-      ...(receipts
-        ? {
-            usdc_amount: amount('usdc_amount', (a) => a.usdcAmount),
-            maker_usdc: amount('maker_usdc', (a) => a.makerUsdc),
-            taker_fee: amount('taker_fee', (a) => a.takerFee),
-            maker_rebate: amount('maker_rebate', (a) => a.makerRebate),
-            protocol_fee: amount('protocol_fee', (a) => a.protocolFee),
-            rounding_dust: amount('rounding_dust', (a) => a.roundingDust),
-          }
-        : {}),
-    })
-    .where(
-      'id',
-      'in',
-      pairs.map(({ id }) => id),
+    .with(
+      (cte) => cte('locked').materialized(),
+      (q) =>
+        q
+          .selectFrom('clob_fills')
+          .select('id')
+          .where('id', 'in', lockIds)
+          .orderBy(sql`id collate "C"`)
+          .forNoKeyUpdate(),
     )
-    .where(sql<boolean>`batch_id = ${byFill((_, b) => b.batchId)}`)
+    .updateTable('clob_fills')
+    .set(values)
+    .where('id', 'in', (eb) => eb.selectFrom('locked').select('id'))
+    .where('id', 'in', ids)
+    .where(inItsBatch)
     .where('status', 'in', ['settling', 'retrying'])
     .returningAll()
     .execute();
@@ -98,16 +144,8 @@ async function settleChunk(
  */
 export async function insertBatches(db: Db, batches: readonly NewBatch[]): Promise<void> {
   if (batches.length === 0) return;
-  const rows = batches.map((b) => ({
-    id: b.id,
-    market_id: b.marketId,
-    outbound_id: b.outboundId,
-    status: 'pending' as const,
-    fill_count: b.fillIds.length,
-    created_at: b.now,
-    updated_at: b.now,
-  }));
-  const places = batches.flatMap((b) => b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })));
+  const rows = batchRows(batches);
+  const places = placeRows(batches);
   // 3 parameters a row: chunks stay far below SQLite's and PostgreSQL's limits.
   const CHUNK = 1000;
   if (isPostgresDb(db) && places.length > 0 && places.length <= CHUNK) {
@@ -124,4 +162,22 @@ export async function insertBatches(db: Db, batches: readonly NewBatch[]): Promi
       .insertInto('clob_batch_fills')
       .values(places.slice(i, i + CHUNK))
       .execute();
+}
+
+/** The batches' rows, new and pending. */
+export function batchRows(batches: readonly NewBatch[]) {
+  return batches.map((b) => ({
+    id: b.id,
+    market_id: b.marketId,
+    outbound_id: b.outboundId,
+    status: 'pending' as const,
+    fill_count: b.fillIds.length,
+    created_at: b.now,
+    updated_at: b.now,
+  }));
+}
+
+/** Each fill's place in its batch. */
+export function placeRows(batches: readonly NewBatch[]) {
+  return batches.flatMap((b) => b.fillIds.map((fillId, position) => ({ batch_id: b.id, fill_id: fillId, position })));
 }

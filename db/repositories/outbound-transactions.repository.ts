@@ -33,7 +33,8 @@ export async function insertOutbounds(db: Db, rows: readonly NewOutbound[]): Pro
   await db.insertInto('outbound_transactions').values(rows.map(outboundValues)).execute();
 }
 
-function outboundValues(row: NewOutbound) {
+/** A row as `insertOutbounds` writes it (also the keeper's group record, clob-settle-group.repository.ts). */
+export function outboundValues(row: NewOutbound) {
   const b = row.built;
   return {
     id: row.id,

@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/errors.js';
-import { findOutboundByKey, insertOutbounds, type BuiltOutbound } from '../../../db/repositories/outbound-transactions.repository.js';
+import {
+  findOutboundByKey,
+  insertOutbounds,
+  type BuiltOutbound,
+  type NewOutbound,
+} from '../../../db/repositories/outbound-transactions.repository.js';
 
 type Intent = { idempotencyKey: string; purpose: string; params: unknown; id?: string; built?: BuiltOutbound };
 
@@ -19,9 +24,16 @@ export async function recordOutboundIntent(trx: Kysely<Database> | Transaction<D
 
 /** Several intents in one statement (the keeper records a group's batches together); their ids, in order. */
 export async function recordOutboundIntents(trx: Kysely<Database> | Transaction<Database>, intents: readonly Intent[]): Promise<string[]> {
+  const rows = outboundIntentRows(intents);
+  await insertOutbounds(trx, rows);
+  return rows.map((r) => r.id);
+}
+
+/** The rows `recordOutboundIntents` inserts, for a caller that inserts them within a statement of its own (the keeper's group record). */
+export function outboundIntentRows(intents: readonly Intent[]): NewOutbound[] {
   const now = new Date().toISOString();
   // A caller may choose the id, to point its own row at the intent in the same transaction.
-  const rows = intents.map((intent) => ({
+  return intents.map((intent) => ({
     id: intent.id ?? randomUUID(),
     idempotencyKey: intent.idempotencyKey,
     purpose: intent.purpose,
@@ -29,8 +41,6 @@ export async function recordOutboundIntents(trx: Kysely<Database> | Transaction<
     now,
     built: intent.built,
   }));
-  await insertOutbounds(trx, rows);
-  return rows.map((r) => r.id);
 }
 
 /**

@@ -19,13 +19,11 @@
 import { randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { VersionedTransaction } from '@solana/web3.js';
-import { moveGroupFills } from '../../../../db/repositories/clob-settlement.repository.js';
-import { insertBatches } from '../../../../db/repositories/clob-settle-group.repository.js';
-import { lockFills } from '../../../../db/row-locks.js';
+import { recordGroup } from '../../../../db/repositories/clob-settle-record.repository.js';
 import { statusFate } from '../../../chain/confirmation.js';
 import { signAndSerialize } from '@pmx/programs';
 import { namesOutbound } from '../../outbound/outbound-memo.js';
-import { recordOutboundIntents } from '../../outbound/outbound-intents.js';
+import { outboundIntentRows } from '../../outbound/outbound-intents.js';
 import type { KeeperDeps } from './keeper.deps.js';
 import type { BatchChoice } from './settle-choice.js';
 import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
@@ -67,32 +65,23 @@ export async function sendPlannedBatches(k: KeeperDeps, market: MarketMints, pla
   const recorded = await k.c.db
     .transaction()
     .execute(async (trx) => {
-      // Every fill of the group in one order first (db/row-locks.ts), then each batch's move.
-      await lockFills(
-        trx,
-        signed.flatMap((b) => b.choice.fillIds),
-      );
-      await insertBatches(
+      // One statement on PostgreSQL (the fills locked in id order first, db/row-locks.ts), the
+      // statements one by one on SQLite: clob-settle-record.repository.ts.
+      const moved = await recordGroup(
         trx,
         signed.map((b) => ({ id: b.batchId, marketId, outboundId: b.outboundId, fillIds: b.choice.fillIds, now })),
-      );
-      // The group's fills in one statement, then its outbound rows in one (was two statements a batch).
-      const moved = await moveGroupFills(
-        trx,
-        signed.map((b) => ({ batchId: b.batchId, fillIds: b.choice.fillIds })),
+        outboundIntentRows(
+          signed.map((b) => ({
+            id: b.outboundId,
+            idempotencyKey: `c-settle-${b.batchId}`,
+            purpose: CLOB_SETTLE,
+            params: { batchId: b.batchId, marketId } satisfies SettleParams,
+            built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
+          })),
+        ),
         now,
       );
       if (moved !== signed.reduce((n, b) => n + b.choice.fillIds.length, 0)) throw new TakenError();
-      await recordOutboundIntents(
-        trx,
-        signed.map((b) => ({
-          id: b.outboundId,
-          idempotencyKey: `c-settle-${b.batchId}`,
-          purpose: CLOB_SETTLE,
-          params: { batchId: b.batchId, marketId } satisfies SettleParams,
-          built: { signature: b.signature, rawTx: Buffer.from(b.raw).toString('base64'), blockhash, lastValidBlockHeight },
-        })),
-      );
       return true;
     })
     .catch((error: unknown) => {

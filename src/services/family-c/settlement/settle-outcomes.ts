@@ -31,7 +31,7 @@ import {
   setBatchStatus,
   setBatchesStatus,
 } from '../../../../db/repositories/clob-settlement.repository.js';
-import { settleGroupFills } from '../../../../db/repositories/clob-settle-group.repository.js';
+import { settleLockedGroupFills } from '../../../../db/repositories/clob-settle-group.repository.js';
 import { markOutboundsConfirmed } from '../../../../db/repositories/outbound-transactions.repository.js';
 import { upsertTokenAccounts, type TokenAccountRow } from '../../../../db/repositories/token-accounts.repository.js';
 import { lockFills } from '../../../../db/row-locks.js';
@@ -169,17 +169,15 @@ export async function confirmBatches(
       batches.flatMap((b) => (b.outboundId ? [b.outboundId] : [])),
       now,
     );
-    await lockFills(
-      trx,
-      rowsOf.flat().map((r) => r.id),
-    );
-    // The landed fills of every batch in one statement (was one per batch, each with its signature),
-    // with their receipts' amounts (was a second UPDATE of the same rows, after the holds).
-    const settledRows = await settleGroupFills(
+    // Every fill it may write locked in id order, then the landed fills of every batch in one
+    // statement (was one per batch), with their receipts' amounts (was a second UPDATE of the same
+    // rows); on PostgreSQL the UPDATE takes the locks itself (one round trip for both).
+    const settledRows = await settleLockedGroupFills(
       trx,
       batches.map((b, i) => ({ batchId: b.batchId, settleTx: b.signature ?? undefined, fillIds: landedOf[i]!.map((r) => r.id) })),
       now,
       receiptAmounts(receipts),
+      rowsOf.flat().map((r) => r.id),
     );
     const settledIds = new Set(settledRows.map((r) => r.id));
     const ended = landedOf.flat().filter((r) => settledIds.has(r.id));

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { findClobMarketById } from '../../../../db/repositories/clob-markets.repository.js';
 import type { FillRow } from '../../../../db/repositories/clob-fills.repository.js';
-import { countBatchesInFlight, matchedFillsOfMarket } from '../../../../db/repositories/clob-settlement.repository.js';
+import { matchedFillsOfMarket, waitingFillsWithRoom } from '../../../../db/repositories/clob-settlement.repository.js';
 import { SettlementAssemblyError } from '@pmx/programs';
 import { outboundTag } from '../../outbound/outbound-memo.js';
 import type { KeeperDeps } from './keeper.deps.js';
@@ -63,13 +63,18 @@ export async function planMarket(k: KeeperDeps, marketId: string): Promise<numbe
   const tables = knownTables(market);
   let made = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const room = k.maxBatchesInFlight - (await countBatchesInFlight(k.c.db, marketId));
-    if (room <= 0) break;
-    // One read of the waiting fills and their chain state serves every batch planned from it.
+    // One read of the waiting fills and their chain state serves every batch planned from it, and
+    // the same statement counts the batches in flight (no fill read when there is no room).
     // Fills of orders whose proof is in flight are left out of the read: however many there are,
     // they never take the place of a fill that can settle now (fair by construction).
-    const candidates = await matchedFillsOfMarket(k.c.db, marketId, PLAN_WINDOW, k.proofsInFlight.waitingOrderIds(marketId));
-    if (candidates.length === 0) break;
+    const { room, fills: candidates } = await waitingFillsWithRoom(
+      k.c.db,
+      marketId,
+      PLAN_WINDOW,
+      k.maxBatchesInFlight,
+      k.proofsInFlight.waitingOrderIds(marketId),
+    );
+    if (candidates.length === 0 || room <= 0) break;
     const { planned, orderAt } = await planGroup(k, tables, candidates, room);
     if (planned.length === 0) break; // nothing a transaction can carry (every candidate failed on the way)
     try {
