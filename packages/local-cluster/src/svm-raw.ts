@@ -51,6 +51,11 @@ export function nativeGet(svm: LiteSVM, addr: string): NativeAccount | null {
   return native(svm).getAccount(addressBytes(addr));
 }
 
+/** An account's lamports alone (no copy of its data or owner), null when LiteSVM holds no such account. */
+export function nativeBalance(svm: LiteSVM, addr: string): bigint | null {
+  return native(svm).getBalance(addressBytes(addr));
+}
+
 export function nativeSet(svm: LiteSVM, addr: string, owner: string, lamports: bigint, data: Uint8Array, executable: boolean): void {
   native(svm).setAccount(addressBytes(addr), new Account(lamports, data, addressBytes(owner), executable, 0n));
   noteWrite(svm, [addr]);

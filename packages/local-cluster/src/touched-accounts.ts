@@ -5,7 +5,7 @@
  */
 import type { LiteSVM } from 'litesvm';
 import { sameAccount, storedAccount, writeAccount, type StoredAccount } from './svm-accounts.js';
-import { nativeGet } from './svm-raw.js';
+import { nativeBalance, nativeGet } from './svm-raw.js';
 import { keptStates } from './kept-states.js';
 
 /**
@@ -88,14 +88,36 @@ export class TouchedAccounts {
   /**
    * Post-state of every touched account that differs from its pre-state. `mayHaveChanged` skips
    * the ones that cannot have (a read-only account of a transaction the runtime executed alone).
+   * `programsRun`: every program the runtime ran (instructions and CPIs), when it ran the
+   * transaction alone. The runtime lets only an account's owner change its data, owner or
+   * executability; an account whose owner did not run can only have had its lamports moved (the
+   * fee, a credit from another program), so its post-state is its pre-state with LiteSVM's balance.
    */
-  changed(mayHaveChanged?: (address: string) => boolean): Map<string, StoredAccount | null> {
+  changed(mayHaveChanged?: (address: string) => boolean, programsRun?: ReadonlySet<string>): Map<string, StoredAccount | null> {
     const out = new Map<string, StoredAccount | null>();
     for (const [address, acc] of this.pre) {
       if (mayHaveChanged && !mayHaveChanged(address)) continue;
-      const now = readTouchedAccount(this.svm, address);
+      const now =
+        programsRun && acc && !acc.executable && !programsRun.has(acc.owner)
+          ? this.withBalance(address, acc)
+          : readTouchedAccount(this.svm, address);
       if (!sameAccount(now, acc)) out.set(address, now);
     }
     return out;
+  }
+
+  /**
+   * `pre` with the lamports LiteSVM holds now, kept as the account's state (a fee payer: one
+   * balance read instead of copying its owner and data out, ~8 µs a transaction). A balance of
+   * zero (LiteSVM may have purged it) or a missing account is read in full.
+   */
+  private withBalance(address: string, pre: StoredAccount): StoredAccount | null {
+    const states = keptStates(this.svm);
+    if (states.has(address)) return states.get(address) ?? null;
+    const lamports = nativeBalance(this.svm, address);
+    if (lamports === null || lamports === 0n) return readTouchedAccount(this.svm, address);
+    const now = lamports === pre.lamports ? pre : { ...pre, lamports };
+    states.set(address, now);
+    return now;
   }
 }

@@ -8,6 +8,7 @@
 import { PublicKey, TransactionInstruction, type Keypair } from '@solana/web3.js';
 import { addressOf, MAX_TX_ACCOUNT_LOCKS, publicKeyOf } from '@pmx/programs';
 import type { LiteSVM } from 'litesvm';
+import type { InnerInstruction } from 'litesvm/dist/internal.js';
 import { ED25519_PROGRAM, precompileSignatureCount, verifyEd25519Precompiles } from './ed25519-precompile.js';
 import { ExecutionContext } from './execution-context.js';
 import { failureText, InstructionFailure, InvokeError } from './instruction-failure.js';
@@ -74,7 +75,9 @@ export function executeTransaction(
     chargeFee(deps.svm, p.accountKeys[0]!, fee);
   }
   const changed =
-    landed && mode !== 'simulate' ? touched.changed(writable && ((a) => writable.has(a))) : new Map<string, StoredAccount | null>();
+    landed && mode !== 'simulate'
+      ? touched.changed(writable && ((a) => writable.has(a)), run.programs)
+      : new Map<string, StoredAccount | null>();
   return { ...run, landed, fee, touched, changed };
 }
 
@@ -95,6 +98,19 @@ interface RunResult {
   err: TransactionErr | null;
   logs: string[];
   unitsConsumed: number;
+  /** Every program LiteSVM ran (its instructions' and their CPIs'), when it ran the transaction alone. */
+  programs?: ReadonlySet<string>;
+}
+
+/**
+ * The programs a transaction LiteSVM ran alone executed: its instructions' programs and every
+ * program they invoked (LiteSVM records the CPIs as inner instructions, indexes into the same keys).
+ */
+function programsRun(p: ParsedTransaction, inner: InnerInstruction[][]): Set<string> {
+  const out = new Set<string>();
+  for (const ix of p.instructions) out.add(p.accountKeys[ix.programIndex]!);
+  for (const list of inner) for (const ix of list) out.add(p.accountKeys[ix.instruction().programIdIndex()]!);
+  return out;
 }
 
 function runInSvm(deps: ExecutorDeps, p: ParsedTransaction, sigverify: boolean, writable: ReadonlySet<string>): RunResult {
@@ -104,6 +120,7 @@ function runInSvm(deps: ExecutorDeps, p: ParsedTransaction, sigverify: boolean, 
     err: isFailed(result) ? mapLiteSvmError(result) : null,
     logs: meta.logs(),
     unitsConsumed: Number(meta.computeUnitsConsumed()),
+    programs: programsRun(p, meta.innerInstructions()),
   };
 }
 
