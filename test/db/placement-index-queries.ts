@@ -4,7 +4,7 @@
  * each runs captured and explained on the database it ran on. Values name rows of the seeded
  * history (placement-index-seed.ts).
  */
-import { CompiledQuery, type Kysely, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { batchStartRows } from '../../db/repositories/clob-batch.repository.js';
 import {
   hasUnsettledFill,
@@ -36,6 +36,7 @@ import {
 } from '../../db/repositories/clob-settlement.repository.js';
 import { restingByMarket, restingOrderIds, stuckFills } from '../../db/repositories/console.repository.js';
 import type { Database } from '../../db/schema.js';
+import { StatementCapture } from '../helpers/statement-capture.js';
 
 const NOW = '2027-01-01T00:00:00.000Z';
 
@@ -91,20 +92,10 @@ export const PLAN_CASES: PlanCase[] = [
 ];
 
 /** Records the operation nodes of the statements run through it. */
-class Capture implements KyselyPlugin {
-  nodes: RootOperationNode[] = [];
-  transformQuery({ node }: { node: RootOperationNode }) {
-    this.nodes.push(node);
-    return node;
-  }
-  async transformResult<R>({ result }: { result: R }) {
-    return result;
-  }
-}
 
 /** Runs the case and returns each of its statements with its plan's text (SQLite: the details joined by `; `). */
 export async function plansOf(db: Kysely<Database>, postgres: boolean, c: PlanCase): Promise<Array<{ sql: string; plan: string }>> {
-  const capture = new Capture();
+  const capture = new StatementCapture();
   await c.run(db.withPlugin(capture));
   const out = [];
   for (const node of capture.nodes) {

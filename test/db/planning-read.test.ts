@@ -4,7 +4,6 @@
  * same rows, byte for byte, the orders in flight left out — and reads no fill when no batch can start.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { insertFills } from '../../db/repositories/clob-fills.repository.js';
@@ -14,24 +13,11 @@ import {
   matchedFillsOfMarket,
   waitingFillsWithRoom,
 } from '../../db/repositories/clob-settlement.repository.js';
-import type { Database } from '../../db/schema.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { counting } from '../helpers/statement-capture.js';
 import { FILL_ROW_TIME, fillRow } from '../helpers/fill-rows.js';
 
 let seqs = 0;
-
-/** Counts the statements a Kysely instance compiles. */
-function counting(db: Kysely<Database>): { db: Kysely<Database>; count: () => number } {
-  let n = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      n++;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { db: db.withPlugin(plugin), count: () => n };
-}
 
 for (const dialect of DIALECTS) {
   describe.skipIf(!dialect.available)(`a planning pass's read on ${dialect.name}`, () => {

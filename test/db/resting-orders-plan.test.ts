@@ -6,11 +6,11 @@
  * there either way), and the answer checked newest first among thousands of ended orders.
  */
 import { describe, expect, it } from 'vitest';
-import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { CompiledQuery } from 'kysely';
 import { ownersWithRestingOrders, restingOrdersNewestFirst } from '../../db/repositories/clob-commitments.repository.js';
 import { insertOrders } from '../../db/repositories/clob-orders.repository.js';
 import { sqliteDatabase } from '../helpers/databases.js';
+import { StatementCapture } from '../helpers/statement-capture.js';
 
 const order = (id: string, seq: number, status: 'open' | 'filled' | 'cancelled') => ({
   ...{
@@ -38,16 +38,6 @@ const order = (id: string, seq: number, status: 'open' | 'filled' | 'cancelled')
 });
 
 /** Records the operation nodes of the statements run through it. */
-class Capture implements KyselyPlugin {
-  nodes: RootOperationNode[] = [];
-  transformQuery({ node }: { node: RootOperationNode }) {
-    this.nodes.push(node);
-    return node;
-  }
-  async transformResult<R>({ result }: { result: R }) {
-    return result;
-  }
-}
 
 describe('an owner resting orders on SQLite', () => {
   it('reads only resting orders, the coverage check in index order, newest first', async () => {
@@ -55,7 +45,7 @@ describe('an owner resting orders on SQLite', () => {
     try {
       const ended = Array.from({ length: 2_000 }, (_, i) => order(`e${i}`, i, i % 2 ? 'filled' : 'cancelled'));
       await insertOrders(handle.db, [...ended, order('r1', 5_000, 'open'), order('r2', 5_001, 'open')]);
-      const capture = new Capture();
+      const capture = new StatementCapture();
       const db = handle.db.withPlugin(capture);
       expect((await restingOrdersNewestFirst(db, 'alice')).map((r) => r.id)).toEqual(['r2', 'r1']);
       expect(await ownersWithRestingOrders(db, '', 10)).toEqual(['alice']);

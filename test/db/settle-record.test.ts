@@ -6,7 +6,7 @@
  * waits for the lowest fill, a higher one it names is still free.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/database.js';
 import { fillsByIds, insertFills } from '../../db/repositories/clob-fills.repository.js';
@@ -17,6 +17,7 @@ import { findOutbound, type NewOutbound } from '../../db/repositories/outbound-t
 import { lockFills, lockOrder } from '../../db/row-locks.js';
 import type { Database } from '../../db/schema.js';
 import { DIALECTS, PG_AVAILABLE, postgresDatabase } from '../helpers/databases.js';
+import { counting } from '../helpers/statement-capture.js';
 import { FILL_ROW_TIME, fillRow } from '../helpers/fill-rows.js';
 
 const NOW = FILL_ROW_TIME;
@@ -24,17 +25,6 @@ let seqs = 0;
 const fills = (n: number) => Array.from({ length: n }, () => fillRow(randomUUID(), ++seqs));
 
 /** Counts the statements a Kysely instance compiles (begin and commit are not statements of it). */
-function counting(db: Kysely<Database>): { db: Kysely<Database>; count: () => number } {
-  let n = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery: (args) => {
-      n++;
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return { db: db.withPlugin(plugin), count: () => n };
-}
 
 const outbound = (id: string, batchId: string): NewOutbound => ({
   id,
