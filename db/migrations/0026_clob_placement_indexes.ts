@@ -12,7 +12,7 @@
  *   stops resting writes no entry or drops it (their status written inline: SQLite uses a partial
  *   index only when the query's own terms imply its condition, and a bound parameter never does);
  * - `clob_fills_positions_pending_idx` (status, positions_applied, settled_at, seq) becomes
- *   `clob_fills_positions_todo_idx`, the same columns over settled fills not yet applied only: the
+ *   `clob_fills_positions_waiting_idx`, the same columns over settled fills not yet applied only: the
  *   positions job's two reads (status inline, as above), and a matched fill (every new one) writes
  *   no entry. The columns stay: SQLite, without statistics, counts a partial index as big as the
  *   table and preferred (status, matched_at) and a sort to a partial index on (settled_at, seq);
@@ -28,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('clob_orders_status_expiry_idx').execute();
   await sql`create index clob_orders_resting_market_idx on clob_orders (market_id) where ${RESTING}`.execute(db);
   await db.schema.dropIndex('clob_orders_market_status_idx').execute();
-  await sql`create index clob_fills_positions_todo_idx on clob_fills (status, positions_applied, settled_at, seq)
+  await sql`create index clob_fills_positions_waiting_idx on clob_fills (status, positions_applied, settled_at, seq)
     where status = 'settled' and positions_applied = 0`.execute(db);
   await db.schema.dropIndex('clob_fills_positions_pending_idx').execute();
   await sql`create index clob_fills_in_batch_idx on clob_fills (batch_id) where batch_id is not null`.execute(db);
@@ -43,7 +43,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .on('clob_fills')
     .columns(['status', 'positions_applied', 'settled_at', 'seq'])
     .execute();
-  await db.schema.dropIndex('clob_fills_positions_todo_idx').ifExists().execute();
+  await db.schema.dropIndex('clob_fills_positions_waiting_idx').ifExists().execute();
   await db.schema.createIndex('clob_orders_market_status_idx').on('clob_orders').columns(['market_id', 'status']).execute();
   await db.schema.dropIndex('clob_orders_resting_market_idx').ifExists().execute();
   await db.schema.createIndex('clob_orders_status_expiry_idx').on('clob_orders').columns(['status', 'expiry']).execute();

@@ -137,11 +137,11 @@ export async function listPositions(db: Db, owner: string, marketId?: string) {
  * uses a partial index only when the query's own terms imply its condition, and a bound parameter
  * never does.
  */
-const positionsTodo = sql<boolean>`status = 'settled' and positions_applied = 0`;
+const positionsWaiting = sql<boolean>`status = 'settled' and positions_applied = 0`;
 
 /** Settled fills not yet applied to positions, oldest settlement first. */
 export async function settledFillsToApply(db: Db, limit: number) {
-  return db.selectFrom('clob_fills').selectAll().where(positionsTodo).orderBy('settled_at').orderBy('seq').limit(limit).execute();
+  return db.selectFrom('clob_fills').selectAll().where(positionsWaiting).orderBy('settled_at').orderBy('seq').limit(limit).execute();
 }
 
 /** Claims fills for the positions job; returns how many it claimed (fewer: another run has them). */
@@ -161,7 +161,7 @@ export async function hasUnappliedSettledFill(db: Db, owner: string, marketId: s
   const row = await db
     .selectFrom('clob_fills')
     .select('id')
-    .where(positionsTodo)
+    .where(positionsWaiting)
     .where('market_id', '=', marketId)
     .where((eb) => eb.or([eb('maker_owner', '=', owner), eb('taker_owner', '=', owner)]))
     .limit(1)

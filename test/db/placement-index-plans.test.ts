@@ -19,7 +19,7 @@ const DROPPED = [
   'clob_fills_positions_pending_idx',
   'clob_fills_batch_idx',
 ];
-const CREATED = ['clob_orders_resting_market_idx', 'clob_fills_positions_todo_idx', 'clob_fills_in_batch_idx'];
+const CREATED = ['clob_orders_resting_market_idx', 'clob_fills_positions_waiting_idx', 'clob_fills_in_batch_idx'];
 
 /** Lines of a plan that read a whole table of these two (SQLite: `SCAN t` without an index; PostgreSQL: a sequential scan). */
 function fullScans(plan: string, postgres: boolean): string[] {

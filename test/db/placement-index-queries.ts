@@ -71,7 +71,7 @@ export const PLAN_CASES: PlanCase[] = [
   { name: 'restingByMarket', sqliteIndex: 'clob_orders_resting_market_idx', run: (db) => restingByMarket(db, ['m1', 'm2']) },
   { name: 'restingOrderIds', sqliteIndex: 'clob_orders_resting_market_idx', run: (db) => restingOrderIds(db, 'm1') },
   // Fills: the positions job (was (status, positions_applied, settled_at, seq)).
-  { name: 'settledFillsToApply', sqliteIndex: 'clob_fills_positions_todo_idx', run: (db) => settledFillsToApply(db, 100) },
+  { name: 'settledFillsToApply', sqliteIndex: 'clob_fills_positions_waiting_idx', run: (db) => settledFillsToApply(db, 100) },
   { name: 'hasUnappliedSettledFill', run: (db) => hasUnappliedSettledFill(db, 'owner-3', 'm3') },
   // Fills: by batch (was (batch_id), now over fills in a batch).
   { name: 'fillsOfBatch', run: (db) => fillsOfBatch(db, 'batch-3') },
