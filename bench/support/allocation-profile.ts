@@ -6,6 +6,7 @@
  * steadiest figure of what it costs the GC (issue 31, the drain's minor GCs).
  */
 import { Session } from 'node:inspector/promises';
+import { frameName } from './profile-summary.js';
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -31,12 +32,7 @@ export async function startAllocationProfile(
       const bySite = new Map<string, number>();
       let totalBytes = 0;
       const walk = (node: SamplingNode, caller: string) => {
-        const { functionName, url, lineNumber } = node.callFrame;
-        const file = url
-          .replace(/^file:\/\//, '')
-          .replace(/.*node_modules\//, '~/')
-          .replace(process.cwd() + '/', '');
-        const name = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+        const name = frameName(node.callFrame);
         if (node.selfSize > 0) {
           const key = `${name} < ${caller}`;
           bySite.set(key, (bySite.get(key) ?? 0) + node.selfSize);

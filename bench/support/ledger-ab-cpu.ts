@@ -12,10 +12,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EmbeddedLedger } from '@pmx/local-cluster';
 import { fundedLedger, signedTransfers } from './send-confirm.js';
+import { abSummary } from './ab-summary.js';
 
 const [otherRoot = '/work/wt-base', roundsArg = '8', roundArg = '500', groupArg = '4'] = process.argv.slice(2);
 const [rounds, round, group] = [Number(roundsArg), Number(roundArg), Number(groupArg)];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function open(root: string) {
   // The tree's own ledger class; the type is this tree's, as both keep its interface.
@@ -53,14 +53,5 @@ for (let r = 0; r < rounds; r++) {
     `round ${r + 1}: ${us[0]![r]!.toFixed(1)} (other) ${us[1]![r]!.toFixed(1)} (this) µs a transfer, load ${loadavg()[0]!.toFixed(1)}`,
   );
 }
-const ratios = us[1]!.map((x, i) => x / us[0]![i]!);
-console.log(
-  JSON.stringify({
-    other: trees[0]!.root,
-    otherMedian: +median(us[0]!).toFixed(1),
-    thisMedian: +median(us[1]!).toFixed(1),
-    ratioMedian: +median(ratios).toFixed(3),
-    ratios: ratios.map((x) => +x.toFixed(3)),
-  }),
-);
+console.log(abSummary(trees[0]!.root, us[0]!, us[1]!));
 for (const t of trees) await t.close();

@@ -14,6 +14,15 @@ interface ProfileNode {
   children?: number[];
 }
 
+/** A profile frame as the bench tools print it: name, then the file (node_modules shortened, the tree's root cut) and line. */
+export function frameName({ functionName, url, lineNumber }: { functionName: string; url: string; lineNumber: number }): string {
+  const file = url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, '~/')
+    .replace(process.cwd() + '/', '');
+  return `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+}
+
 /**
  * `window` (µs of CLOCK_MONOTONIC, which V8's profiler and `process.hrtime` share across
  * processes) keeps only the samples taken within it: the load, not the start-up.
@@ -35,14 +44,7 @@ export function topSelfTime(file: string, top = 25, window?: { fromUs: number; t
     at += dt;
     if (window && (at < window.fromUs || at > window.toUs)) return;
     total += dt;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url
-      ? `${url
-          .replace(/^file:\/\//, '')
-          .replace(/.*node_modules\//, '~/')
-          .replace(process.cwd() + '/', '')}:${lineNumber + 1}`
-      : '';
-    const key = `${functionName || '(anonymous)'} ${where}`.trim();
+    const key = frameName(node.callFrame);
     self.set(key, (self.get(key) ?? 0) + dt);
   });
   return [...self.entries()]

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { frameName } from './profile-summary.js';
 
 interface ProfileNode {
   id: number;
@@ -22,16 +23,6 @@ interface Profile {
   startTime: number;
 }
 
-function frameName({ callFrame: { functionName, url, lineNumber } }: ProfileNode): string {
-  const where = url
-    ? `${url
-        .replace(/^file:\/\//, '')
-        .replace(/.*node_modules\//, '~/')
-        .replace(process.cwd() + '/', '')}:${lineNumber + 1}`
-    : '';
-  return `${functionName || '(anonymous)'} ${where}`.trim();
-}
-
 const ms = (us: number) => (us / 1000).toFixed(1).padStart(7);
 
 export function describeWindow(file: string, fromUs: number, toUs: number, top = 25): string[] {
@@ -41,7 +32,7 @@ export function describeWindow(file: string, fromUs: number, toUs: number, top =
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const stackOf = (id: number) => {
     const names: string[] = [];
-    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) names.push(frameName(byId.get(n)!));
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) names.push(frameName(byId.get(n)!.callFrame));
     return names;
   };
   const inclusive = new Map<string, number>();

@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EmbeddedLedger, startClusterEndpoints } from '@pmx/local-cluster';
 import { fundedLedger, sendAndConfirmOverRpc, signedTransfers } from './send-confirm.js';
+import { abSummary } from './ab-summary.js';
 
 if (process.argv[2] === '--client') {
   for await (const line of createInterface({ input: process.stdin })) {
@@ -93,16 +94,7 @@ for (let r = 0; r < rounds; r++) {
     `round ${r + 1}: ${us[0]![r]!.toFixed(1)} (other, ${Math.round(median(tps[0]!))} tx/s) ${us[1]![r]!.toFixed(1)} (this, ${Math.round(median(tps[1]!))} tx/s) µs a transaction, load ${loadavg()[0]!.toFixed(1)}`,
   );
 }
-const ratios = us[1]!.map((x, i) => x / us[0]![i]!);
-console.log(
-  JSON.stringify({
-    other: trees[0]!.root,
-    otherMedian: +median(us[0]!).toFixed(1),
-    thisMedian: +median(us[1]!).toFixed(1),
-    ratioMedian: +median(ratios).toFixed(3),
-    ratios: ratios.map((x) => +x.toFixed(3)),
-  }),
-);
+console.log(abSummary(trees[0]!.root, us[0]!, us[1]!));
 if (session) {
   // One profile of every measured round of this tree: their samples, one after another.
   profiles.forEach((p, i) => writeFileSync(join(process.env.PROF!, `send-ab-${i}.cpuprofile`), JSON.stringify(p)));
